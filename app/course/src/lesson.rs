@@ -1,0 +1,154 @@
+//! One lesson file: front matter plus rendered body.
+
+use std::collections::BTreeSet;
+
+use crate::diagnostic::Diagnostic;
+use crate::front_matter::{self, FrontMatter};
+use crate::markdown::{self, LessonLink, TocEntry};
+
+/// A lesson that parsed and rendered without problems.
+#[derive(Debug, Clone)]
+pub struct Lesson {
+    pub slug: String,
+    pub file: String,
+    pub front: FrontMatter,
+    pub html: String,
+    pub toc: Vec<TocEntry>,
+}
+
+/// A lesson file as the course sees it: ready to serve, or broken with the reasons why.
+#[derive(Debug, Clone)]
+pub enum LessonEntry {
+    Ready(Lesson),
+    Broken {
+        slug: String,
+        file: String,
+        /// What could be read of the front matter, so the index can still place the lesson.
+        front: Option<FrontMatter>,
+        problems: Vec<Diagnostic>,
+    },
+}
+
+impl LessonEntry {
+    pub fn slug(&self) -> &str {
+        match self {
+            LessonEntry::Ready(l) => &l.slug,
+            LessonEntry::Broken { slug, .. } => slug,
+        }
+    }
+
+    pub fn file(&self) -> &str {
+        match self {
+            LessonEntry::Ready(l) => &l.file,
+            LessonEntry::Broken { file, .. } => file,
+        }
+    }
+
+    pub fn front(&self) -> Option<&FrontMatter> {
+        match self {
+            LessonEntry::Ready(l) => Some(&l.front),
+            LessonEntry::Broken { front, .. } => front.as_ref(),
+        }
+    }
+
+    pub fn problems(&self) -> &[Diagnostic] {
+        match self {
+            LessonEntry::Ready(_) => &[],
+            LessonEntry::Broken { problems, .. } => problems,
+        }
+    }
+}
+
+/// A lesson file parsed on its own, before the checks that need the whole course.
+pub(crate) struct Parsed {
+    pub slug: String,
+    pub file: String,
+    pub front: Option<FrontMatter>,
+    pub order_line: usize,
+    pub html: String,
+    pub toc: Vec<TocEntry>,
+    pub anchors: BTreeSet<String>,
+    pub links: Vec<LessonLink>,
+    pub problems: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    pub fn into_entry(self) -> LessonEntry {
+        match self.front {
+            Some(front) if self.problems.is_empty() => LessonEntry::Ready(Lesson {
+                slug: self.slug,
+                file: self.file,
+                front,
+                html: self.html,
+                toc: self.toc,
+            }),
+            front => LessonEntry::Broken {
+                slug: self.slug,
+                file: self.file,
+                front,
+                problems: self.problems,
+            },
+        }
+    }
+}
+
+pub(crate) fn parse(file: &str, text: &str) -> Parsed {
+    let split = front_matter::split(file, text);
+    let mut problems = Vec::new();
+    let front = match split.front {
+        Ok(front) => Some(front),
+        Err(mut p) => {
+            problems.append(&mut p);
+            None
+        }
+    };
+    let rendered = markdown::render(file, split.body, split.body_first_line);
+    problems.extend(rendered.problems);
+    Parsed {
+        slug: slug_for_file(file),
+        file: file.to_string(),
+        front,
+        order_line: split.order_line,
+        html: rendered.html,
+        toc: rendered.toc,
+        anchors: rendered.anchors,
+        links: rendered.links,
+        problems,
+    }
+}
+
+/// `02-dataparallel.md` → `dataparallel`: the number orders files in a listing, the URL
+/// does not need it.
+pub fn slug_for_file(file: &str) -> String {
+    let stem = file.strip_suffix(".md").unwrap_or(file);
+    let without_number = stem.trim_start_matches(|c: char| c.is_ascii_digit());
+    let slug = without_number.strip_prefix(['-', '_']).unwrap_or(without_number);
+    if slug.is_empty() {
+        stem.to_string()
+    } else {
+        slug.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slug_for_file("02-dataparallel.md"), "dataparallel");
+        assert_eq!(slug_for_file("10_ring.md"), "ring");
+        assert_eq!(slug_for_file("intro.md"), "intro");
+        assert_eq!(slug_for_file("42.md"), "42");
+    }
+
+    #[test]
+    fn broken_front_matter_still_renders_body_and_collects_all_problems() {
+        let p = parse("x.md", "+++\ntitle = \"T\"\n+++\n## Hello\n\n```py nope\n```\n");
+        assert!(p.front.is_none());
+        assert_eq!(p.problems.len(), 2, "{:?}", p.problems);
+        assert_eq!(p.problems[1].line, 6);
+        assert!(p.anchors.contains("hello"));
+        assert!(matches!(p.into_entry(), LessonEntry::Broken { .. }));
+    }
+}

@@ -1,0 +1,24 @@
+//! The course as instructors write it: one markdown file per lesson under `lessons/`, each with
+//! TOML front matter, plus `course.toml`.
+//!
+//! Parsing and rendering ([`lesson`], [`markdown`], [`front_matter`]) are pure functions of a
+//! file's name and text, so every error message can be tested without touching the disk.
+//! [`load`] reads a directory and adds the checks that need the whole course (duplicate
+//! orders, links between lessons); [`live::LiveCourse`] reloads it when a file changes.
+//!
+//! A problem never stops the course from loading: it becomes a [`Diagnostic`] attached to the
+//! lesson it belongs to, that lesson becomes [`LessonEntry::Broken`], and every other lesson is
+//! served as usual.
+
+mod diagnostic;
+pub mod front_matter;
+pub mod lesson;
+pub mod live;
+mod load;
+pub mod markdown;
+
+pub use diagnostic::Diagnostic;
+pub use front_matter::FrontMatter;
+pub use lesson::{slug_for_file, Lesson, LessonEntry};
+pub use load::{load, Course, CourseError, CourseMeta, COURSE_FILE};
+pub use markdown::TocEntry;

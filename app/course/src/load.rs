@@ -1,0 +1,258 @@
+//! Reading a lessons directory into a [`Course`], with the checks that need every lesson.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::lesson::{self, LessonEntry, Parsed};
+
+/// The course metadata file beside the lessons.
+pub const COURSE_FILE: &str = "course.toml";
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CourseMeta {
+    pub title: String,
+    pub summary: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Course {
+    pub meta: CourseMeta,
+    /// In course order (front matter `order`, then file name; broken lessons without a readable
+    /// order last).
+    pub lessons: Vec<LessonEntry>,
+    /// Problems with `course.toml` itself.
+    pub course_problems: Vec<Diagnostic>,
+}
+
+impl Course {
+    /// Every problem in the course, in the order `lessons check` prints them.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.course_problems
+            .iter()
+            .chain(self.lessons.iter().flat_map(|l| l.problems()))
+    }
+
+    /// The lesson with this slug and its 0-based position in the course.
+    pub fn find(&self, slug: &str) -> Option<(usize, &LessonEntry)> {
+        self.lessons.iter().enumerate().find(|(_, l)| l.slug() == slug)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CourseError {
+    #[error("cannot read the lessons directory {path}: {source}")]
+    ReadDir { path: PathBuf, source: io::Error },
+}
+
+/// Is this directory entry a lesson? `README.md` documents the format for instructors.
+pub(crate) fn is_lesson_file(name: &str) -> bool {
+    name.ends_with(".md") && !name.eq_ignore_ascii_case("README.md")
+}
+
+pub fn load(dir: &Path) -> Result<Course, CourseError> {
+    let read_dir_err = |source| CourseError::ReadDir { path: dir.to_path_buf(), source };
+    let mut names: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(read_dir_err)? {
+        let entry = entry.map_err(read_dir_err)?;
+        if let Some(name) = entry.file_name().to_str() {
+            if is_lesson_file(name) && entry.path().is_file() {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names.sort();
+
+    let parsed: Vec<Parsed> = names
+        .iter()
+        .map(|name| match std::fs::read(dir.join(name)) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => lesson::parse(name, &text),
+                Err(e) => unreadable(name, format!("the file is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to())),
+            },
+            Err(e) => unreadable(name, format!("cannot read the file: {e}")),
+        })
+        .collect();
+
+    let (meta, course_problems) = read_meta(dir);
+    Ok(Course {
+        meta,
+        lessons: cross_check(parsed),
+        course_problems,
+    })
+}
+
+fn unreadable(name: &str, message: String) -> Parsed {
+    Parsed {
+        slug: lesson::slug_for_file(name),
+        file: name.to_string(),
+        front: None,
+        order_line: 1,
+        html: String::new(),
+        toc: Vec::new(),
+        anchors: BTreeSet::new(),
+        links: Vec::new(),
+        problems: vec![Diagnostic::new(name, 1, message)],
+    }
+}
+
+fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>) {
+    let fallback = CourseMeta { title: "Course".into(), summary: String::new() };
+    let text = match std::fs::read_to_string(dir.join(COURSE_FILE)) {
+        Ok(text) => text,
+        Err(e) => {
+            let message = format!("cannot read {COURSE_FILE} (title and summary of the course): {e}");
+            return (fallback, vec![Diagnostic::new(COURSE_FILE, 1, message)]);
+        }
+    };
+    match toml::from_str::<CourseMeta>(&text) {
+        Ok(meta) => (meta, Vec::new()),
+        Err(e) => {
+            let line = e.span().map_or(1, |s| LineIndex::new(&text, 1).line_of(s.start));
+            (fallback, vec![Diagnostic::new(COURSE_FILE, line, e.message().to_string())])
+        }
+    }
+}
+
+/// Checks across lessons: unique orders and slugs, links that land on a lesson and a heading.
+fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
+    let anchors: BTreeMap<String, BTreeSet<String>> =
+        parsed.iter().map(|p| (p.file.clone(), p.anchors.clone())).collect();
+    let mut orders: BTreeMap<u32, String> = BTreeMap::new();
+    let mut slugs: BTreeMap<String, String> = BTreeMap::new();
+
+    for p in &mut parsed {
+        if let Some(front) = &p.front {
+            if let Some(first) = orders.get(&front.order) {
+                let message = format!("order {} is already used by {first}", front.order);
+                p.problems.push(Diagnostic::new(&p.file, p.order_line, message));
+            } else {
+                orders.insert(front.order, p.file.clone());
+            }
+        }
+        if let Some(first) = slugs.get(&p.slug) {
+            let message = format!("lesson URL /lessons/{} is already used by {first}: rename one file", p.slug);
+            p.problems.push(Diagnostic::new(&p.file, 1, message));
+        } else {
+            slugs.insert(p.slug.clone(), p.file.clone());
+        }
+        for link in &p.links {
+            let target = link.file.as_deref().unwrap_or(&p.file);
+            let shown = match (&link.file, &link.anchor) {
+                (Some(f), Some(a)) => format!("{f}#{a}"),
+                (Some(f), None) => f.clone(),
+                (None, a) => format!("#{}", a.as_deref().unwrap_or("")),
+            };
+            let message = match (anchors.get(target), &link.anchor) {
+                (None, _) => Some(format!("broken link `{shown}`: there is no lesson file {target}")),
+                (Some(ids), Some(a)) if !ids.contains(a) => {
+                    Some(format!("broken link `{shown}`: {target} has no heading with id `{a}`"))
+                }
+                _ => None,
+            };
+            if let Some(message) = message {
+                p.problems.push(Diagnostic::new(&p.file, link.line, message));
+            }
+        }
+    }
+
+    let mut entries: Vec<LessonEntry> = parsed.into_iter().map(Parsed::into_entry).collect();
+    entries.sort_by(|a, b| {
+        let key = |e: &LessonEntry| (e.front().map_or(u32::MAX, |f| f.order), e.file().to_string());
+        key(a).cmp(&key(b))
+    });
+    entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lesson(title: &str, order: u32, body: &str) -> String {
+        format!(
+            "+++\ntitle = \"{title}\"\norder = {order}\nminutes = 5\ntags = [\"t\"]\nxp = 10\nsummary = \"s\"\n+++\n{body}"
+        )
+    }
+
+    fn course(files: &[(&str, String)]) -> (tempfile::TempDir, Course) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(COURSE_FILE), "title = \"C\"\nsummary = \"S\"\n").unwrap();
+        std::fs::write(dir.path().join("README.md"), "not a lesson").unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let c = load(dir.path()).unwrap();
+        (dir, c)
+    }
+
+    fn messages(c: &Course) -> Vec<String> {
+        c.diagnostics().map(|d| d.to_string()).collect()
+    }
+
+    #[test]
+    fn loads_in_order_and_skips_readme() {
+        let (_d, c) = course(&[
+            ("b.md", lesson("B", 2, "## Two\n")),
+            ("a.md", lesson("A", 1, "## One\n[next](b.md#two)\n")),
+        ]);
+        assert_eq!(messages(&c), Vec::<String>::new());
+        let slugs: Vec<_> = c.lessons.iter().map(|l| l.slug()).collect();
+        assert_eq!(slugs, vec!["a", "b"]);
+        assert_eq!(c.meta.title, "C");
+        assert_eq!(c.find("b").unwrap().0, 1);
+    }
+
+    #[test]
+    fn duplicate_order_names_the_line_and_the_other_file() {
+        let (_d, c) = course(&[("01-a.md", lesson("A", 1, "")), ("02-b.md", lesson("B", 1, ""))]);
+        assert_eq!(messages(&c), vec!["02-b.md:3: order 1 is already used by 01-a.md"]);
+        assert!(matches!(c.find("a").unwrap().1, LessonEntry::Ready(_)));
+        assert!(matches!(c.find("b").unwrap().1, LessonEntry::Broken { .. }));
+    }
+
+    #[test]
+    fn broken_links() {
+        let body = "## Here\n\n[a](missing.md)\n[b](02-b.md#nowhere)\n[c](#here) [d](#gone)\n";
+        let (_d, c) = course(&[("01-a.md", lesson("A", 1, body)), ("02-b.md", lesson("B", 2, "## There\n"))]);
+        assert_eq!(
+            messages(&c),
+            vec![
+                "01-a.md:11: broken link `missing.md`: there is no lesson file missing.md",
+                "01-a.md:12: broken link `02-b.md#nowhere`: 02-b.md has no heading with id `nowhere`",
+                "01-a.md:13: broken link `#gone`: 01-a.md has no heading with id `gone`",
+            ]
+        );
+    }
+
+    #[test]
+    fn one_broken_lesson_does_not_break_the_others() {
+        let (_d, c) = course(&[
+            ("01-a.md", lesson("A", 1, "fine\n")),
+            ("02-b.md", "+++\ntitle = \"B\"\nlevel = 3\n+++\n".to_string()),
+        ]);
+        assert!(matches!(c.lessons[0], LessonEntry::Ready(_)));
+        assert!(matches!(c.lessons[1], LessonEntry::Broken { .. }));
+        assert_eq!(messages(&c)[0], "02-b.md:3: front matter: unknown field `level`, expected one of `title`, `order`, `minutes`, `tags`, `xp`, `summary`");
+    }
+
+    #[test]
+    fn invalid_utf8_and_bad_course_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(COURSE_FILE), "title = \"C\"\nsumary = \"S\"\n").unwrap();
+        std::fs::write(dir.path().join("01-a.md"), b"+++\n\xff\n").unwrap();
+        let c = load(dir.path()).unwrap();
+        let m = messages(&c);
+        assert!(m[0].starts_with("course.toml:2: unknown field `sumary`"), "{m:?}");
+        assert!(m[1].starts_with("01-a.md:1: the file is not valid UTF-8"), "{m:?}");
+    }
+
+    #[test]
+    fn missing_dir_is_an_error() {
+        let err = load(Path::new("/nonexistent/lessons")).unwrap_err();
+        assert!(err.to_string().contains("/nonexistent/lessons"));
+    }
+}

@@ -1,0 +1,462 @@
+//! Markdown body → HTML, with what the lesson page needs beside it: the table of contents, the
+//! heading ids other lessons may link to, and the links this lesson makes to others.
+//!
+//! Everything an instructor can get wrong is reported as a [`Diagnostic`] with the line it is on;
+//! the renderer still produces HTML for the rest of the body so the whole file is checked in one
+//! pass.
+
+use std::collections::BTreeSet;
+
+use pulldown_cmark::{
+    html, BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Options, Parser,
+    Tag, TagEnd,
+};
+
+use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::lesson::slug_for_file;
+
+/// One entry of the in-page table of contents (`##` and `###` headings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TocEntry {
+    pub level: u8,
+    pub id: String,
+    pub title: String,
+}
+
+/// A link from this lesson to a lesson file, checked once the whole course is loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonLink {
+    /// Target file name, e.g. `03-ddp-allreduce.md`; `None` for an anchor in this lesson.
+    pub file: Option<String>,
+    pub anchor: Option<String>,
+    pub line: usize,
+}
+
+#[derive(Debug, Default)]
+pub struct Rendered {
+    pub html: String,
+    pub toc: Vec<TocEntry>,
+    /// Every heading id in the body, for links into this lesson.
+    pub anchors: BTreeSet<String>,
+    pub links: Vec<LessonLink>,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// Code-fence directives an instructor may write after the language: ```` ```python title="…" ````.
+pub const FENCE_DIRECTIVES: &[&str] = &["title"];
+
+pub fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_MATH
+        | Options::ENABLE_GFM
+}
+
+/// Renders `body`, the markdown after the front matter, whose first line is line
+/// `first_line` of `file`.
+pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
+    let lines = LineIndex::new(body, first_line);
+    let mut out = Rendered::default();
+    let mut events: Vec<Event<'_>> = Vec::new();
+    let mut parser = Parser::new_ext(body, options()).into_offset_iter();
+
+    while let Some((event, range)) = parser.next() {
+        let line = lines.line_of(range.start);
+        match event {
+            Event::Start(Tag::Heading { level, id, classes, attrs }) => {
+                // Buffer the heading's inline events: its id and TOC title come from its text.
+                let mut inner = Vec::new();
+                let mut text = String::new();
+                for (ev, _) in parser.by_ref() {
+                    match &ev {
+                        Event::End(TagEnd::Heading(_)) => break,
+                        Event::Text(t) | Event::Code(t) | Event::InlineMath(t) => text.push_str(t),
+                        _ => {}
+                    }
+                    inner.push(ev);
+                }
+                let base = id.map(|s| s.to_string()).unwrap_or_else(|| heading_id(&text));
+                let id = unique_id(&mut out.anchors, &base);
+                if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) {
+                    out.toc.push(TocEntry {
+                        level: level as u8,
+                        id: id.clone(),
+                        title: text.trim().to_string(),
+                    });
+                }
+                events.push(Event::Start(Tag::Heading {
+                    level,
+                    id: Some(CowStr::from(id.clone())),
+                    classes,
+                    attrs,
+                }));
+                events.extend(inner.into_iter().map(|e| rewrite_inline(file, e, line, &mut out)));
+                events.push(Event::Html(
+                    format!(r##"<a class="anchor" href="#{id}" aria-label="Link to this section">#</a>"##).into(),
+                ));
+                events.push(Event::End(TagEnd::Heading(level)));
+            }
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let info = match &kind {
+                    CodeBlockKind::Fenced(info) => info.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                let mut code = String::new();
+                for (ev, _) in parser.by_ref() {
+                    match ev {
+                        Event::End(TagEnd::CodeBlock) => break,
+                        Event::Text(t) => code.push_str(&t),
+                        _ => {}
+                    }
+                }
+                match parse_fence_info(&info) {
+                    Ok(fence) => events.push(Event::Html(code_block_html(&fence, &code).into())),
+                    Err(message) => {
+                        out.problems.push(Diagnostic::new(file, line, message));
+                        events.push(Event::Html(code_block_html(&Fence::default(), &code).into()));
+                    }
+                }
+            }
+            Event::Start(Tag::BlockQuote(Some(kind))) => {
+                let (class, label) = admonition(kind);
+                events.push(Event::Html(
+                    format!(r#"<aside class="admonition {class}" role="note"><p class="admonition-title">{label}</p>"#)
+                        .into(),
+                ));
+            }
+            Event::End(TagEnd::BlockQuote(Some(_))) => events.push(Event::Html("</aside>".into())),
+            Event::Html(_) | Event::InlineHtml(_) => {
+                out.problems.push(Diagnostic::new(
+                    file,
+                    line,
+                    "raw HTML is not allowed in lessons: use markdown (it is escaped and shown as text)",
+                ));
+                let text = match event {
+                    Event::Html(t) | Event::InlineHtml(t) => t,
+                    _ => unreachable!(),
+                };
+                events.push(Event::Text(text));
+            }
+            other => {
+                let ev = rewrite_inline(file, other, line, &mut out);
+                events.push(ev);
+            }
+        }
+    }
+
+    html::push_html(&mut out.html, events.into_iter());
+    out
+}
+
+/// Math → MathML, and links to lesson files → links to lesson pages.
+fn rewrite_inline<'a>(file: &str, event: Event<'a>, line: usize, out: &mut Rendered) -> Event<'a> {
+    match event {
+        Event::InlineMath(tex) => Event::InlineHtml(math(file, &tex, false, line, out).into()),
+        Event::DisplayMath(tex) => Event::Html(math(file, &tex, true, line, out).into()),
+        Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+            let dest_url = match link_type {
+                LinkType::Email | LinkType::Autolink => dest_url,
+                _ => rewrite_link(file, dest_url, line, out),
+            };
+            Event::Start(Tag::Link { link_type, dest_url, title, id })
+        }
+        other => other,
+    }
+}
+
+fn rewrite_link<'a>(file: &str, dest: CowStr<'a>, line: usize, out: &mut Rendered) -> CowStr<'a> {
+    let is_external = dest.contains("://") || dest.starts_with("mailto:") || dest.starts_with('/');
+    if is_external {
+        return dest;
+    }
+    let (path, anchor) = match dest.split_once('#') {
+        Some((p, a)) => (p, Some(a.to_string())),
+        None => (&*dest, None),
+    };
+    if path.is_empty() {
+        out.links.push(LessonLink { file: None, anchor, line });
+        return dest;
+    }
+    if !path.ends_with(".md") || path.contains('/') {
+        out.problems.push(Diagnostic::new(
+            file,
+            line,
+            format!(
+                "link `{dest}`: link to another lesson by its file name, e.g. `03-ddp-allreduce.md#section`; \
+                 other relative links have nothing to point to"
+            ),
+        ));
+        return dest;
+    }
+    let target = format!(
+        "/lessons/{}{}",
+        slug_for_file(path),
+        anchor.as_ref().map(|a| format!("#{a}")).unwrap_or_default()
+    );
+    out.links.push(LessonLink { file: Some(path.to_string()), anchor, line });
+    target.into()
+}
+
+fn math(file: &str, tex: &str, display: bool, line: usize, out: &mut Rendered) -> String {
+    use pulldown_latex::{config::DisplayMode, push_mathml, Parser, RenderConfig, Storage};
+    let storage = Storage::new();
+    let events: Result<Vec<_>, _> = Parser::new(tex, &storage).collect();
+    let events = match events {
+        Ok(events) => events,
+        Err(e) => {
+            out.problems.push(Diagnostic::new(file, line, format!("math `{tex}`: {e}")));
+            return format!("<code class=\"math-error\">{}</code>", escape(tex));
+        }
+    };
+    let config = RenderConfig {
+        display_mode: if display { DisplayMode::Block } else { DisplayMode::Inline },
+        annotation: Some(tex),
+        ..RenderConfig::default()
+    };
+    let mut mathml = String::new();
+    push_mathml(&mut mathml, events.into_iter().map(Ok::<_, std::io::Error>), config)
+        .expect("writing to a String cannot fail");
+    mathml
+}
+
+fn admonition(kind: BlockQuoteKind) -> (&'static str, &'static str) {
+    match kind {
+        BlockQuoteKind::Note => ("note", "Note"),
+        BlockQuoteKind::Tip => ("tip", "Tip"),
+        BlockQuoteKind::Important => ("important", "Important"),
+        BlockQuoteKind::Warning => ("warning", "Warning"),
+        BlockQuoteKind::Caution => ("caution", "Caution"),
+    }
+}
+
+/// A code fence's info string, e.g. `python title="DDP training script"`.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Fence {
+    pub lang: Option<String>,
+    pub title: Option<String>,
+}
+
+pub fn parse_fence_info(info: &str) -> Result<Fence, String> {
+    let info = info.trim();
+    let (lang, mut rest) = match info.find(char::is_whitespace) {
+        Some(i) => (&info[..i], info[i..].trim_start()),
+        None => (info, ""),
+    };
+    if lang.contains('=') {
+        return Err(format!(
+            "code fence `{info}`: the language comes first, e.g. ```python title=\"…\"```"
+        ));
+    }
+    let mut fence = Fence {
+        lang: (!lang.is_empty()).then(|| lang.to_string()),
+        title: None,
+    };
+    while !rest.is_empty() {
+        let Some(eq) = rest.find('=') else {
+            let word = rest.split_whitespace().next().unwrap_or(rest);
+            return Err(format!(
+                "unknown code-fence directive `{word}` (expected key=\"value\"; known: {})",
+                FENCE_DIRECTIVES.join(", ")
+            ));
+        };
+        let key = rest[..eq].trim();
+        let after = &rest[eq + 1..];
+        let (value, remaining) = if let Some(quoted) = after.strip_prefix('"') {
+            let end = quoted
+                .find('"')
+                .ok_or_else(|| format!("code fence `{info}`: unterminated quote in `{key}`"))?;
+            (&quoted[..end], &quoted[end + 1..])
+        } else {
+            let end = after.find(char::is_whitespace).unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        };
+        match key {
+            "title" => fence.title = Some(value.to_string()),
+            other => {
+                return Err(format!(
+                    "unknown code-fence directive `{other}` (known: {})",
+                    FENCE_DIRECTIVES.join(", ")
+                ))
+            }
+        }
+        rest = remaining.trim_start();
+    }
+    Ok(fence)
+}
+
+fn code_block_html(fence: &Fence, code: &str) -> String {
+    let lang = fence.lang.as_deref().map(escape);
+    let mut s = String::from("<figure class=\"code-block\">");
+    s.push_str("<figcaption>");
+    if let Some(title) = &fence.title {
+        s.push_str(&format!("<span class=\"code-title\">{}</span>", escape(title)));
+    }
+    if let Some(lang) = &lang {
+        s.push_str(&format!("<span class=\"code-lang\">{lang}</span>"));
+    }
+    // The copy button only works once the page is hydrated; CSS hides it until then.
+    s.push_str("<button type=\"button\" class=\"copy-button\" aria-label=\"Copy code\">Copy</button>");
+    s.push_str("</figcaption><pre><code");
+    if let Some(lang) = &lang {
+        s.push_str(&format!(" class=\"language-{lang}\""));
+    }
+    s.push('>');
+    s.push_str(&escape(code));
+    s.push_str("</code></pre></figure>\n");
+    s
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    pulldown_cmark_escape::escape_html(&mut out, s).expect("writing to a String cannot fail");
+    out
+}
+
+/// A heading's id: lowercase ASCII letters and digits, every other run of characters one `-`.
+pub fn heading_id(text: &str) -> String {
+    let mut id = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    let id = id.trim_matches('-');
+    if id.is_empty() {
+        "section".to_string()
+    } else {
+        id.to_string()
+    }
+}
+
+fn unique_id(taken: &mut BTreeSet<String>, base: &str) -> String {
+    let mut id = base.to_string();
+    let mut n = 1;
+    while taken.contains(&id) {
+        id = format!("{base}-{n}");
+        n += 1;
+    }
+    taken.insert(id.clone());
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(md: &str) -> Rendered {
+        render("t.md", md, 1)
+    }
+
+    #[test]
+    fn heading_ids_and_toc() {
+        let out = r("## Ring all-reduce, step by step\n\n### Why `N-1`?\n\n## Ring all-reduce, step by step\n\n#### deep\n");
+        let ids: Vec<_> = out.toc.iter().map(|t| (t.level, t.id.as_str())).collect();
+        assert_eq!(
+            ids,
+            vec![(2, "ring-all-reduce-step-by-step"), (3, "why-n-1"), (2, "ring-all-reduce-step-by-step-1")]
+        );
+        assert!(out.anchors.contains("deep"));
+        assert!(out.html.contains(r#"<h2 id="ring-all-reduce-step-by-step">"#), "{}", out.html);
+        assert!(out.problems.is_empty());
+    }
+
+    #[test]
+    fn explicit_heading_id() {
+        let out = r("## Setup {#setup-steps}\n");
+        assert_eq!(out.toc[0].id, "setup-steps");
+        assert_eq!(out.toc[0].title, "Setup");
+    }
+
+    #[test]
+    fn titled_code_block() {
+        let out = r("```python title=\"DDP training script\"\nprint('<hi>')\n```\n");
+        assert!(out.problems.is_empty(), "{:?}", out.problems);
+        assert!(out.html.contains(r#"<span class="code-title">DDP training script</span>"#));
+        assert!(out.html.contains(r#"<code class="language-python">print(&#39;&lt;hi&gt;&#39;)"#), "{}", out.html);
+    }
+
+    #[test]
+    fn unknown_fence_directive_has_its_line() {
+        let out = render("05-x.md", "text\n\n```python highlight=\"1-3\"\nx\n```\n", 12);
+        assert_eq!(out.problems.len(), 1);
+        assert_eq!(out.problems[0].to_string(), "05-x.md:14: unknown code-fence directive `highlight` (known: title)");
+    }
+
+    #[test]
+    fn fence_info_parsing() {
+        assert_eq!(parse_fence_info("").unwrap(), Fence::default());
+        assert_eq!(
+            parse_fence_info("bash title=run").unwrap(),
+            Fence { lang: Some("bash".into()), title: Some("run".into()) }
+        );
+        assert!(parse_fence_info("python title=\"open").unwrap_err().contains("unterminated"));
+        assert!(parse_fence_info("python numbered").unwrap_err().contains("`numbered`"));
+        assert!(parse_fence_info("title=\"x\"").is_err());
+    }
+
+    #[test]
+    fn admonitions() {
+        let out = r("> [!WARNING]\n> Deadlock ahead.\n\n> plain quote\n");
+        assert!(out.html.contains(r#"<aside class="admonition warning" role="note"><p class="admonition-title">Warning</p>"#), "{}", out.html);
+        assert!(out.html.contains("</aside>"));
+        assert!(out.html.contains("<blockquote>"));
+    }
+
+    #[test]
+    fn math_is_mathml() {
+        let out = r("Each rank sends $2(N-1)/N$ of the data.\n\n$$\n\\frac{a}{b}\n$$\n");
+        assert!(out.problems.is_empty(), "{:?}", out.problems);
+        assert!(out.html.contains("<math"), "{}", out.html);
+        assert!(out.html.contains("<mfrac>"), "{}", out.html);
+        assert!(out.html.contains(r#"display="block""#), "{}", out.html);
+    }
+
+    #[test]
+    fn bad_math_is_reported() {
+        let out = r("line one\n\n$\\frac{a}$\n");
+        assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
+        assert_eq!(out.problems[0].line, 3);
+    }
+
+    #[test]
+    fn lesson_links_are_rewritten_and_recorded() {
+        let out = r("See [ring](03-ddp-allreduce.md#the-ring) and [top](#intro) and [PyTorch](https://pytorch.org).\n");
+        assert!(out.html.contains(r#"href="/lessons/ddp-allreduce#the-ring""#), "{}", out.html);
+        assert!(out.html.contains(r#"href="https://pytorch.org""#));
+        assert_eq!(
+            out.links,
+            vec![
+                LessonLink { file: Some("03-ddp-allreduce.md".into()), anchor: Some("the-ring".into()), line: 1 },
+                LessonLink { file: None, anchor: Some("intro".into()), line: 1 },
+            ]
+        );
+    }
+
+    #[test]
+    fn relative_non_lesson_link_is_a_problem() {
+        let out = r("\n[img](images/x.png)\n");
+        assert_eq!(out.problems.len(), 1);
+        assert_eq!(out.problems[0].line, 2);
+    }
+
+    #[test]
+    fn raw_html_is_escaped_and_reported() {
+        let out = r("text <script>alert(1)</script>\n");
+        assert_eq!(out.problems.len(), 2, "{:?}", out.problems);
+        assert!(!out.html.contains("<script>"), "{}", out.html);
+    }
+
+    #[test]
+    fn tables_footnotes_tasks() {
+        let out = r("| a | b |\n|---|---|\n| 1 | 2 |\n\nA claim.[^1]\n\n- [ ] todo\n- [x] done\n\n[^1]: Source.\n");
+        assert!(out.html.contains("<table>"));
+        assert!(out.html.contains("footnote-definition"));
+        assert!(out.html.contains(r#"type="checkbox""#));
+        assert!(out.problems.is_empty());
+    }
+}
