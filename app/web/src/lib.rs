@@ -1,0 +1,72 @@
+//! The Leptos application, compiled twice: with `ssr` into the server (which renders every page
+//! to HTML) and with `hydrate` into the browser bundle (which makes those pages interactive).
+//!
+//! Server-only dependencies (the course loader, the database) are optional and enabled by `ssr`
+//! alone, so the browser bundle never carries them. Data crosses the boundary as the plain
+//! serde types in [`model`], fetched with the server functions in [`api`].
+
+pub mod api;
+mod components;
+pub mod model;
+mod pages;
+#[cfg(feature = "ssr")]
+pub mod server;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::{path, SsrMode};
+
+/// The name of the browser bundle's files under `/pkg/`: `lockstep.js`, `lockstep_bg.wasm`,
+/// `lockstep.css`. The build (`cargo xtask`) writes them under this name.
+pub const OUTPUT_NAME: &str = "lockstep";
+
+/// The whole HTML document, rendered on the server around [`App`].
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <meta name="color-scheme" content="light dark"/>
+                <HydrationScripts options/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    // Marks the document once the browser bundle has taken over: CSS shows the controls that
+    // need JavaScript (copy buttons, the contents toggle) only from then on, and browser tests
+    // wait for it.
+    Effect::new(move |_| {
+        #[cfg(feature = "hydrate")]
+        if let Some(root) = document().document_element() {
+            let _ = root.set_attribute("data-hydrated", "true");
+        }
+    });
+
+    view! {
+        <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
+        <Title formatter=|text: String| if text.is_empty() { "Lockstep".to_string() } else { format!("{text} · Lockstep") }/>
+        <Router>
+            <components::SiteHeader/>
+            <main id="main">
+                <Routes fallback=pages::NotFound>
+                    <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
+                    <Route path=path!("/lessons/:slug") view=pages::LessonPage ssr=SsrMode::Async/>
+                </Routes>
+            </main>
+            <footer class="site-footer">
+                <p>"Lockstep: learn distributed training by running it."</p>
+            </footer>
+        </Router>
+    }
+}

@@ -1,0 +1,99 @@
+//! Pieces shared by several pages.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+use crate::model::TocItem;
+
+#[component]
+pub fn SiteHeader() -> impl IntoView {
+    view! {
+        <a class="skip-link" href="#main">"Skip to content"</a>
+        <header class="site-header">
+            <A href="/" attr:class="brand">
+                <span class="brand-mark" aria-hidden="true">"⇄"</span>
+                " Lockstep"
+            </A>
+            <nav aria-label="Site">
+                <A href="/">"Course"</A>
+            </nav>
+        </header>
+    }
+}
+
+#[component]
+pub fn Tags(tags: Vec<String>) -> impl IntoView {
+    view! {
+        <ul class="tags" aria-label="Tags">
+            {tags.into_iter().map(|t| view! { <li class="tag">{t}</li> }).collect_view()}
+        </ul>
+    }
+}
+
+/// The in-page table of contents. Readable without JavaScript; once hydrated it can be folded
+/// away, which is also how browser tests prove hydration.
+#[component]
+pub fn Toc(entries: Vec<TocItem>) -> impl IntoView {
+    let (open, set_open) = signal(true);
+    view! {
+        <nav class="toc" aria-labelledby="toc-heading">
+            <div class="toc-head">
+                <h2 id="toc-heading">"On this page"</h2>
+                <button
+                    type="button"
+                    class="toc-toggle"
+                    aria-controls="toc-list"
+                    aria-expanded=move || open.get().to_string()
+                    on:click=move |_| set_open.update(|o| *o = !*o)
+                >
+                    {move || if open.get() { "Hide" } else { "Show" }}
+                </button>
+            </div>
+            <ol id="toc-list" class="toc-list" hidden=move || !open.get()>
+                {entries
+                    .into_iter()
+                    .map(|e| {
+                        view! {
+                            <li class=format!("toc-l{}", e.level)>
+                                <a href=format!("#{}", e.id)>{e.title}</a>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ol>
+        </nav>
+    }
+}
+
+/// Clicks inside rendered markdown: the copy buttons on code blocks. One listener on the
+/// article, because the buttons are part of server-rendered HTML, not of the view tree.
+pub fn on_lesson_click(ev: leptos::ev::MouseEvent) {
+    #[cfg(feature = "hydrate")]
+    copy_code(ev);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = ev;
+}
+
+#[cfg(feature = "hydrate")]
+fn copy_code(ev: leptos::ev::MouseEvent) {
+    use wasm_bindgen::JsCast;
+
+    let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return;
+    };
+    let Ok(Some(button)) = target.closest(".copy-button") else {
+        return;
+    };
+    let code = button
+        .closest(".code-block")
+        .ok()
+        .flatten()
+        .and_then(|figure| figure.query_selector("code").ok().flatten())
+        .and_then(|code| code.text_content())
+        .unwrap_or_default();
+    let promise = window().navigator().clipboard().write_text(&code);
+    wasm_bindgen_futures::spawn_local(async move {
+        let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        button.set_text_content(Some(if copied { "Copied" } else { "Copy failed" }));
+    });
+}

@@ -1,0 +1,67 @@
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::api::get_course_overview;
+use crate::components::Tags;
+use crate::model::CourseOverview;
+
+#[component]
+pub fn CourseIndex() -> impl IntoView {
+    let overview = Resource::new(|| (), |_| get_course_overview());
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading the course…"</p> }>
+            {move || Suspend::new(async move {
+                match overview.await {
+                    Ok(o) => view! { <Overview o/> }.into_any(),
+                    Err(e) => view! { <p class="error">"The course could not be loaded: " {e.to_string()}</p> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Overview(o: CourseOverview) -> impl IntoView {
+    let total = o.lessons.len();
+    let total_minutes: u32 = o.lessons.iter().map(|l| l.minutes).sum();
+    let percent = if total == 0 { 0 } else { o.completed * 100 / total };
+    view! {
+        <Title text=o.title.clone()/>
+        <section class="course-hero">
+            <p class="eyebrow">"Course · " {total} " lessons · ~" {total_minutes} " min"</p>
+            <h1>{o.title.clone()}</h1>
+            <p class="lede">{o.summary.clone()}</p>
+            <div class="progress" aria-label="Course progress">
+                <div class="progress-text">
+                    <strong>{o.completed} "/" {total}</strong> " lessons completed"
+                </div>
+                <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow=percent>
+                    <span style=format!("width:{percent}%")></span>
+                </div>
+            </div>
+        </section>
+        <ol class="lesson-list">
+            {o.lessons
+                .into_iter()
+                .map(|l| {
+                    let href = format!("/lessons/{}", l.slug);
+                    view! {
+                        <li class="lesson-card" class:completed=l.completed class:unavailable=!l.available>
+                            <span class="lesson-number" aria-hidden="true">{format!("{:02}", l.position)}</span>
+                            <div class="lesson-card-body">
+                                <h2><a href=href>{l.title}</a></h2>
+                                <p class="meta">
+                                    {format!("Lesson {} of {total}", l.position)} " · ~" {l.minutes} " min · " {l.xp} " XP"
+                                    {l.completed.then(|| view! { " · " <span class="done">"✓ completed"</span> })}
+                                    {(!l.available).then(|| view! { " · " <span class="warn">"unavailable: the lesson file has errors"</span> })}
+                                </p>
+                                <p class="summary">{l.summary}</p>
+                                <Tags tags=l.tags/>
+                            </div>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ol>
+    }
+}

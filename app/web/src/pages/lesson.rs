@@ -1,0 +1,95 @@
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+use crate::api::{get_lesson, CompleteLesson};
+use crate::components::{on_lesson_click, Tags, Toc};
+use crate::model::{LessonLookup, LessonView};
+
+#[component]
+pub fn LessonPage() -> impl IntoView {
+    let params = use_params_map();
+    let complete = ServerAction::<CompleteLesson>::new();
+    let page = Resource::new(
+        move || (params.read().get("slug").unwrap_or_default(), complete.version().get()),
+        |(slug, _)| get_lesson(slug),
+    );
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading the lesson…"</p> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Ok(LessonLookup::Found(lesson)) => view! { <Lesson lesson complete/> }.into_any(),
+                    Ok(LessonLookup::Broken { title, problems }) => {
+                        super::set_status(500);
+                        view! { <BrokenLesson title problems/> }.into_any()
+                    }
+                    Ok(LessonLookup::Missing) => view! { <super::NotFound/> }.into_any(),
+                    Err(e) => {
+                        super::set_status(500);
+                        view! { <p class="error">"The lesson could not be loaded: " {e.to_string()}</p> }.into_any()
+                    }
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl IntoView {
+    let LessonView { slug, position, total, title, minutes, tags, xp, summary, html, toc, prev, next, completed } =
+        lesson;
+    view! {
+        <Title text=title.clone()/>
+        <div class="lesson-layout">
+            <article class="lesson" on:click=on_lesson_click>
+                <header class="lesson-header">
+                    <p class="eyebrow">
+                        <span class="lesson-position">{format!("Lesson {position:02} of {total:02}")}</span>
+                        " · ~" {minutes} " min"
+                    </p>
+                    <h1>{title}</h1>
+                    <p class="lede">{summary}</p>
+                    <Tags tags/>
+                </header>
+                <div class="lesson-body" inner_html=html></div>
+                <section class="lesson-complete" aria-label="Progress">
+                    {if completed {
+                        view! { <p class="done">"✓ You completed this lesson (" {xp} " XP)."</p> }.into_any()
+                    } else {
+                        view! {
+                            <ActionForm action=complete>
+                                <input type="hidden" name="slug" value=slug/>
+                                <button type="submit" class="primary">"Mark lesson complete · +" {xp} " XP"</button>
+                            </ActionForm>
+                        }
+                            .into_any()
+                    }}
+                </section>
+                <nav class="prev-next" aria-label="Lessons">
+                    {prev.map(|p| view! { <a class="prev" rel="prev" href=format!("/lessons/{}", p.slug)>"← " {p.title}</a> })}
+                    {next.map(|n| view! { <a class="next" rel="next" href=format!("/lessons/{}", n.slug)>{n.title} " →"</a> })}
+                </nav>
+            </article>
+            <aside class="lesson-aside">
+                <Toc entries=toc/>
+            </aside>
+        </div>
+    }
+}
+
+#[component]
+fn BrokenLesson(title: String, problems: Vec<String>) -> impl IntoView {
+    view! {
+        <Title text=title.clone()/>
+        <section class="message-page">
+            <h1>{title}</h1>
+            <p>"This lesson cannot be shown right now: its file has errors. The rest of the course is available."</p>
+            <p>"For the instructor (" <code>"lessons check"</code> " prints the same):"</p>
+            <ul class="problems">
+                {problems.into_iter().map(|p| view! { <li><code>{p}</code></li> }).collect_view()}
+            </ul>
+            <p><a href="/">"Back to the course"</a></p>
+        </section>
+    }
+}
+

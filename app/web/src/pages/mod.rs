@@ -1,0 +1,19 @@
+mod index;
+mod lesson;
+mod not_found;
+
+pub use index::CourseIndex;
+pub use lesson::LessonPage;
+pub use not_found::NotFound;
+
+/// Sets the HTTP status of the page being rendered on the server; nothing in the browser.
+fn set_status(code: u16) {
+    #[cfg(feature = "ssr")]
+    if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+        if let Ok(status) = http::StatusCode::from_u16(code) {
+            response.set_status(status);
+        }
+    }
+    #[cfg(not(feature = "ssr"))]
+    let _ = code;
+}
