@@ -1,0 +1,136 @@
+//! Builds the browser side of the site into `target/site`: the hydrate crate compiled to wasm,
+//! wasm-bindgen's JS glue, wasm-opt, the stylesheet and the public files, with gzip copies the
+//! server sends to browsers that accept them.
+//!
+//! Plain cargo rather than cargo-leptos: cargo-leptos downloads wasm-opt and other tools from
+//! outside the package registries when they are missing, and takes 16 minutes to install.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+use crate::{cargo, run, setup};
+
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// Must equal `lockstep_web::OUTPUT_NAME`; the server asks for `/pkg/{OUTPUT_NAME}.js`.
+const OUTPUT_NAME: &str = "lockstep";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// Fast builds, big wasm, no wasm-opt.
+    Dev,
+    /// What ships: `wasm-release` profile plus `wasm-opt -Oz`.
+    Release,
+}
+
+impl Profile {
+    pub fn from_flags(flags: &[&str]) -> Result<Profile> {
+        match flags {
+            [] => Ok(Profile::Release),
+            ["--dev"] => Ok(Profile::Dev),
+            other => bail!("unknown flags {other:?} (only --dev)"),
+        }
+    }
+}
+
+pub fn site_dir(root: &Path) -> PathBuf {
+    root.join("target/site")
+}
+
+pub fn build(root: &Path, profile: Profile) -> Result<()> {
+    let (cargo_profile, profile_dir) = match profile {
+        Profile::Dev => ("dev", "debug"),
+        Profile::Release => ("wasm-release", "wasm-release"),
+    };
+    run(cargo().current_dir(root).args([
+        "build",
+        "--package",
+        "lockstep-hydrate",
+        "--lib",
+        "--target",
+        WASM_TARGET,
+        "--profile",
+        cargo_profile,
+    ]))?;
+
+    let site = site_dir(root);
+    let pkg = site.join("pkg");
+    if site.exists() {
+        std::fs::remove_dir_all(&site).with_context(|| format!("clearing {}", site.display()))?;
+    }
+    std::fs::create_dir_all(&pkg)?;
+
+    let wasm_in = root.join("target").join(WASM_TARGET).join(profile_dir).join("lockstep_hydrate.wasm");
+    run(Command::new("wasm-bindgen")
+        .args(["--target", "web", "--no-typescript", "--out-name", OUTPUT_NAME, "--out-dir"])
+        .arg(&pkg)
+        .arg(&wasm_in))?;
+
+    let wasm = pkg.join(format!("{OUTPUT_NAME}_bg.wasm"));
+    if profile == Profile::Release {
+        // The features rustc enables by default for wasm32 must be declared, or wasm-opt
+        // rejects the module.
+        run(Command::new(setup::wasm_opt_path(root))
+            .args([
+                "-Oz",
+                "--enable-bulk-memory",
+                "--enable-nontrapping-float-to-int",
+                "--enable-sign-ext",
+                "--enable-mutable-globals",
+                "--enable-reference-types",
+                "--enable-multivalue",
+            ])
+            .arg(&wasm)
+            .arg("-o")
+            .arg(&wasm))?;
+    }
+
+    let css = stylesheet(&root.join("styles"))?;
+    std::fs::write(pkg.join(format!("{OUTPUT_NAME}.css")), css)?;
+    copy_dir(&root.join("public"), &site)?;
+
+    for ext in ["wasm", "js", "css"] {
+        let file = pkg.join(format!("{}.{ext}", if ext == "wasm" { format!("{OUTPUT_NAME}_bg") } else { OUTPUT_NAME.to_string() }));
+        run(Command::new("gzip").args(["--keep", "--force", "-9"]).arg(&file))?;
+    }
+    let size = std::fs::metadata(&wasm)?.len();
+    let gz = std::fs::metadata(wasm.with_extension("wasm.gz"))?.len();
+    eprintln!("xtask: browser bundle {}: wasm {} bytes, {} bytes gzipped", site.display(), size, gz);
+    Ok(())
+}
+
+/// All `styles/*.css` files in name order, concatenated. Plain CSS: no sass or tailwind
+/// binaries to download.
+fn stylesheet(dir: &Path) -> Result<String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "css"))
+        .collect();
+    files.sort();
+    let mut css = String::new();
+    for f in files {
+        css.push_str(&format!("/* {} */\n", f.file_name().unwrap_or_default().to_string_lossy()));
+        css.push_str(&std::fs::read_to_string(&f)?);
+        css.push('\n');
+    }
+    Ok(css)
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    if !from.exists() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &dest)?;
+        } else {
+            std::fs::copy(entry.path(), &dest)?;
+        }
+    }
+    Ok(())
+}
