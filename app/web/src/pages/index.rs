@@ -33,7 +33,7 @@ fn Overview(o: CourseOverview) -> impl IntoView {
             <p class="lede">{o.summary.clone()}</p>
             <div class="progress" aria-label="Course progress">
                 <div class="progress-text">
-                    <strong>{o.completed} "/" {total}</strong> " lessons completed"
+                    <strong>{format!("{}/{total}", o.completed)}</strong> " lessons completed"
                 </div>
                 <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow=percent>
                     <span style=format!("width:{percent}%")></span>

@@ -1,0 +1,254 @@
+//! The application through its router, in-process: pages, status codes, a broken lesson, live
+//! reload, and recording progress with a plain form post (no JavaScript).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use lockstep_server::{build_state, router, Config};
+use tower::ServiceExt;
+
+/// One runtime for every test in this file, and one test at a time. Leptos keeps process-wide
+/// state (route ids, its executor); two routers built and rendering at once in one process, as
+/// parallel tests would do, occasionally left a request waiting forever. A real server builds
+/// one router, once, before it serves: `concurrent_requests_all_complete` checks that case
+/// under concurrency.
+static RUNTIME: std::sync::LazyLock<tokio::runtime::Runtime> = std::sync::LazyLock::new(|| {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+});
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn on_runtime<F: std::future::Future>(f: F) -> F::Output {
+    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    RUNTIME.block_on(f)
+}
+
+fn course_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons")
+}
+
+struct App {
+    router: Router,
+    _db: tempfile::TempDir,
+}
+
+async fn app(lessons_dir: &Path) -> App {
+    let db = tempfile::tempdir().unwrap();
+    let config = Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        lessons_dir: lessons_dir.to_path_buf(),
+        site_root: db.path().join("site"),
+        database_url: format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display()),
+        watch_lessons: true,
+    };
+    let state = build_state(&config).await.unwrap();
+    App { router: router(state), _db: db }
+}
+
+struct Page {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: String,
+}
+
+async fn send(app: &App, req: Request<Body>) -> Page {
+    let res = tokio::time::timeout(Duration::from_secs(30), app.router.clone().oneshot(req))
+        .await
+        .expect("the request completes")
+        .unwrap();
+    let status = res.status();
+    let headers = res.headers().clone();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    Page { status, headers, body: String::from_utf8(bytes.to_vec()).unwrap() }
+}
+
+async fn get(app: &App, path: &str, cookie: Option<&str>) -> Page {
+    let mut req = Request::get(path).header(header::ACCEPT, "text/html");
+    if let Some(c) = cookie {
+        req = req.header(header::COOKIE, c);
+    }
+    send(app, req.body(Body::empty()).unwrap()).await
+}
+
+/// Copies the real course into a temporary directory the test may edit.
+fn copy_course() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(course_dir()).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn index_lists_the_six_lessons_in_order() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let page = get(&app, "/", None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.body.contains("<title>Distributed training with PyTorch DDP · Lockstep</title>"), "{}", page.body);
+        let positions: Vec<usize> = [
+            "/lessons/why-distributed",
+            "/lessons/dataparallel",
+            "/lessons/ddp-allreduce",
+            "/lessons/distributed-sampler",
+            "/lessons/torchrun",
+            "/lessons/checkpoints-and-pitfalls",
+        ]
+        .iter()
+        .map(|href| page.body.find(&format!("href=\"{href}\"")).unwrap_or_else(|| panic!("no link to {href}")))
+        .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "lessons out of order: {positions:?}");
+        assert!(page.body.contains("Lesson 2 of 6"));
+        assert!(page.body.contains("0/6"), "progress starts at zero");
+    })
+}
+
+#[test]
+fn lesson_page_is_complete_without_javascript() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let page = get(&app, "/lessons/dataparallel", None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        let b = &page.body;
+        assert!(b.contains("Lesson 02 of 06"), "position");
+        assert!(b.contains("<h1>DataParallel and the master-GPU bottleneck</h1>"));
+        assert!(b.contains(r#"<span class="code-title">"#), "titled code block");
+        assert!(b.contains(r#"class="toc""#) && b.contains(r##"href="#one-process-many-threads""##), "table of contents");
+        assert!(b.contains(r#"rel="prev" href="/lessons/why-distributed""#));
+        assert!(b.contains(r#"rel="next" href="/lessons/ddp-allreduce""#));
+        assert!(b.contains("<math"), "math is rendered on the server");
+        assert!(b.contains("/pkg/lockstep.js"), "hydration script");
+    })
+}
+
+#[test]
+fn unknown_pages_are_404() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        for path in ["/nope", "/lessons/no-such-lesson"] {
+            let page = get(&app, path, None).await;
+            assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
+            assert!(page.body.contains("Page not found"), "{path}");
+        }
+    })
+}
+
+#[test]
+fn broken_lesson_gets_an_error_page_and_the_rest_keeps_serving() {
+    on_runtime(async {
+        let dir = copy_course();
+        let file = dir.path().join("04-distributed-sampler.md");
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(&file, text.replacen("minutes =", "minuts =", 1)).unwrap();
+        let app = app(dir.path()).await;
+
+        let broken = get(&app, "/lessons/distributed-sampler", None).await;
+        assert_eq!(broken.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(broken.body.contains("04-distributed-sampler.md:4: front matter: unknown field `minuts`"), "{}", broken.body);
+
+        let index = get(&app, "/", None).await;
+        assert_eq!(index.status, StatusCode::OK);
+        assert!(index.body.contains("unavailable: the lesson file has errors"));
+        assert_eq!(get(&app, "/lessons/torchrun", None).await.status, StatusCode::OK);
+    })
+}
+
+#[test]
+fn edited_lesson_shows_on_next_request() {
+    on_runtime(async {
+        let dir = copy_course();
+        let app = app(dir.path()).await;
+        assert!(get(&app, "/lessons/torchrun", None).await.body.contains("<h1>"));
+        let file = dir.path().join("05-torchrun.md");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let old_title = text.lines().find(|l| l.starts_with("title = ")).unwrap().to_string();
+        std::fs::write(&file, text.replacen(&old_title, "title = \"Launching with torchrun, edited live\"", 1)).unwrap();
+        let page = get(&app, "/lessons/torchrun", None).await;
+        assert!(page.body.contains("<h1>Launching with torchrun, edited live</h1>"), "{}", page.body);
+    })
+}
+
+#[test]
+fn completing_a_lesson_works_as_a_plain_form_post() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let lesson = get(&app, "/lessons/ddp-allreduce", None).await;
+        let action = lesson.body.split("action=\"").nth(1).and_then(|s| s.split('"').next()).expect("a form");
+        assert!(action.starts_with("/api/"), "{action}");
+
+        let post = |cookie: Option<String>| {
+            let mut req = Request::post(action)
+                .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+                .header(header::ACCEPT, "text/html")
+                .header(header::REFERER, "http://localhost/lessons/ddp-allreduce");
+            if let Some(c) = cookie {
+                req = req.header(header::COOKIE, c);
+            }
+            req.body(Body::from("slug=ddp-allreduce")).unwrap()
+        };
+        let res = send(&app, post(None)).await;
+        assert!(res.status.is_redirection(), "no-JS form posts redirect back: {}", res.status);
+        let location = res.headers[header::LOCATION].to_str().unwrap();
+        assert!(location.starts_with("http://localhost/lessons/ddp-allreduce"), "{location}");
+        let set_cookie = res.headers[header::SET_COOKIE].to_str().unwrap();
+        assert!(set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Lax"), "{set_cookie}");
+        let cookie = set_cookie.split(';').next().unwrap().to_string();
+
+        // Completing twice is harmless and sets no second cookie.
+        let again = send(&app, post(Some(cookie.clone()))).await;
+        assert!(again.status.is_redirection());
+        assert!(again.headers.get(header::SET_COOKIE).is_none());
+
+        let index = get(&app, "/", Some(&cookie)).await;
+        assert!(index.body.contains("1/6"), "{}", index.body);
+        let lesson = get(&app, "/lessons/ddp-allreduce", Some(&cookie)).await;
+        assert!(lesson.body.contains("You completed this lesson"));
+        // Another visitor sees their own progress, not this one.
+        assert!(get(&app, "/", None).await.body.contains("0/6"));
+    })
+}
+
+#[test]
+fn completing_an_unknown_lesson_is_refused() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let lesson = get(&app, "/lessons/ddp-allreduce", None).await;
+        let action = lesson.body.split("action=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+        let req = Request::post(&action)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from("slug=not-a-lesson"))
+            .unwrap();
+        let res = send(&app, req).await;
+        assert_eq!(res.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(res.body.contains("there is no lesson `not-a-lesson`"), "{}", res.body);
+    })
+}
+
+/// Many requests at once on one server, as under real load: every one must complete.
+#[test]
+fn concurrent_requests_all_complete() {
+    on_runtime(async {
+        let dir = copy_course();
+        let file = dir.path().join("04-distributed-sampler.md");
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(&file, text.replacen("minutes =", "minuts =", 1)).unwrap();
+        let app = std::sync::Arc::new(app(dir.path()).await);
+        let paths = ["/", "/lessons/dataparallel", "/lessons/distributed-sampler", "/nope", "/lessons/torchrun"];
+        let mut tasks = Vec::new();
+        for i in 0..200 {
+            let app = app.clone();
+            let path = paths[i % paths.len()];
+            tasks.push(tokio::spawn(async move { get(&app, path, None).await.status }));
+        }
+        let all = async {
+            for t in tasks {
+                t.await.unwrap();
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(30), all).await.expect("every request completes");
+    })
+}
