@@ -72,9 +72,45 @@ fn test(root: &Path) -> Result<()> {
         .env("LOCKSTEP_TEST_POSTGRES_URL", pg.url())
         .env("LOCKSTEP_SITE_ROOT", site::site_dir(root))
         .env("LOCKSTEP_VENV", setup::venv_dir());
-    let result = run(&mut cmd);
+    let result = run_tests(&mut cmd);
     drop(pg);
     result
+}
+
+/// Runs `cargo test`, passing its output through, and ends with one line totalling every
+/// test binary's `test result:` line, so the last line of the run speaks for all of them.
+fn run_tests(cmd: &mut Command) -> Result<()> {
+    use std::io::{BufRead, BufReader};
+
+    eprintln!("xtask: {}", format!("{cmd:?}").replace('"', ""));
+    let mut child = cmd.stdout(std::process::Stdio::piped()).spawn().context("cannot start cargo test")?;
+    let (mut passed, mut failed, mut ignored) = (0u64, 0u64, 0u64);
+    for line in BufReader::new(child.stdout.take().context("no stdout")?).lines() {
+        let line = line?;
+        println!("{line}");
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            for part in rest.split(';') {
+                let mut words = part.split_whitespace().rev();
+                let (Some(what), Some(n)) = (words.next(), words.next()) else { continue };
+                let n: u64 = n.parse().unwrap_or(0);
+                match what {
+                    "passed" => passed += n,
+                    "failed" => failed += n,
+                    "ignored" => ignored += n,
+                    _ => {}
+                }
+            }
+        }
+    }
+    let status = child.wait()?;
+    println!("summary: {passed} passed, {failed} failed, {ignored} skipped");
+    if !status.success() {
+        bail!("cargo test failed: {status}");
+    }
+    if passed == 0 {
+        bail!("cargo test ran no test");
+    }
+    Ok(())
 }
 
 pub(crate) fn cargo() -> Command {
