@@ -255,15 +255,17 @@ pub fn parse_fence_info(info: &str) -> Result<Fence, String> {
         title: None,
     };
     while !rest.is_empty() {
-        let Some(eq) = rest.find('=') else {
-            let word = rest.split_whitespace().next().unwrap_or(rest);
+        let key_end = rest.find(|c: char| c == '=' || c.is_whitespace()).unwrap_or(rest.len());
+        let key = &rest[..key_end];
+        let Some(after) = rest[key_end..].strip_prefix('=') else {
+            if FENCE_DIRECTIVES.contains(&key) {
+                return Err(format!("code-fence directive `{key}` needs a value: {key}=\"…\" (no spaces around =)"));
+            }
             return Err(format!(
-                "unknown code-fence directive `{word}` (expected key=\"value\"; known: {})",
+                "unknown code-fence directive `{key}` (expected key=\"value\"; known: {})",
                 FENCE_DIRECTIVES.join(", ")
             ));
         };
-        let key = rest[..eq].trim();
-        let after = &rest[eq + 1..];
         let (value, remaining) = if let Some(quoted) = after.strip_prefix('"') {
             let end = quoted
                 .find('"')
@@ -396,6 +398,7 @@ mod tests {
         );
         assert!(parse_fence_info("python title=\"open").unwrap_err().contains("unterminated"));
         assert!(parse_fence_info("python numbered").unwrap_err().contains("`numbered`"));
+        assert!(parse_fence_info("python linenos title=\"x\"").unwrap_err().contains("directive `linenos` "));
         assert!(parse_fence_info("title=\"x\"").is_err());
     }
 
