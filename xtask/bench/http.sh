@@ -34,8 +34,10 @@ LOCKSTEP_ADDR=127.0.0.1:$APP_PORT DATABASE_URL="sqlite://$WORK/bench.sqlite3?mod
 APP_PID=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$APP_PORT$PAGE" -o "$WORK/page.html" && break; sleep 0.1; done
 
+chmod 755 "$WORK"
 mkdir -p "$WORK/www/lessons"
 cp "$WORK/page.html" "$WORK/www/lessons/dataparallel"
+chmod -R a+rX "$WORK/www"   # nginx workers run as an unprivileged user
 cat > "$WORK/nginx.conf" <<CONF
 worker_processes auto;
 pid $WORK/nginx.pid;
