@@ -6,4 +6,5 @@
 //! `DistributedSampler`; the shuffled sampler, ring all-reduce, the α–β cost model and the
 //! DataParallel/DDP timelines follow.
 
+pub mod rng;
 pub mod sampler;

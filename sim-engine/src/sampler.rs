@@ -1,4 +1,4 @@
-//! `torch.utils.data.distributed.DistributedSampler` without shuffling.
+//! `torch.utils.data.distributed.DistributedSampler`, index for index.
 //!
 //! Mirrors `DistributedSampler.__init__` and `__iter__` in PyTorch 2.13
 //! (`torch/utils/data/distributed.py`):
@@ -7,96 +7,163 @@
 //! if drop_last and len % R != 0: num_samples = ceil((len - R) / R)
 //! else:                          num_samples = ceil(len / R)
 //! total_size = num_samples * R
-//! indices = list(range(len))                       # randperm(len, g) when shuffling
+//! if shuffle: g = torch.Generator(); g.manual_seed(seed + epoch)
+//!             indices = torch.randperm(len, generator=g).tolist()
+//! else:       indices = list(range(len))
 //! if not drop_last: pad by repeating indices from the start until total_size
 //! else:             indices = indices[:total_size]
 //! return indices[rank:total_size:R]
 //! ```
 
+use crate::rng::{randperm, Mt19937};
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SamplerError {
     /// PyTorch raises `ValueError("Invalid rank {rank}, rank should be in the interval [0, {R - 1}]")`.
-    #[error("Invalid rank {rank}, rank should be in the interval [0, {}]", .num_replicas.saturating_sub(1))]
-    InvalidRank { rank: usize, num_replicas: usize },
-    /// PyTorch fails with a division by zero; here it is an error up front.
+    #[error("Invalid rank {rank}, rank should be in the interval [0, {}]", .num_replicas - 1)]
+    InvalidRank { rank: i64, num_replicas: usize },
+    /// PyTorch fails later with a division by zero; here it is an error up front.
     #[error("num_replicas must be at least 1")]
     NoReplicas,
+    /// `seed + epoch` outside [-2^63, 2^64): `g.manual_seed` raises this ValueError.
+    #[error("Overflow when unpacking long long")]
+    SeedOverflow,
 }
 
-/// Number of indices each rank receives (`DistributedSampler.num_samples`).
-pub fn num_samples(len: usize, num_replicas: usize, drop_last: bool) -> usize {
-    if drop_last && len % num_replicas != 0 {
-        // ceil((len - R) / R), which is 0 when len < R, as Python's math.ceil gives.
-        (len.saturating_sub(num_replicas)).div_ceil(num_replicas)
-    } else {
-        len.div_ceil(num_replicas)
-    }
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DistributedSampler {
+    pub len: usize,
+    pub num_replicas: usize,
+    pub rank: usize,
+    pub shuffle: bool,
+    /// Any Python int torch accepts; `seed + epoch` seeds the generator.
+    pub seed: i64,
+    pub drop_last: bool,
 }
 
-/// The indices `rank` iterates in one epoch with `shuffle=False`.
-pub fn unshuffled_indices(
-    len: usize,
-    num_replicas: usize,
-    rank: usize,
-    drop_last: bool,
-) -> Result<Vec<usize>, SamplerError> {
-    if num_replicas == 0 {
-        return Err(SamplerError::NoReplicas);
+impl DistributedSampler {
+    /// `DistributedSampler(dataset_of_len, num_replicas, rank, shuffle, seed, drop_last)`.
+    pub fn new(
+        len: usize,
+        num_replicas: usize,
+        rank: i64,
+        shuffle: bool,
+        seed: i64,
+        drop_last: bool,
+    ) -> Result<Self, SamplerError> {
+        if num_replicas == 0 {
+            return Err(SamplerError::NoReplicas);
+        }
+        if rank < 0 || rank as u64 >= num_replicas as u64 {
+            return Err(SamplerError::InvalidRank { rank, num_replicas });
+        }
+        Ok(Self { len, num_replicas, rank: rank as usize, shuffle, seed, drop_last })
     }
-    if rank >= num_replicas {
-        return Err(SamplerError::InvalidRank { rank, num_replicas });
+
+    /// Indices this rank receives per epoch (`len(sampler)`).
+    pub fn num_samples(&self) -> usize {
+        let r = self.num_replicas;
+        if self.drop_last && self.len % r != 0 {
+            // ceil((len - R) / R), which is 0 when len < R, as Python's math.ceil gives.
+            self.len.saturating_sub(r).div_ceil(r)
+        } else {
+            self.len.div_ceil(r)
+        }
     }
-    let total = num_samples(len, num_replicas, drop_last) * num_replicas;
-    // Position i of the padded (or truncated) list holds index i % len: padding repeats the list
-    // from its start, as many times as needed.
-    Ok((rank..total).step_by(num_replicas).map(|i| i % len.max(1)).collect())
+
+    pub fn total_size(&self) -> usize {
+        self.num_samples() * self.num_replicas
+    }
+
+    /// The dataset order for an epoch before it is dealt out: the permutation (or identity),
+    /// padded or truncated to `total_size`.
+    pub fn epoch_order(&self, epoch: u64) -> Result<Vec<u64>, SamplerError> {
+        let base: Vec<u64> = if self.shuffle {
+            let mut rng = Mt19937::from_python_seed(self.seed as i128 + epoch as i128)
+                .ok_or(SamplerError::SeedOverflow)?;
+            randperm(self.len, &mut rng)
+        } else {
+            (0..self.len as u64).collect()
+        };
+        if base.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Padding repeats the list from its start as often as needed: position i holds
+        // base[i % len]. Truncation is the same map over a shorter range.
+        Ok((0..self.total_size()).map(|i| base[i % base.len()]).collect())
+    }
+
+    /// The indices this rank iterates in `epoch` (after `set_epoch(epoch)`).
+    pub fn indices(&self, epoch: u64) -> Result<Vec<u64>, SamplerError> {
+        Ok(self.epoch_order(epoch)?.into_iter().skip(self.rank).step_by(self.num_replicas).collect())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    // Outputs of torch 2.13's DistributedSampler(range(10), num_replicas=4, rank=r,
-    // shuffle=False, drop_last=...), the worked example of lesson 4.
+    fn shard(len: usize, r: usize, rank: i64, drop_last: bool) -> Vec<u64> {
+        DistributedSampler::new(len, r, rank, false, 0, drop_last).unwrap().indices(0).unwrap()
+    }
+
+    // torch 2.13's DistributedSampler(range(10), num_replicas=4, rank=r, shuffle=False,
+    // drop_last=...): the worked example of lesson 4.
     #[test]
     fn ten_samples_four_replicas() {
-        let padded: Vec<Vec<usize>> = (0..4).map(|r| unshuffled_indices(10, 4, r, false).unwrap()).collect();
+        let padded: Vec<Vec<u64>> = (0..4).map(|r| shard(10, 4, r, false)).collect();
         assert_eq!(padded, vec![vec![0, 4, 8], vec![1, 5, 9], vec![2, 6, 0], vec![3, 7, 1]]);
-        let dropped: Vec<Vec<usize>> = (0..4).map(|r| unshuffled_indices(10, 4, r, true).unwrap()).collect();
+        let dropped: Vec<Vec<u64>> = (0..4).map(|r| shard(10, 4, r, true)).collect();
         assert_eq!(dropped, vec![vec![0, 4], vec![1, 5], vec![2, 6], vec![3, 7]]);
     }
 
     #[test]
     fn padding_can_wrap_more_than_once() {
-        // len 2, 5 replicas: padded list is [0, 1, 0, 1, 0].
-        let all: Vec<usize> = (0..5).flat_map(|r| unshuffled_indices(2, 5, r, false).unwrap()).collect();
+        let all: Vec<u64> = (0..5).flat_map(|r| shard(2, 5, r, false)).collect();
         assert_eq!(all, vec![0, 1, 0, 1, 0]);
-        assert!(unshuffled_indices(2, 5, 0, true).unwrap().is_empty());
+        assert!(shard(2, 5, 0, true).is_empty());
+        assert!(shard(0, 3, 1, false).is_empty());
     }
 
     #[test]
-    fn shards_cover_the_dataset() {
-        for len in 1..40 {
-            for r in 1..9 {
-                let mut seen = vec![0usize; len];
-                for rank in 0..r {
-                    let shard = unshuffled_indices(len, r, rank, false).unwrap();
-                    assert_eq!(shard.len(), num_samples(len, r, false));
-                    for i in shard {
-                        seen[i] += 1;
+    fn shards_cover_the_dataset_apart_from_padding() {
+        for shuffle in [false, true] {
+            for len in 1..40 {
+                for r in 1..9 {
+                    let mut seen = vec![0usize; len];
+                    for rank in 0..r {
+                        let s = DistributedSampler::new(len, r, rank as i64, shuffle, 7, false).unwrap();
+                        let idx = s.indices(3).unwrap();
+                        assert_eq!(idx.len(), s.num_samples());
+                        for i in idx {
+                            seen[i as usize] += 1;
+                        }
                     }
+                    assert!(seen.iter().all(|&c| c >= 1), "len {len} R {r}: every index is seen");
+                    let extra: usize = seen.iter().map(|c| c - 1).sum();
+                    assert_eq!(extra, len.div_ceil(r) * r - len, "only the padding repeats");
                 }
-                assert!(seen.iter().all(|&c| c >= 1), "len {len} replicas {r}: every index is seen");
-                let extra: usize = seen.iter().map(|c| c - 1).sum();
-                assert_eq!(extra, len.div_ceil(r) * r - len, "only the padding repeats");
             }
         }
     }
 
     #[test]
+    fn order_changes_with_the_epoch_only_when_shuffling() {
+        let s = DistributedSampler::new(100, 4, 1, true, 0, false).unwrap();
+        assert_ne!(s.indices(0).unwrap(), s.indices(1).unwrap());
+        assert_eq!(s.indices(1).unwrap(), s.indices(1).unwrap());
+        let fixed = DistributedSampler::new(100, 4, 1, false, 0, false).unwrap();
+        assert_eq!(fixed.indices(0).unwrap(), fixed.indices(1).unwrap());
+        let late = DistributedSampler::new(10, 2, 0, true, i64::MAX, false).unwrap();
+        assert_eq!(late.indices(u64::MAX).unwrap_err(), SamplerError::SeedOverflow);
+    }
+
+    #[test]
     fn invalid_rank_reads_like_pytorch() {
-        let e = unshuffled_indices(10, 4, 4, false).unwrap_err();
+        let e = DistributedSampler::new(10, 4, 4, true, 0, false).unwrap_err();
         assert_eq!(e.to_string(), "Invalid rank 4, rank should be in the interval [0, 3]");
-        assert_eq!(unshuffled_indices(10, 0, 0, false).unwrap_err(), SamplerError::NoReplicas);
+        let e = DistributedSampler::new(10, 4, -1, true, 0, false).unwrap_err();
+        assert_eq!(e.to_string(), "Invalid rank -1, rank should be in the interval [0, 3]");
+        assert_eq!(DistributedSampler::new(10, 0, 0, true, 0, false).unwrap_err(), SamplerError::NoReplicas);
     }
 }

@@ -90,9 +90,8 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     std::fs::write(pkg.join(format!("{OUTPUT_NAME}.css")), css)?;
     copy_dir(&root.join("public"), &site)?;
 
-    for ext in ["wasm", "js", "css"] {
-        let file = pkg.join(format!("{}.{ext}", if ext == "wasm" { format!("{OUTPUT_NAME}_bg") } else { OUTPUT_NAME.to_string() }));
-        run(Command::new("gzip").args(["--keep", "--force", "-9"]).arg(&file))?;
+    for file in [format!("{OUTPUT_NAME}_bg.wasm"), format!("{OUTPUT_NAME}.js"), format!("{OUTPUT_NAME}.css")] {
+        run(Command::new("gzip").args(["--keep", "--force", "-9"]).arg(pkg.join(file)))?;
     }
     let size = std::fs::metadata(&wasm)?.len();
     let gz = std::fs::metadata(wasm.with_extension("wasm.gz"))?.len();
