@@ -6,5 +6,6 @@
 //! `DistributedSampler`; the shuffled sampler, ring all-reduce, the α–β cost model and the
 //! DataParallel/DDP timelines follow.
 
+pub mod ring;
 pub mod rng;
 pub mod sampler;
