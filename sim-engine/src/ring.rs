@@ -133,6 +133,23 @@ mod tests {
         assert_eq!(r.mean[0], vec![37.0, 74.0, 111.0]);
     }
 
+    /// The table in lessons/03-ddp-allreduce.md, "Ring all-reduce, step by step", row by row.
+    #[test]
+    fn lesson_three_table() {
+        let r = ring_allreduce(&[vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]]).unwrap();
+        let rows: Vec<Vec<Vec<f32>>> = r.steps.iter().map(|s| s.after.clone()).collect();
+        assert_eq!(
+            rows,
+            vec![
+                vec![vec![1.0, 2.0, 12.0], vec![5.0, 5.0, 6.0], vec![7.0, 13.0, 9.0]],
+                vec![vec![1.0, 15.0, 12.0], vec![5.0, 5.0, 18.0], vec![12.0, 13.0, 9.0]],
+                vec![vec![12.0, 15.0, 12.0], vec![5.0, 15.0, 18.0], vec![12.0, 13.0, 18.0]],
+                vec![vec![12.0, 15.0, 18.0], vec![12.0, 15.0, 18.0], vec![12.0, 15.0, 18.0]],
+            ]
+        );
+        assert_eq!(r.mean[1], vec![4.0, 5.0, 6.0]);
+    }
+
     #[test]
     fn invariants_for_many_shapes() {
         for n in 1usize..10 {
