@@ -30,6 +30,20 @@ fn randperm_matches_torch() {
     }
 }
 
+/// Both of randperm's branches, at the length where torch switches (about 215 million).
+#[test]
+fn randperm_large_matches_torch() {
+    for c in fixture("randperm_large") {
+        let seed: i128 = c["seed"].as_str().unwrap().parse().unwrap();
+        let n = c["n"].as_u64().unwrap() as usize;
+        let p = randperm(n, &mut Mt19937::from_python_seed(seed).unwrap());
+        assert_eq!(p[..8].to_vec(), u64s(&c["head"]), "head of randperm({n})");
+        assert_eq!(p[n - 8..].to_vec(), u64s(&c["tail"]), "tail of randperm({n})");
+        let probes: Vec<u64> = p.iter().step_by(50_000_000).copied().collect();
+        assert_eq!(probes, u64s(&c["every_50m"]), "probes of randperm({n})");
+    }
+}
+
 #[test]
 fn distributed_sampler_matches_torch() {
     let cases = fixture("sampler");
