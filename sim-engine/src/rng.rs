@@ -71,15 +71,50 @@ impl Mt19937 {
 /// the "inside-out" Fisher–Yates (`n < std::numeric_limits<uint32_t>::max() / 20`).
 pub const RANDPERM_SMALL_LIMIT: u64 = u32::MAX as u64 / 20;
 
+/// A permutation, stored as compactly as its length allows.
+pub enum Permutation {
+    /// Lengths below [`RANDPERM_SMALL_LIMIT`]: half the memory traffic of u64 while shuffling.
+    Small(Vec<u32>),
+    Large(Vec<u64>),
+}
+
+impl Permutation {
+    pub fn len(&self) -> usize {
+        match self {
+            Permutation::Small(v) => v.len(),
+            Permutation::Large(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> u64 {
+        match self {
+            Permutation::Small(v) => u64::from(v[i]),
+            Permutation::Large(v) => v[i],
+        }
+    }
+}
+
 /// `torch.randperm(n, generator=g)` on CPU.
 pub fn randperm(n: usize, rng: &mut Mt19937) -> Vec<u64> {
+    match randperm_compact(n, rng) {
+        Permutation::Small(v) => v.into_iter().map(u64::from).collect(),
+        Permutation::Large(v) => v,
+    }
+}
+
+/// [`randperm`] without widening the small case to u64.
+pub fn randperm_compact(n: usize, rng: &mut Mt19937) -> Permutation {
     if (n as u64) < RANDPERM_SMALL_LIMIT {
-        let mut r: Vec<u64> = (0..n as u64).collect();
+        let mut r: Vec<u32> = (0..n as u32).collect();
         for i in 0..n.saturating_sub(1) {
             let z = rng.random() as usize % (n - i);
             r.swap(i, z + i);
         }
-        r
+        Permutation::Small(r)
     } else {
         let mut r = vec![0u64; n];
         for i in 0..n {
@@ -87,7 +122,7 @@ pub fn randperm(n: usize, rng: &mut Mt19937) -> Vec<u64> {
             r[i] = r[z];
             r[z] = i as u64;
         }
-        r
+        Permutation::Large(r)
     }
 }
 

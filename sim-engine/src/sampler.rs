@@ -15,7 +15,7 @@
 //! return indices[rank:total_size:R]
 //! ```
 
-use crate::rng::{randperm, Mt19937};
+use crate::rng::{randperm_compact, Mt19937, Permutation};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SamplerError {
@@ -75,27 +75,22 @@ impl DistributedSampler {
         self.num_samples() * self.num_replicas
     }
 
-    /// The dataset order for an epoch before it is dealt out: the permutation (or identity),
-    /// padded or truncated to `total_size`.
-    pub fn epoch_order(&self, epoch: u64) -> Result<Vec<u64>, SamplerError> {
-        let base: Vec<u64> = if self.shuffle {
-            let mut rng = Mt19937::from_python_seed(self.seed as i128 + epoch as i128)
-                .ok_or(SamplerError::SeedOverflow)?;
-            randperm(self.len, &mut rng)
-        } else {
-            (0..self.len as u64).collect()
-        };
-        if base.is_empty() {
-            return Ok(Vec::new());
-        }
-        // Padding repeats the list from its start as often as needed: position i holds
-        // base[i % len]. Truncation is the same map over a shorter range.
-        Ok((0..self.total_size()).map(|i| base[i % base.len()]).collect())
-    }
-
     /// The indices this rank iterates in `epoch` (after `set_epoch(epoch)`).
     pub fn indices(&self, epoch: u64) -> Result<Vec<u64>, SamplerError> {
-        Ok(self.epoch_order(epoch)?.into_iter().skip(self.rank).step_by(self.num_replicas).collect())
+        let base = if self.shuffle {
+            let mut rng = Mt19937::from_python_seed(self.seed as i128 + epoch as i128)
+                .ok_or(SamplerError::SeedOverflow)?;
+            Some(randperm_compact(self.len, &mut rng))
+        } else {
+            None
+        };
+        if self.len == 0 {
+            return Ok(Vec::new());
+        }
+        // Position i of the padded (or truncated) list holds base[i % len]: padding repeats the
+        // list from its start as often as needed. Only this rank's positions are produced.
+        let at = |i: usize| base.as_ref().map_or((i % self.len) as u64, |p: &Permutation| p.get(i % self.len));
+        Ok((self.rank..self.total_size()).step_by(self.num_replicas).map(at).collect())
     }
 }
 
