@@ -83,6 +83,15 @@ fn copy_course() -> tempfile::TempDir {
     dir
 }
 
+/// The course with a typo (`minuts`) on line 4 of lesson 4's front matter.
+fn course_with_broken_sampler_lesson() -> tempfile::TempDir {
+    let dir = copy_course();
+    let file = dir.path().join("04-distributed-sampler.md");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replacen("minutes =", "minuts =", 1)).unwrap();
+    dir
+}
+
 #[test]
 fn index_lists_the_six_lessons_in_order() {
     on_runtime(async {
@@ -140,10 +149,7 @@ fn unknown_pages_are_404() {
 #[test]
 fn broken_lesson_gets_an_error_page_and_the_rest_keeps_serving() {
     on_runtime(async {
-        let dir = copy_course();
-        let file = dir.path().join("04-distributed-sampler.md");
-        let text = std::fs::read_to_string(&file).unwrap();
-        std::fs::write(&file, text.replacen("minutes =", "minuts =", 1)).unwrap();
+        let dir = course_with_broken_sampler_lesson();
         let app = app(dir.path()).await;
 
         let broken = get(&app, "/lessons/distributed-sampler", None).await;
@@ -232,10 +238,7 @@ fn completing_an_unknown_lesson_is_refused() {
 #[test]
 fn concurrent_requests_all_complete() {
     on_runtime(async {
-        let dir = copy_course();
-        let file = dir.path().join("04-distributed-sampler.md");
-        let text = std::fs::read_to_string(&file).unwrap();
-        std::fs::write(&file, text.replacen("minutes =", "minuts =", 1)).unwrap();
+        let dir = course_with_broken_sampler_lesson();
         let app = std::sync::Arc::new(app(dir.path()).await);
         let paths = ["/", "/lessons/dataparallel", "/lessons/distributed-sampler", "/nope", "/lessons/torchrun"];
         let mut tasks = Vec::new();
