@@ -97,6 +97,15 @@ where
     }
 }
 
+/// Waits until the browser bundle has hydrated the page (`App` sets `data-hydrated`).
+async fn wait_for_hydration(c: &Client, what: &str) {
+    wait_for(what, || async {
+        c.execute("return document.documentElement.dataset.hydrated === 'true'", vec![]).await.unwrap()
+            == serde_json::Value::Bool(true)
+    })
+    .await;
+}
+
 async fn text(c: &Client, css: &str) -> Option<String> {
     c.find(Locator::Css(css)).await.ok()?.text().await.ok()
 }
@@ -123,11 +132,7 @@ async fn index_to_lesson_two_and_hydration() {
     assert_eq!(text(&c, "h1").await.as_deref(), Some("Distributed training with PyTorch DDP"));
     // Wait for hydration so the click below is a client-side navigation through the router,
     // which fetches the lesson with a server function.
-    wait_for("the index to hydrate", || async {
-        c.execute("return document.documentElement.dataset.hydrated === 'true'", vec![]).await.unwrap()
-            == serde_json::Value::Bool(true)
-    })
-    .await;
+    wait_for_hydration(&c, "the index to hydrate").await;
     c.find(Locator::Css(r#"a[href="/lessons/dataparallel"]"#)).await.unwrap().click().await.unwrap();
     wait_for("lesson 2's title", || async {
         text(&c, "h1").await.as_deref() == Some("DataParallel and the master-GPU bottleneck")
@@ -140,11 +145,7 @@ async fn index_to_lesson_two_and_hydration() {
 
     // A fresh load of the lesson page itself, so hydration is checked on this page too.
     c.refresh().await.unwrap();
-    wait_for("the lesson to hydrate", || async {
-        c.execute("return document.documentElement.dataset.hydrated === 'true'", vec![]).await.unwrap()
-            == serde_json::Value::Bool(true)
-    })
-    .await;
+    wait_for_hydration(&c, "the lesson to hydrate").await;
 
     let toggle = c.find(Locator::Css(".toc-toggle")).await.unwrap();
     assert_eq!(toggle.attr("aria-expanded").await.unwrap().as_deref(), Some("true"));

@@ -83,6 +83,11 @@ fn copy_course() -> tempfile::TempDir {
     dir
 }
 
+/// Where the lesson page's "Mark lesson complete" form posts to.
+fn form_action(html: &str) -> String {
+    html.split("action=\"").nth(1).and_then(|s| s.split('"').next()).expect("a form").to_string()
+}
+
 /// The course with a typo (`minuts`) on line 4 of lesson 4's front matter.
 fn course_with_broken_sampler_lesson() -> tempfile::TempDir {
     let dir = copy_course();
@@ -183,7 +188,8 @@ fn completing_a_lesson_works_as_a_plain_form_post() {
     on_runtime(async {
         let app = app(&course_dir()).await;
         let lesson = get(&app, "/lessons/ddp-allreduce", None).await;
-        let action = lesson.body.split("action=\"").nth(1).and_then(|s| s.split('"').next()).expect("a form");
+        let action = form_action(&lesson.body);
+        let action = action.as_str();
         assert!(action.starts_with("/api/"), "{action}");
 
         let post = |cookie: Option<String>| {
@@ -223,7 +229,7 @@ fn completing_an_unknown_lesson_is_refused() {
     on_runtime(async {
         let app = app(&course_dir()).await;
         let lesson = get(&app, "/lessons/ddp-allreduce", None).await;
-        let action = lesson.body.split("action=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+        let action = form_action(&lesson.body);
         let req = Request::post(&action)
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
             .body(Body::from("slug=not-a-lesson"))
