@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use sim_engine::ring::ring_schedule;
+use sim_engine::allreduce::ring_schedule;
 use sim_engine::rng::{randperm, Mt19937};
 use sim_engine::sampler::DistributedSampler;
 

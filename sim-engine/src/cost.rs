@@ -10,11 +10,15 @@
 //! |---|---|
 //! | ring | `2(N−1)·(α + S/(N·β))`: 2(N−1) steps, each moving one chunk of S/N |
 //! | naive: all to a master, then broadcast | `2(N−1)·(α + S/β)`: the master's link carries N−1 full tensors in, then N−1 out |
-//! | binary tree: reduce up, broadcast down | `2·⌈log₂N⌉·(α + S/β)`: full tensors, one tree level per step |
+//! | binomial tree: reduce up, broadcast down | `2·⌈log₂N⌉·(α + S/β)`: full tensors, one tree level per step |
 //!
 //! `algbw = S / time`; `busbw = algbw · 2(N−1)/N` for all-reduce, the factor nccl-tests
 //! applies so that busbw is comparable with a link's hardware bandwidth
 //! (nccl-tests, `doc/PERFORMANCE.md`).
+//!
+//! The step counts are those of [`crate::allreduce`], which runs the same algorithms on data.
+
+pub use crate::allreduce::Algorithm;
 
 /// One link's latency and bandwidth (per direction).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,13 +72,6 @@ pub const CPU_LOOPBACK_GLOO: Link = Link { name: "CPU loopback (gloo)", alpha_s:
 
 pub const PRESETS: [Link; 5] = [PCIE_GEN4_X16, PCIE_GEN5_X16, NVLINK4_H100, INFINIBAND_NDR, CPU_LOOPBACK_GLOO];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Algorithm {
-    Ring,
-    Naive,
-    Tree,
-}
-
 /// Predicted all-reduce time and bandwidths.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
@@ -92,13 +89,24 @@ pub fn allreduce(algorithm: Algorithm, bytes: f64, ranks: usize, link: Link) -> 
         0.0
     } else {
         match algorithm {
-            Algorithm::Ring => 2.0 * (n - 1.0) * link.send_s(bytes / n),
-            Algorithm::Naive => 2.0 * (n - 1.0) * link.send_s(bytes),
-            Algorithm::Tree => 2.0 * (n.log2().ceil()) * link.send_s(bytes),
+            Algorithm::Ring => Algorithm::Ring.steps(ranks) as f64 * link.send_s(bytes / n),
+            Algorithm::Naive => Algorithm::Naive.steps(ranks) as f64 * link.send_s(bytes),
+            Algorithm::Tree => Algorithm::Tree.steps(ranks) as f64 * link.send_s(bytes),
         }
     };
     let algbw = if time_s > 0.0 { bytes / time_s } else { f64::INFINITY };
     Estimate { time_s, algbw, busbw: bus_bandwidth(algbw, ranks) }
+}
+
+/// A broadcast (or a reduce to one root) of `bytes` over `ranks`, pipelined along a chain as
+/// NCCL runs it: each rank forwards pieces as they arrive, so the tensor crosses every link once
+/// at link speed and the latency is paid once per hop: `(N−1)·α + S/β`. nccl-tests reports the
+/// bus bandwidth of broadcast and reduce equal to their algbw for this reason.
+pub fn broadcast_s(bytes: f64, ranks: usize, link: Link) -> f64 {
+    if ranks <= 1 {
+        return 0.0;
+    }
+    (ranks - 1) as f64 * link.alpha_s + bytes / link.beta_bytes_per_s
 }
 
 /// nccl-tests' bus bandwidth for all-reduce.
@@ -143,6 +151,13 @@ mod tests {
         assert!(big(Algorithm::Tree) < big(Algorithm::Naive));
         let tiny = |a| allreduce(a, 8.0, 64, link).time_s;
         assert!(tiny(Algorithm::Tree) < tiny(Algorithm::Ring), "latency-bound: log N steps beat 2(N−1)");
+    }
+
+    #[test]
+    fn broadcast_pays_the_bandwidth_once() {
+        let link = Link { name: "t", alpha_s: 1e-5, beta_bytes_per_s: 1e9 };
+        assert!(close(broadcast_s(1e9, 8, link), 7e-5 + 1.0));
+        assert_eq!(broadcast_s(1e9, 1, link), 0.0);
     }
 
     #[test]

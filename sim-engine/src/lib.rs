@@ -6,12 +6,20 @@
 //!
 //! - [`rng`]: PyTorch's CPU Mersenne Twister and `randperm`, bit for bit.
 //! - [`sampler`]: `DistributedSampler`, index for index.
-//! - [`ring`]: ring all-reduce on real data, step by step, and its schedule.
-//! - [`cost`]: the α–β cost model of ring, naive and tree all-reduce, with link presets.
-//!
-//! The DataParallel and DDP timelines come next.
+//! - [`allreduce`]: ring, naive and tree all-reduce on real data, step by step; the ring's
+//!   schedule without data.
+//! - [`cost`]: the α–β cost model of those algorithms, with link presets.
+//! - [`model`], [`hardware`]: the MLP the timelines train and the machines they run on.
+//! - [`buckets`]: DDP's gradient buckets, as PyTorch assigns them.
+//! - [`dp`], [`ddp`]: one training iteration of DataParallel and of DDP as a [`timeline`].
 
+pub mod allreduce;
+pub mod buckets;
 pub mod cost;
-pub mod ring;
+pub mod ddp;
+pub mod dp;
+pub mod hardware;
+pub mod model;
 pub mod rng;
 pub mod sampler;
+pub mod timeline;

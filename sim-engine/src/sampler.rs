@@ -63,7 +63,7 @@ impl DistributedSampler {
     /// Indices this rank receives per epoch (`len(sampler)`).
     pub fn num_samples(&self) -> usize {
         let r = self.num_replicas;
-        if self.drop_last && self.len % r != 0 {
+        if self.drop_last && !self.len.is_multiple_of(r) {
             // ceil((len - R) / R), which is 0 when len < R, as Python's math.ceil gives.
             self.len.saturating_sub(r).div_ceil(r)
         } else {
@@ -91,6 +91,19 @@ impl DistributedSampler {
         // list from its start as often as needed. Only this rank's positions are produced.
         let at = |i: usize| base.as_ref().map_or((i % self.len) as u64, |p: &Permutation| p.get(i % self.len));
         Ok((self.rank..self.total_size()).step_by(self.num_replicas).map(at).collect())
+    }
+
+    /// Whether the `k`-th index of this rank's shard is padding: a repeat of an index another
+    /// position already holds, added so every rank gets `num_samples` (never with `drop_last`).
+    pub fn is_padding(&self, k: usize) -> bool {
+        self.rank + k * self.num_replicas >= self.len
+    }
+
+    /// The shard of each epoch in `epochs`, as a training loop sees it. With `set_epoch` false
+    /// the loop never calls `sampler.set_epoch(epoch)`, so the sampler stays at epoch 0 and
+    /// every epoch repeats the first epoch's order.
+    pub fn epochs(&self, epochs: std::ops::Range<u64>, set_epoch: bool) -> Result<Vec<Vec<u64>>, SamplerError> {
+        epochs.map(|e| self.indices(if set_epoch { e } else { 0 })).collect()
     }
 }
 
@@ -140,6 +153,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn padding_is_marked() {
+        let s = DistributedSampler::new(10, 4, 2, false, 0, false).unwrap();
+        let shard = s.indices(0).unwrap();
+        let padding: Vec<bool> = (0..shard.len()).map(|k| s.is_padding(k)).collect();
+        assert_eq!((shard, padding), (vec![2, 6, 0], vec![false, false, true]));
+        let s = DistributedSampler::new(10, 4, 1, false, 0, false).unwrap();
+        assert!((0..3).all(|k| !s.is_padding(k)), "rank 1 gets 1, 5, 9: no padding");
+    }
+
+    #[test]
+    fn without_set_epoch_every_epoch_repeats() {
+        let s = DistributedSampler::new(16, 2, 0, true, 0, false).unwrap();
+        let fixed = s.epochs(0..3, false).unwrap();
+        assert!(fixed.iter().all(|e| e == &fixed[0]));
+        let moving = s.epochs(0..3, true).unwrap();
+        assert_eq!(moving[0], fixed[0]);
+        assert_ne!(moving[1], moving[0]);
+        assert_ne!(moving[2], moving[1]);
     }
 
     #[test]

@@ -45,3 +45,57 @@ fn errors_exit_2_with_a_message() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown option --bogus"), "{err}");
 }
+
+#[test]
+fn allreduce_runs_naive_and_tree() {
+    let (code, v, _) = sim(&["allreduce", "--algorithm", "naive", "--values", "[[1,2],[3,4],[5,6]]"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["algorithm"], "naive");
+    let phases: Vec<&str> = v["steps"].as_array().unwrap().iter().map(|s| s["phase"].as_str().unwrap()).collect();
+    assert_eq!(phases, ["reduce", "reduce", "broadcast", "broadcast"]);
+    assert_eq!(v["final"][2], serde_json::json!([9.0, 12.0]));
+    let (_, v, _) = sim(&["allreduce", "--algorithm", "tree", "--values", "[[1],[2],[3],[4],[5]]"]);
+    assert_eq!(v["steps"].as_array().unwrap().len(), 6, "2⌈log₂5⌉ steps");
+    assert_eq!(v["final"][4], serde_json::json!([15.0]));
+    let (code, _, err) = sim(&["allreduce", "--algorithm", "butterfly", "--values", "[[1]]"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown `butterfly`"), "{err}");
+}
+
+#[test]
+fn dp_prints_a_timeline_with_torch_chunks() {
+    let (code, v, err) = sim(&["dp", "--layers", "784,1024,10", "--gpus", "4", "--batch", "6"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["chunks"], serde_json::json!([2, 2, 2]));
+    assert_eq!(v["gpus_used"], 3);
+    let s = &v["timeline"]["summary"];
+    assert!(s["iteration_s"].as_f64().unwrap() > 0.0);
+    assert_eq!(s["devices"].as_array().unwrap().len(), 3);
+    let events = v["timeline"]["events"].as_array().unwrap();
+    assert!(events.iter().any(|e| e["activity"] == "replicate"));
+    assert!(events.iter().any(|e| e["activity"] == "gather"));
+    let (code, _, err) = sim(&["dp", "--layers", "4,4", "--gpus", "2", "--batch", "8", "--hardware", "cpu-gloo"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("DataParallel only runs on CUDA devices"), "{err}");
+}
+
+#[test]
+fn ddp_prints_buckets_and_a_timeline() {
+    let (code, v, err) = sim(&["ddp", "--layers", "784,1024,1024,10", "--gpus", "2", "--batch", "256"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["local_batch"], 128);
+    assert_eq!(v["iteration"], "rebuilt");
+    // torch 2.13: rebuilt_per_bucket_param_indices "5 4 3 2, 1 0", sizes "4239400, 3215360".
+    assert_eq!(v["buckets"][0]["params"], serde_json::json!([5, 4, 3, 2]));
+    assert_eq!(v["buckets"][0]["names"][0], "4.bias");
+    assert_eq!(v["buckets"][1]["bytes"], 3_215_360);
+    assert_eq!(v["first_iteration_buckets"].as_array().unwrap().len(), 1);
+    assert!(!v["timeline"]["setup"].as_array().unwrap().is_empty());
+    let (_, first, _) = sim(&["ddp", "--layers", "784,1024,1024,10", "--gpus", "2", "--batch", "256", "--iteration", "first"]);
+    assert_eq!(first["buckets"].as_array().unwrap().len(), 1);
+    let (_, cpu, _) = sim(&["ddp", "--layers", "784,256,256,10", "--gpus", "2", "--batch", "512", "--hardware", "cpu-gloo", "--beta", "1e12"]);
+    assert_eq!(cpu["hardware"]["beta_bytes_per_s"], 1e12);
+    let (code, _, err) = sim(&["ddp", "--layers", "784", "--gpus", "2", "--batch", "8"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("at least two layer widths"), "{err}");
+}

@@ -2,6 +2,10 @@
 //! `sim-engine/fixtures/generate.py` computes with it.
 
 use serde_json::Value;
+use sim_engine::allreduce::{allreduce, Algorithm};
+use sim_engine::buckets::{first_iteration_buckets, rebuilt_buckets, BucketCap};
+use sim_engine::dp::torch_chunk_sizes;
+use sim_engine::model::Mlp;
 use sim_engine::rng::{randperm, Mt19937};
 use sim_engine::sampler::DistributedSampler;
 
@@ -60,5 +64,80 @@ fn distributed_sampler_matches_torch() {
         .unwrap();
         let epoch = c["epoch"].as_u64().unwrap();
         assert_eq!(s.indices(epoch).unwrap(), u64s(&c["indices"]), "case {c}");
+    }
+}
+
+/// DataParallel's scatter is `torch.chunk` along dim 0, including fewer chunks than GPUs.
+#[test]
+fn chunk_sizes_match_torch() {
+    let cases = fixture("chunk");
+    assert!(cases.len() > 300);
+    for c in cases {
+        let (batch, chunks) = (c["batch"].as_u64().unwrap() as usize, c["chunks"].as_u64().unwrap() as usize);
+        let expected: Vec<usize> = u64s(&c["sizes"]).into_iter().map(|x| x as usize).collect();
+        assert_eq!(torch_chunk_sizes(batch, chunks), expected, "torch.arange({batch}).chunk({chunks})");
+    }
+}
+
+fn f32_rows(v: &Value) -> Vec<Vec<f32>> {
+    v.as_array().unwrap().iter().map(|r| r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect()).collect()
+}
+
+/// gloo's `all_reduce` with 2 to 8 processes. The fixture's inputs make the sum independent of
+/// the order of additions (see generate.py), so every algorithm must give gloo's exact bits.
+#[test]
+fn allreduce_matches_gloo() {
+    let cases = fixture("allreduce");
+    assert!(cases.len() >= 20);
+    for c in cases {
+        let (inputs, sum, mean) = (f32_rows(&c["inputs"]), f32_rows(&c["sum"]), f32_rows(&c["mean"]));
+        let n = inputs.len();
+        for algorithm in Algorithm::ALL {
+            let out = allreduce(algorithm, &inputs).unwrap();
+            let bits = |rows: &[Vec<f32>]| -> Vec<Vec<u32>> { rows.iter().map(|r| r.iter().map(|x| x.to_bits()).collect()).collect() };
+            assert_eq!(bits(&out.sum), bits(&sum), "{} sum of {inputs:?}", algorithm.name());
+            // DDP's mean multiplies by f32(1/N) first; for N a power of two that is exact, and
+            // with two ranks the one addition commutes, so those must match bit for bit too.
+            if n.is_power_of_two() {
+                assert_eq!(bits(&out.mean), bits(&mean), "{} mean of {inputs:?}", algorithm.name());
+            } else {
+                // Otherwise the order of the additions shows: reordering changes the result by
+                // at most a few rounding errors of the largest partial sum, bounded by Σ|x/N|.
+                for (got, torch) in out.mean.iter().zip(&mean) {
+                    for i in 0..inputs[0].len() {
+                        let scale = inputs.iter().map(|v| v[i].abs()).sum::<f32>() / n as f32;
+                        let (a, b) = (got[i], torch[i]);
+                        assert!((a - b).abs() <= 2.0 * n as f32 * f32::EPSILON * scale, "{} mean: {a} vs {b}", algorithm.name());
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn usizes(v: &Value) -> Vec<usize> {
+    u64s(v).into_iter().map(|x| x as usize).collect()
+}
+
+/// Real `DistributedDataParallel` models in a one-process gloo group: the first iteration's
+/// single bucket, the order gradients became ready, and the rebuilt buckets.
+#[test]
+fn ddp_buckets_match_torch() {
+    let cases = fixture("ddp_buckets");
+    assert!(cases.len() >= 20);
+    for c in cases {
+        let model = Mlp::new(usizes(&c["widths"])).unwrap();
+        let cap = BucketCap { bucket_cap_mb: c["bucket_cap_mb"].as_f64() };
+        assert_eq!(cap.bucket_bytes_cap(), c["bucket_cap_bytes"].as_u64().unwrap(), "{c}");
+        let sizes: Vec<u64> = model.parameters().iter().map(|p| p.bytes()).collect();
+        let first: Vec<u64> = first_iteration_buckets(&sizes).iter().map(|b| b.bytes).collect();
+        assert_eq!(first, u64s(&c["first_bucket_sizes"]), "first iteration of {c}");
+        assert_eq!(model.grad_ready_order(), usizes(&c["grad_ready_order"]), "ready order of {c}");
+        let rebuilt = rebuilt_buckets(&sizes, &model.grad_ready_order(), cap);
+        let got: Vec<Vec<usize>> = rebuilt.iter().map(|b| b.params.clone()).collect();
+        let expected: Vec<Vec<usize>> = c["rebuilt_buckets"].as_array().unwrap().iter().map(usizes).collect();
+        assert_eq!(got, expected, "rebuilt buckets of {c}");
+        let bytes: Vec<u64> = rebuilt.iter().map(|b| b.bytes).collect();
+        assert_eq!(bytes, u64s(&c["rebuilt_bucket_sizes"]), "rebuilt bucket sizes of {c}");
     }
 }
