@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use crate::diagnostic::Diagnostic;
 use crate::front_matter::{self, FrontMatter};
-use crate::markdown::{self, LessonLink, TocEntry};
+use crate::markdown::{self, Block, LessonLink, TocEntry};
 
 /// A lesson that parsed and rendered without problems.
 #[derive(Debug, Clone)]
@@ -12,8 +12,16 @@ pub struct Lesson {
     pub slug: String,
     pub file: String,
     pub front: FrontMatter,
-    pub html: String,
+    /// Rendered markdown, cut where simulations are embedded.
+    pub body: Vec<Block>,
     pub toc: Vec<TocEntry>,
+}
+
+impl Lesson {
+    /// The body's HTML without the simulations.
+    pub fn html(&self) -> String {
+        self.body.iter().filter_map(|b| if let Block::Html(h) = b { Some(h.as_str()) } else { None }).collect()
+    }
 }
 
 /// A lesson file as the course sees it: ready to serve, or broken with the reasons why.
@@ -65,7 +73,7 @@ pub(crate) struct Parsed {
     pub file: String,
     pub front: Option<FrontMatter>,
     pub order_line: usize,
-    pub html: String,
+    pub body: Vec<Block>,
     pub toc: Vec<TocEntry>,
     pub anchors: BTreeSet<String>,
     pub links: Vec<LessonLink>,
@@ -79,7 +87,7 @@ impl Parsed {
                 slug: self.slug,
                 file: self.file,
                 front,
-                html: self.html,
+                body: self.body,
                 toc: self.toc,
             }),
             front => LessonEntry::Broken {
@@ -102,14 +110,14 @@ pub(crate) fn parse(file: &str, text: &str) -> Parsed {
             None
         }
     };
-    let rendered = markdown::render(file, split.body, split.body_first_line);
-    problems.extend(rendered.problems);
+    let mut rendered = markdown::render(file, split.body, split.body_first_line);
+    problems.append(&mut rendered.problems);
     Parsed {
         slug: slug_for_file(file),
         file: file.to_string(),
         front,
         order_line: split.order_line,
-        html: rendered.html,
+        body: rendered.blocks(),
         toc: rendered.toc,
         anchors: rendered.anchors,
         links: rendered.links,

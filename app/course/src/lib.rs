@@ -21,4 +21,5 @@ pub use diagnostic::Diagnostic;
 pub use front_matter::FrontMatter;
 pub use lesson::{slug_for_file, Lesson, LessonEntry};
 pub use load::{load, Course, CourseError, CourseMeta, COURSE_FILE};
-pub use markdown::TocEntry;
+pub use lockstep_embed::Simulation;
+pub use markdown::{Block, TocEntry};

@@ -92,7 +92,7 @@ fn unreadable(name: &str, message: String) -> Parsed {
         file: name.to_string(),
         front: None,
         order_line: 1,
-        html: String::new(),
+        body: Vec::new(),
         toc: Vec::new(),
         anchors: BTreeSet::new(),
         links: Vec::new(),

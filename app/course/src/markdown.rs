@@ -12,8 +12,21 @@ use pulldown_cmark::{
     Tag, TagEnd,
 };
 
+use lockstep_embed::Simulation;
+
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::lesson::slug_for_file;
+
+/// Stands in the rendered HTML where a simulation goes. Lesson text cannot produce it: raw HTML
+/// is escaped, and so is code.
+const SIMULATION_MARKER: &str = "<!--lockstep-simulation-->";
+
+/// A piece of a lesson's body: rendered markdown, or a simulation the page renders itself.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    Html(String),
+    Simulation(Simulation),
+}
 
 /// One entry of the in-page table of contents (`##` and `###` headings).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,12 +47,31 @@ pub struct LessonLink {
 
 #[derive(Debug, Default)]
 pub struct Rendered {
+    /// The body as HTML, with a marker where each simulation goes (see [`Rendered::blocks`]).
     pub html: String,
+    pub simulations: Vec<Simulation>,
     pub toc: Vec<TocEntry>,
     /// Every heading id in the body, for links into this lesson.
     pub anchors: BTreeSet<String>,
     pub links: Vec<LessonLink>,
     pub problems: Vec<Diagnostic>,
+}
+
+impl Rendered {
+    /// The body cut at its simulations.
+    pub fn blocks(&self) -> Vec<Block> {
+        let mut blocks = Vec::new();
+        let mut sims = self.simulations.iter();
+        for (i, html) in self.html.split(SIMULATION_MARKER).enumerate() {
+            if i > 0 {
+                blocks.push(Block::Simulation(sims.next().expect("one simulation per marker").clone()));
+            }
+            if !html.trim().is_empty() {
+                blocks.push(Block::Html(html.to_string()));
+            }
+        }
+        blocks
+    }
 }
 
 /// Code-fence directives an instructor may write after the language: ```` ```python title="…" ````.
@@ -62,9 +94,20 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
     let mut out = Rendered::default();
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut parser = Parser::new_ext(body, options()).into_offset_iter();
+    // How deep inside lists, quotes, tables and footnotes we are: a simulation must stand alone.
+    let mut nesting = 0usize;
 
     while let Some((event, range)) = parser.next() {
         let line = lines.line_of(range.start);
+        match &event {
+            Event::Start(Tag::List(_) | Tag::Item | Tag::BlockQuote(_) | Tag::Table(_) | Tag::FootnoteDefinition(_)) => {
+                nesting += 1
+            }
+            Event::End(TagEnd::List(_) | TagEnd::Item | TagEnd::BlockQuote(_) | TagEnd::Table | TagEnd::FootnoteDefinition) => {
+                nesting -= 1
+            }
+            _ => {}
+        }
         match event {
             Event::Start(Tag::Heading { level, id, classes, attrs }) => {
                 // Buffer the heading's inline events: its id and TOC title come from its text.
@@ -111,6 +154,25 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                         Event::Text(t) => code.push_str(&t),
                         _ => {}
                     }
+                }
+                let language = info.split_whitespace().next();
+                if language == Some(lockstep_embed::FENCE_LANGUAGE) {
+                    let directive = info.trim_start()[lockstep_embed::FENCE_LANGUAGE.len()..].trim();
+                    let checked = if nesting > 0 {
+                        Err("a simulation must stand on its own, not inside a list, quote or table".to_string())
+                    } else if !code.trim().is_empty() {
+                        Err(lockstep_embed::DirectiveError::NonEmptyBody.to_string())
+                    } else {
+                        Simulation::parse(directive).map_err(|e| e.to_string())
+                    };
+                    match checked {
+                        Ok(sim) => {
+                            out.simulations.push(sim);
+                            events.push(Event::Html(SIMULATION_MARKER.into()));
+                        }
+                        Err(message) => out.problems.push(Diagnostic::new(file, line, format!("simulation: {message}"))),
+                    }
+                    continue;
                 }
                 match parse_fence_info(&info) {
                     Ok(fence) => events.push(Event::Html(code_block_html(&fence, &code).into())),
@@ -387,6 +449,43 @@ mod tests {
         let out = render("05-x.md", "text\n\n```python highlight=\"1-3\"\nx\n```\n", 12);
         assert_eq!(out.problems.len(), 1);
         assert_eq!(out.problems[0].to_string(), "05-x.md:14: unknown code-fence directive `highlight` (known: title)");
+    }
+
+    #[test]
+    fn simulations_cut_the_body() {
+        let out = r("Before.\n\n```sim ring-allreduce ranks=3\n```\n\nAfter.\n\n```sim sampler\n```\n");
+        assert!(out.problems.is_empty(), "{:?}", out.problems);
+        let blocks = out.blocks();
+        assert_eq!(blocks.len(), 4);
+        assert!(matches!(&blocks[0], Block::Html(h) if h.contains("Before.")));
+        assert!(matches!(&blocks[1], Block::Simulation(Simulation::RingAllReduce(p)) if p.ranks == 3));
+        assert!(matches!(&blocks[2], Block::Html(h) if h.contains("After.")));
+        assert!(matches!(&blocks[3], Block::Simulation(Simulation::Sampler(_))));
+    }
+
+    #[test]
+    fn simulation_problems_have_their_line() {
+        let out = render("03-x.md", "text\n\n```sim ring-allreduce ranks=100\n```\n", 7);
+        assert_eq!(
+            out.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            vec!["03-x.md:9: simulation: `ranks=100`: a whole number from 2 to 64"]
+        );
+        assert!(out.blocks().iter().all(|b| matches!(b, Block::Html(_))), "a broken directive embeds nothing");
+        let problems = |md: &str| r(md).problems.into_iter().map(|p| p.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            problems("- item\n\n  ```sim sampler\n  ```\n"),
+            vec!["t.md:3: simulation: a simulation must stand on its own, not inside a list, quote or table"]
+        );
+        assert_eq!(
+            problems("```sim sampler\nlen=4\n```\n"),
+            vec!["t.md:1: simulation: a `sim` block takes its parameters on the fence line; its body must be empty"]
+        );
+        assert_eq!(
+            problems("```sim warp-drive\n```\n"),
+            vec!["t.md:1: simulation: unknown simulation `warp-drive`: use one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather"]
+        );
+        // Only the fence language `sim` is a directive; a word that starts with it is code.
+        assert!(r("```simple\nx\n```\n").problems.is_empty());
     }
 
     #[test]

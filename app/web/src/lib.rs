@@ -9,6 +9,7 @@ pub mod api;
 mod components;
 pub mod model;
 mod pages;
+pub mod sims;
 #[cfg(feature = "ssr")]
 pub mod server;
 

@@ -44,12 +44,19 @@ pub struct LessonView {
     pub tags: Vec<String>,
     pub xp: u32,
     pub summary: String,
-    /// Rendered on the server from trusted lesson files; raw HTML in markdown is rejected there.
-    pub html: String,
+    /// The lesson text, rendered on the server from trusted lesson files (raw HTML in markdown is
+    /// rejected there), with the simulations it embeds.
+    pub body: Vec<BodyBlock>,
     pub toc: Vec<TocItem>,
     pub prev: Option<NeighbourLink>,
     pub next: Option<NeighbourLink>,
     pub completed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum BodyBlock {
+    Html(String),
+    Simulation(lockstep_embed::Simulation),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

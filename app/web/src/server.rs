@@ -7,10 +7,10 @@ use http::header::{COOKIE, SET_COOKIE};
 use http::HeaderValue;
 use leptos::prelude::*;
 use lockstep_course::live::LiveCourse;
-use lockstep_course::{Course, LessonEntry};
+use lockstep_course::{Block, Course, LessonEntry};
 use lockstep_store::Store;
 
-use crate::model::{CourseOverview, LessonCard, LessonLookup, LessonView, NeighbourLink, TocItem};
+use crate::model::{BodyBlock, CourseOverview, LessonCard, LessonLookup, LessonView, NeighbourLink, TocItem};
 
 /// Provided to every render and server function by the server crate.
 #[derive(Clone)]
@@ -146,7 +146,14 @@ pub fn lookup(course: &Course, slug: &str, completed: &[String]) -> LessonLookup
         tags: lesson.front.tags.clone(),
         xp: lesson.front.xp,
         summary: lesson.front.summary.clone(),
-        html: lesson.html.clone(),
+        body: lesson
+            .body
+            .iter()
+            .map(|b| match b {
+                Block::Html(h) => BodyBlock::Html(h.clone()),
+                Block::Simulation(s) => BodyBlock::Simulation(s.clone()),
+            })
+            .collect(),
         toc: lesson
             .toc
             .iter()

@@ -4,7 +4,8 @@ use leptos_router::hooks::use_params_map;
 
 use crate::api::{get_lesson, CompleteLesson};
 use crate::components::{on_lesson_click, Tags, Toc};
-use crate::model::{LessonLookup, LessonView};
+use crate::model::{BodyBlock, LessonLookup, LessonView};
+use crate::sims::SimulationView;
 
 #[component]
 pub fn LessonPage() -> impl IntoView {
@@ -36,7 +37,7 @@ pub fn LessonPage() -> impl IntoView {
 
 #[component]
 fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl IntoView {
-    let LessonView { slug, position, total, title, minutes, tags, xp, summary, html, toc, prev, next, completed } =
+    let LessonView { slug, position, total, title, minutes, tags, xp, summary, body, toc, prev, next, completed } =
         lesson;
     view! {
         <Title text=title.clone()/>
@@ -51,7 +52,15 @@ fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl In
                     <p class="lede">{summary}</p>
                     <Tags tags/>
                 </header>
-                <div class="lesson-body" inner_html=html></div>
+                <div class="lesson-body">
+                    {body
+                        .into_iter()
+                        .map(|block| match block {
+                            BodyBlock::Html(html) => view! { <div class="prose" inner_html=html></div> }.into_any(),
+                            BodyBlock::Simulation(sim) => view! { <SimulationView sim/> }.into_any(),
+                        })
+                        .collect_view()}
+                </div>
                 <section class="lesson-complete" aria-label="Progress">
                     {if completed {
                         view! { <p class="done">"✓ You completed this lesson (" {xp} " XP)."</p> }.into_any()

@@ -1,0 +1,265 @@
+//! Simulation directives: what an instructor writes in a lesson to embed a simulation,
+//!
+//! ````markdown
+//! ```sim ring-allreduce ranks=4 elements=8
+//! ```
+//! ````
+//!
+//! parsed into a typed [`Simulation`] with every parameter checked. The course loader reports a
+//! [`DirectiveError`] at the fence's line; the web app renders a valid one as an interactive
+//! simulation. Both sides use this crate, so a directive that passes `lessons check` always
+//! renders.
+
+use std::collections::BTreeMap;
+use std::fmt::Display;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use sim_engine::{cost, hardware};
+
+/// The language of a code fence that embeds a simulation.
+pub const FENCE_LANGUAGE: &str = "sim";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Simulation {
+    RingAllReduce(RingAllReduce),
+    Sampler(Sampler),
+    DpVsDdp(DpVsDdp),
+    ScatterGather(ScatterGather),
+}
+
+/// `ring-allreduce`: ranks on a ring, chunks moving step by step with their values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RingAllReduce {
+    pub ranks: usize,
+    /// Values per rank; rank `r` starts with `r·elements + 1 …`, as in lesson 3's table.
+    pub elements: usize,
+    /// `ring`, `naive` or `tree`.
+    pub algorithm: String,
+    /// A link preset id (`sim_engine::cost::PRESETS`) for the α–β panel.
+    pub link: String,
+    /// Tensor size for the α–β panel, in MB.
+    pub size_mb: f64,
+}
+
+/// `sampler`: a dataset's indices coloured by the rank that gets them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sampler {
+    pub len: usize,
+    pub replicas: usize,
+    pub seed: i64,
+    pub epoch: u64,
+    pub shuffle: bool,
+    pub drop_last: bool,
+    /// Whether the training loop calls `sampler.set_epoch(epoch)`.
+    pub set_epoch: bool,
+}
+
+/// `dp-vs-ddp`: the two timelines side by side for one model and machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DpVsDdp {
+    pub layers: Vec<usize>,
+    pub batch: usize,
+    pub gpus: usize,
+    /// A hardware preset name (`sim_engine::hardware::PRESETS`) with CUDA devices.
+    pub hardware: String,
+}
+
+/// `scatter-gather`: one DataParallel iteration phase by phase, and GPU 0's load against the
+/// number of GPUs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScatterGather {
+    pub layers: Vec<usize>,
+    pub batch: usize,
+    pub gpus: usize,
+    pub hardware: String,
+}
+
+/// Limits that keep every simulation readable on a page (and fast in the browser).
+pub const MAX_RANKS: usize = 64;
+pub const MAX_ELEMENTS: usize = 256;
+pub const MAX_SAMPLER_LEN: usize = 1024;
+pub const MAX_REPLICAS: usize = 16;
+pub const MAX_GPUS: usize = 16;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DirectiveError {
+    #[error("a `sim` block needs a simulation name: one of {}", NAMES.join(", "))]
+    MissingName,
+    #[error("unknown simulation `{name}`: use one of {}", NAMES.join(", "))]
+    UnknownName { name: String },
+    #[error("`{0}` is not a `key=value` parameter")]
+    NotKeyValue(String),
+    #[error("`{key}` is given twice")]
+    Duplicate { key: String },
+    #[error("`{sim}` has no parameter `{key}`: it takes {}", .known.join(", "))]
+    UnknownParameter { sim: &'static str, key: String, known: Vec<&'static str> },
+    #[error("`{key}={value}`: {expected}")]
+    BadValue { key: &'static str, value: String, expected: String },
+    #[error("a `sim` block takes its parameters on the fence line; its body must be empty")]
+    NonEmptyBody,
+}
+
+pub const NAMES: [&str; 4] = ["ring-allreduce", "sampler", "dp-vs-ddp", "scatter-gather"];
+
+impl Simulation {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Simulation::RingAllReduce(_) => NAMES[0],
+            Simulation::Sampler(_) => NAMES[1],
+            Simulation::DpVsDdp(_) => NAMES[2],
+            Simulation::ScatterGather(_) => NAMES[3],
+        }
+    }
+
+    /// Parses what follows the fence's `sim`: a name, then `key=value` parameters separated by
+    /// spaces. Missing parameters take their defaults.
+    pub fn parse(directive: &str) -> Result<Simulation, DirectiveError> {
+        let mut words = directive.split_whitespace();
+        let name = words.next().ok_or(DirectiveError::MissingName)?;
+        let mut params = BTreeMap::new();
+        for word in words {
+            let (k, v) = word.split_once('=').ok_or_else(|| DirectiveError::NotKeyValue(word.to_string()))?;
+            if params.insert(k.to_string(), v.to_string()).is_some() {
+                return Err(DirectiveError::Duplicate { key: k.to_string() });
+            }
+        }
+        let p = Params { values: params };
+        let sim = match name {
+            "ring-allreduce" => {
+                p.expect("ring-allreduce", &["ranks", "elements", "algorithm", "link", "size-mb"])?;
+                let ranks = p.ranged("ranks", 4, 2, MAX_RANKS)?;
+                Simulation::RingAllReduce(RingAllReduce {
+                    ranks,
+                    elements: p.ranged("elements", ranks, 1, MAX_ELEMENTS)?,
+                    algorithm: p.choice("algorithm", "ring", &["ring", "naive", "tree"])?,
+                    link: p.choice("link", "nvlink4", &cost::PRESETS.map(|l| l.id))?,
+                    size_mb: p.positive("size-mb", 100.0)?,
+                })
+            }
+            "sampler" => {
+                p.expect("sampler", &["len", "replicas", "seed", "epoch", "shuffle", "drop-last", "set-epoch"])?;
+                Simulation::Sampler(Sampler {
+                    len: p.ranged("len", 10, 1, MAX_SAMPLER_LEN)?,
+                    replicas: p.ranged("replicas", 4, 1, MAX_REPLICAS)?,
+                    seed: p.value("seed", 0, "an integer")?,
+                    epoch: p.ranged("epoch", 0, 0, 1_000_000)?,
+                    shuffle: p.value("shuffle", true, "true or false")?,
+                    drop_last: p.value("drop-last", false, "true or false")?,
+                    set_epoch: p.value("set-epoch", true, "true or false")?,
+                })
+            }
+            "dp-vs-ddp" | "scatter-gather" => {
+                let sim = if name == "dp-vs-ddp" { NAMES[2] } else { NAMES[3] };
+                p.expect(sim, &["layers", "batch", "gpus", "hardware"])?;
+                let layers = p.layers()?;
+                let batch = p.ranged("batch", 256, 1, 1 << 20)?;
+                let gpus = p.ranged("gpus", 4, 1, MAX_GPUS)?;
+                let cuda: Vec<&str> = hardware::PRESETS.iter().filter(|h| h.device.cuda).map(|h| h.name).collect();
+                let hardware = p.choice("hardware", "h100-nvlink", &cuda)?;
+                if name == "dp-vs-ddp" {
+                    Simulation::DpVsDdp(DpVsDdp { layers, batch, gpus, hardware })
+                } else {
+                    Simulation::ScatterGather(ScatterGather { layers, batch, gpus, hardware })
+                }
+            }
+            other => return Err(DirectiveError::UnknownName { name: other.to_string() }),
+        };
+        Ok(sim)
+    }
+}
+
+/// The default model of the timeline simulations: an MNIST-sized input, three wide layers.
+pub const DEFAULT_LAYERS: [usize; 5] = [784, 4096, 4096, 4096, 10];
+
+struct Params {
+    values: BTreeMap<String, String>,
+}
+
+impl Params {
+    fn expect(&self, sim: &'static str, known: &[&'static str]) -> Result<(), DirectiveError> {
+        match self.values.keys().find(|k| !known.contains(&k.as_str())) {
+            Some(key) => Err(DirectiveError::UnknownParameter { sim, key: key.clone(), known: known.to_vec() }),
+            None => Ok(()),
+        }
+    }
+
+    fn value<T: FromStr>(&self, key: &'static str, default: T, expected: &str) -> Result<T, DirectiveError> {
+        match self.values.get(key) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| bad(key, v, expected)),
+        }
+    }
+
+    fn ranged<T: FromStr + PartialOrd + Display + Copy>(&self, key: &'static str, default: T, min: T, max: T) -> Result<T, DirectiveError> {
+        let expected = format!("a whole number from {min} to {max}");
+        let v = self.value(key, default, &expected)?;
+        if v < min || v > max {
+            return Err(bad(key, &v.to_string(), &expected));
+        }
+        Ok(v)
+    }
+
+    fn positive(&self, key: &'static str, default: f64) -> Result<f64, DirectiveError> {
+        let v: f64 = self.value(key, default, "a positive number")?;
+        if !(v.is_finite() && v > 0.0) {
+            return Err(bad(key, &self.values[key], "a positive number"));
+        }
+        Ok(v)
+    }
+
+    fn choice(&self, key: &'static str, default: &str, options: &[&str]) -> Result<String, DirectiveError> {
+        let v = self.values.get(key).map_or(default, String::as_str);
+        if !options.contains(&v) {
+            return Err(bad(key, v, &format!("one of {}", options.join(", "))));
+        }
+        Ok(v.to_string())
+    }
+
+    fn layers(&self) -> Result<Vec<usize>, DirectiveError> {
+        let Some(v) = self.values.get("layers") else { return Ok(DEFAULT_LAYERS.to_vec()) };
+        let expected = "layer widths separated by commas, at least two, each from 1 to 65536 (e.g. 784,1024,10)";
+        let widths: Vec<usize> = v.split(',').map(str::parse).collect::<Result<_, _>>().map_err(|_| bad("layers", v, expected))?;
+        if widths.len() < 2 || widths.iter().any(|&w| w == 0 || w > 65536) {
+            return Err(bad("layers", v, expected));
+        }
+        Ok(widths)
+    }
+}
+
+fn bad(key: &'static str, value: &str, expected: &str) -> DirectiveError {
+    DirectiveError::BadValue { key, value: value.to_string(), expected: expected.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_parameters() {
+        let Simulation::RingAllReduce(r) = Simulation::parse("ring-allreduce ranks=3").unwrap() else { panic!() };
+        assert_eq!((r.ranks, r.elements, r.algorithm.as_str(), r.link.as_str()), (3, 3, "ring", "nvlink4"));
+        let Simulation::Sampler(s) = Simulation::parse("sampler len=10 replicas=4 set-epoch=false seed=-7").unwrap() else { panic!() };
+        assert_eq!((s.len, s.replicas, s.seed, s.set_epoch, s.shuffle), (10, 4, -7, false, true));
+        let Simulation::DpVsDdp(d) = Simulation::parse("dp-vs-ddp layers=784,1024,10 gpus=8").unwrap() else { panic!() };
+        assert_eq!((d.layers, d.gpus, d.batch), (vec![784, 1024, 10], 8, 256));
+        assert_eq!(Simulation::parse("scatter-gather").unwrap().name(), "scatter-gather");
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let e = |s: &str| Simulation::parse(s).unwrap_err().to_string();
+        assert_eq!(e(""), "a `sim` block needs a simulation name: one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather");
+        assert_eq!(e("ring"), "unknown simulation `ring`: use one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather");
+        assert_eq!(e("ring-allreduce ranks=1"), "`ranks=1`: a whole number from 2 to 64");
+        assert_eq!(e("ring-allreduce ranks=four"), "`ranks=four`: a whole number from 2 to 64");
+        assert_eq!(e("ring-allreduce link=ethernet"), "`link=ethernet`: one of pcie4, pcie5, nvlink4, ib-ndr, gloo-cpu");
+        assert_eq!(e("sampler epochs=2"), "`sampler` has no parameter `epochs`: it takes len, replicas, seed, epoch, shuffle, drop-last, set-epoch");
+        assert_eq!(e("sampler shuffle=yes"), "`shuffle=yes`: true or false");
+        assert_eq!(e("sampler len=4 len=5"), "`len` is given twice");
+        assert_eq!(e("sampler ranks"), "`ranks` is not a `key=value` parameter");
+        assert_eq!(e("dp-vs-ddp hardware=cpu-gloo"), "`hardware=cpu-gloo`: one of h100-nvlink, h100-pcie, a100-pcie");
+        assert!(e("dp-vs-ddp layers=784").starts_with("`layers=784`: layer widths"));
+        assert_eq!(e("ring-allreduce size-mb=0"), "`size-mb=0`: a positive number");
+    }
+}

@@ -1,0 +1,92 @@
+//! Play, pause, step and reset: the controls every simulation shares.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+
+/// Drives `step` from 0 (the starting state) to `last`. Playing advances one step per second
+/// and stops at the end; stepping by hand pauses first.
+#[component]
+pub fn Player(
+    step: RwSignal<usize>,
+    #[prop(into)] last: Signal<usize>,
+    /// What the steps are, for the position line and for screen readers: "step", "epoch", …
+    #[prop(into)]
+    unit: String,
+    /// The name of the simulation, for the controls' group label.
+    #[prop(into)]
+    label: String,
+    /// Shows `step` as a position; step 0 is the starting state.
+    #[prop(optional)]
+    start_label: Option<&'static str>,
+) -> impl IntoView {
+    let playing = RwSignal::new(false);
+    let timer = StoredValue::new(None::<IntervalHandle>);
+    let stop = move || {
+        playing.set(false);
+        if let Some(h) = timer.get_value() {
+            h.clear();
+        }
+        timer.set_value(None);
+    };
+    let play = move || {
+        if step.get_untracked() >= last.get_untracked() {
+            step.set(0);
+        }
+        playing.set(true);
+        let tick = move || {
+            if step.get_untracked() >= last.get_untracked() {
+                stop();
+            } else {
+                step.update(|s| *s += 1);
+            }
+        };
+        timer.set_value(set_interval_with_handle(tick, Duration::from_millis(1000)).ok());
+    };
+    on_cleanup(stop);
+    let unit_pos = unit.clone();
+    view! {
+        <div class="sim-controls needs-js" role="group" aria-label=format!("{label} controls")>
+            <button
+                type="button"
+                class="sim-play"
+                aria-pressed=move || playing.get().to_string()
+                on:click=move |_| if playing.get_untracked() { stop() } else { play() }
+            >
+                {move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}
+            </button>
+            <button
+                type="button"
+                class="sim-step"
+                disabled=move || step.get() >= last.get()
+                on:click=move |_| {
+                    stop();
+                    step.update(|s| *s = (*s + 1).min(last.get_untracked()));
+                }
+            >
+                {format!("Next {unit}")}
+            </button>
+            <button
+                type="button"
+                class="sim-reset"
+                on:click=move |_| {
+                    stop();
+                    step.set(0);
+                }
+            >
+                "↺ Reset"
+            </button>
+        </div>
+        <p class="sim-position" aria-live="polite">
+            {move || match (step.get(), start_label) {
+                (0, Some(start)) => start.to_string(),
+                (s, _) => format!("{} {s} of {}", capitalise(&unit_pos), last.get()),
+            }}
+        </p>
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}

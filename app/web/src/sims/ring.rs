@@ -1,0 +1,447 @@
+//! `ring-allreduce`: the ranks' values step by step, for the ring and, to compare, the naive
+//! and tree algorithms; beside it the α–β time of each for a tensor size and link.
+
+use leptos::prelude::*;
+use lockstep_embed::RingAllReduce;
+use sim_engine::allreduce::{allreduce, AllReduce, Algorithm, Phase, Transfer};
+use sim_engine::cost::{self, Estimate, Link};
+
+use super::{bandwidth, duration, number, Player};
+
+/// What happened to a value in a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// A received value was added to it.
+    Added,
+    /// It was overwritten by a received value.
+    Copied,
+}
+
+/// The run the view shows: every step of one all-reduce on the lesson's starting values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RingModel {
+    pub algorithm: Algorithm,
+    pub inputs: Vec<Vec<f32>>,
+    pub run: AllReduce,
+}
+
+impl RingModel {
+    /// Rank `r` starts with `r·elements + 1, r·elements + 2, …`: lesson 3's table for 3 ranks
+    /// of 3 values, and distinct small integers (whose sums are exact) for any size.
+    pub fn new(ranks: usize, elements: usize, algorithm: Algorithm) -> RingModel {
+        let inputs: Vec<Vec<f32>> =
+            (0..ranks).map(|r| (0..elements).map(|i| (r * elements + i + 1) as f32).collect()).collect();
+        let run = allreduce(algorithm, &inputs).expect("equal shapes and at least one rank");
+        RingModel { algorithm, inputs, run }
+    }
+
+    pub fn ranks(&self) -> usize {
+        self.inputs.len()
+    }
+
+    pub fn steps(&self) -> usize {
+        self.run.steps.len()
+    }
+
+    /// Every rank's values after `step` steps (0: the inputs).
+    pub fn values(&self, step: usize) -> &[Vec<f32>] {
+        match step {
+            0 => &self.inputs,
+            s => &self.run.steps[s - 1].after,
+        }
+    }
+
+    pub fn phase(&self, step: usize) -> Option<Phase> {
+        step.checked_sub(1).map(|s| self.run.steps[s].phase)
+    }
+
+    pub fn sends(&self, step: usize) -> &[Transfer] {
+        step.checked_sub(1).map_or(&[], |s| &self.run.steps[s].transfers)
+    }
+
+    /// For each rank and element, what the step did to it.
+    pub fn changes(&self, step: usize) -> Vec<Vec<Option<Change>>> {
+        let mut out = vec![vec![None; self.inputs[0].len()]; self.ranks()];
+        if let Some(phase) = self.phase(step) {
+            let change = if phase.adds() { Change::Added } else { Change::Copied };
+            for t in self.sends(step) {
+                for i in self.run.chunks[t.chunk].clone() {
+                    out[t.to][i] = Some(change);
+                }
+            }
+        }
+        out
+    }
+
+    /// The chunk an element belongs to.
+    pub fn chunk_of(&self, element: usize) -> usize {
+        self.run.chunks.iter().position(|c| c.contains(&element)).unwrap_or(0)
+    }
+
+    /// The element-wise sum computed directly, to check the result against.
+    pub fn expected_sum(&self) -> Vec<f32> {
+        (0..self.inputs[0].len()).map(|i| self.inputs.iter().map(|v| v[i]).sum()).collect()
+    }
+
+    pub fn explain(&self, step: usize) -> String {
+        let n = self.ranks();
+        match self.phase(step) {
+            None => format!("Start: each of the {n} ranks holds its own gradient."),
+            Some(Phase::ReduceScatter) => {
+                "Reduce-scatter: every rank sends one chunk to its right-hand neighbour, which adds it to its own copy.".into()
+            }
+            Some(Phase::AllGather) => {
+                "All-gather: every rank forwards a finished chunk, which the neighbour stores in place of its own.".into()
+            }
+            Some(Phase::Reduce) => "Reduce: whole tensors travel towards rank 0, which adds them up.".into(),
+            Some(Phase::Broadcast) => "Broadcast: the sum travels back out from rank 0.".into(),
+        }
+    }
+}
+
+/// The α–β estimate of each algorithm for `bytes` over `ranks` on `link`.
+pub fn cost_rows(ranks: usize, bytes: f64, link: Link) -> Vec<(Algorithm, usize, Estimate)> {
+    Algorithm::ALL.into_iter().map(|a| (a, a.steps(ranks), cost::allreduce(a, bytes, ranks, link))).collect()
+}
+
+/// Tensor sizes the slider offers, in MB.
+pub const SIZES_MB: [f64; 10] = [0.001, 0.01, 0.1, 1.0, 10.0, 25.0, 100.0, 400.0, 1000.0, 10000.0];
+
+fn size_label(mb: f64) -> String {
+    super::bytes(mb * 1e6)
+}
+
+#[component]
+pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
+    let ranks = RwSignal::new(params.ranks);
+    let elements = RwSignal::new(params.elements);
+    let algorithm = RwSignal::new(Algorithm::from_name(&params.algorithm).unwrap_or(Algorithm::Ring));
+    let link = RwSignal::new(cost::preset(&params.link).unwrap_or(cost::NVLINK4_H100));
+    let size_at = RwSignal::new(
+        SIZES_MB.iter().position(|&s| s >= params.size_mb).unwrap_or(SIZES_MB.len() - 1),
+    );
+    let step = RwSignal::new(0usize);
+    let model = Memo::new(move |_| RingModel::new(ranks.get(), elements.get(), algorithm.get()));
+    let last = Signal::derive(move || model.with(|m| m.steps()));
+
+    let number_input = move |label: &'static str, signal: RwSignal<usize>, min: usize, max: usize| {
+        view! {
+            <label>
+                {label}
+                <input
+                    type="number"
+                    min=min
+                    max=max
+                    prop:value=move || signal.get().to_string()
+                    on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+                            signal.set(v.clamp(min, max));
+                            step.set(0);
+                        }
+                    }
+                />
+            </label>
+        }
+    };
+
+    view! {
+        <header class="sim-head">
+            <h3>"Simulation: all-reduce, step by step"</h3>
+            <div class="sim-params needs-js">
+                {number_input("Ranks ", ranks, 2, lockstep_embed::MAX_RANKS)}
+                {number_input("Values per rank ", elements, 1, lockstep_embed::MAX_ELEMENTS)}
+                <label>
+                    "Algorithm "
+                    <select on:change=move |ev| {
+                        if let Some(a) = Algorithm::from_name(&event_target_value(&ev)) {
+                            algorithm.set(a);
+                            step.set(0);
+                        }
+                    }>
+                        {Algorithm::ALL
+                            .into_iter()
+                            .map(|a| view! { <option value=a.name() selected=move || algorithm.get() == a>{a.name()}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+            </div>
+        </header>
+        <Player step last unit="step" label="All-reduce" start_label="Start"/>
+        <p class="sim-explain" data-role="phase">{move || model.with(|m| m.explain(step.get()))}</p>
+        <div class="ring-layout">
+            {move || model.with(|m| ring_diagram(m, step.get()))}
+            {move || model.with(|m| values_table(m, step.get()))}
+        </div>
+        <div class="ring-sends" data-role="sends">
+            {move || model.with(|m| sends_list(m, step.get()))}
+        </div>
+        {move || model.with(|m| (step.get() == m.steps()).then(|| result(m)))}
+        <div class="ring-cost">
+            <h4>"How long would it take?"</h4>
+            <div class="sim-params needs-js">
+                <label>
+                    "Link "
+                    <select on:change=move |ev| {
+                        if let Some(l) = cost::preset(&event_target_value(&ev)) {
+                            link.set(l);
+                        }
+                    }>
+                        {cost::PRESETS
+                            .into_iter()
+                            .map(|l| view! { <option value=l.id selected=move || link.get().id == l.id>{l.name}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label>
+                    "Tensor size "
+                    <input
+                        type="range"
+                        min=0
+                        max=SIZES_MB.len() - 1
+                        prop:value=move || size_at.get().to_string()
+                        aria-valuetext=move || size_label(SIZES_MB[size_at.get()])
+                        on:input=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+                                size_at.set(v.min(SIZES_MB.len() - 1));
+                            }
+                        }
+                    />
+                    <output>{move || size_label(SIZES_MB[size_at.get()])}</output>
+                </label>
+            </div>
+            {move || cost_table(ranks.get(), SIZES_MB[size_at.get()] * 1e6, link.get())}
+        </div>
+    }
+}
+
+fn ring_diagram(m: &RingModel, step: usize) -> impl IntoView {
+    let n = m.ranks();
+    let pos = |r: usize| {
+        let a = std::f64::consts::TAU * r as f64 / n as f64 - std::f64::consts::FRAC_PI_2;
+        (100.0 * a.cos(), 100.0 * a.sin())
+    };
+    let radius = if n <= 8 { 14.0 } else if n <= 24 { 8.0 } else { 4.0 };
+    let arrows = m
+        .sends(step)
+        .iter()
+        .map(|t| {
+            let ((x1, y1), (x2, y2)) = (pos(t.from), pos(t.to));
+            // Stop short of the circles so the arrowheads show.
+            let (dx, dy) = (x2 - x1, y2 - y1);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+            let k = (radius + 2.0) / len;
+            view! {
+                <line
+                    class="send"
+                    x1=x1 + dx * k
+                    y1=y1 + dy * k
+                    x2=x2 - dx * k
+                    y2=y2 - dy * k
+                    marker-end="url(#arrowhead)"
+                />
+            }
+        })
+        .collect_view();
+    let nodes = (0..n)
+        .map(|r| {
+            let (x, y) = pos(r);
+            let label = (n <= 24).then(|| view! { <text x=x y=y + 4.0 text-anchor="middle">{r.to_string()}</text> });
+            view! {
+                <g class="rank">
+                    <circle cx=x cy=y r=radius/>
+                    {label}
+                </g>
+            }
+        })
+        .collect_view();
+    let sends = m.sends(step).len();
+    view! {
+        <svg
+            class="ring-diagram"
+            viewBox="-125 -125 250 250"
+            role="img"
+            aria-label=format!("{n} ranks in a ring; this step, {sends} send(s), drawn as arrows")
+        >
+            <defs>
+                <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z"/>
+                </marker>
+            </defs>
+            {arrows}
+            {nodes}
+        </svg>
+    }
+}
+
+fn values_table(m: &RingModel, step: usize) -> impl IntoView {
+    let values = m.values(step);
+    let changes = m.changes(step);
+    let head = (0..values[0].len())
+        .map(|i| view! { <th scope="col" class=format!("chunk-{}", m.chunk_of(i) % 8)>{format!("c{}", m.chunk_of(i))}</th> })
+        .collect_view();
+    let rows = values
+        .iter()
+        .zip(changes)
+        .enumerate()
+        .map(|(r, (row, ch))| {
+            let cells = row
+                .iter()
+                .zip(ch)
+                .map(|(&v, c)| {
+                    let (class, mark, title) = match c {
+                        Some(Change::Added) => ("added", "+", "just added to"),
+                        Some(Change::Copied) => ("copied", "=", "just overwritten"),
+                        None => ("", "", ""),
+                    };
+                    view! {
+                        <td class=class data-value=v.to_string() title=title>
+                            <span class="mark" aria-hidden="true">{mark}</span>
+                            {number(v)}
+                        </td>
+                    }
+                })
+                .collect_view();
+            view! {
+                <tr data-rank=r>
+                    <th scope="row">{format!("rank {r}")}</th>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-scroll">
+            <table class="ring-table" data-role="values">
+                <caption>"Each rank's values. " <b>"+"</b> " marks a value a received chunk was just added to, " <b>"="</b> " one just overwritten."</caption>
+                <thead><tr><th scope="col">"chunk"</th>{head}</tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+fn sends_list(m: &RingModel, step: usize) -> impl IntoView {
+    const SHOWN: usize = 8;
+    let sends = m.sends(step);
+    let chunks = m.run.chunks.len();
+    let items = sends
+        .iter()
+        .take(SHOWN)
+        .map(|t| {
+            let what = if chunks > 1 { format!("chunk c{}", t.chunk) } else { "the whole tensor".to_string() };
+            let values: Vec<String> = t.values.iter().take(6).map(|&v| number(v)).collect();
+            let more = if t.values.len() > 6 { " …" } else { "" };
+            view! { <li>{format!("rank {} → rank {}: {what} [{}{more}]", t.from, t.to, values.join(", "))}</li> }
+        })
+        .collect_view();
+    let rest = sends.len().saturating_sub(SHOWN);
+    view! {
+        <ul>{items}</ul>
+        {(rest > 0).then(|| view! { <p class="muted">{format!("…and {rest} more sends in this step.")}</p> })}
+    }
+}
+
+fn result(m: &RingModel) -> impl IntoView {
+    let n = m.ranks();
+    let sum = &m.run.sum[0];
+    let agrees = m.run.sum.iter().all(|v| v == &m.expected_sum());
+    let fmt = |v: &[f32]| v.iter().map(|&x| number(x)).collect::<Vec<_>>().join(" ");
+    view! {
+        <div class="ring-result" data-role="result">
+            <p>
+                "Every rank now holds the sum: " <output data-role="final-sum">{fmt(sum)}</output>
+            </p>
+            <p>
+                {format!("DDP's gradient, each input × 1/{n} then summed: ")}
+                <output data-role="final-mean">{fmt(&m.run.mean[0])}</output>
+            </p>
+            <p class=if agrees { "check ok" } else { "check" }>
+                {if agrees { "✓ Equal on every rank, and equal to the element-wise sum." } else { "✗ The ranks disagree." }}
+            </p>
+        </div>
+    }
+}
+
+fn cost_table(ranks: usize, bytes: f64, link: Link) -> impl IntoView {
+    let rows = cost_rows(ranks, bytes, link)
+        .into_iter()
+        .map(|(a, steps, e)| {
+            view! {
+                <tr data-algorithm=a.name()>
+                    <th scope="row">{a.name()}</th>
+                    <td>{steps}</td>
+                    <td>{duration(e.time_s)}</td>
+                    <td>{bandwidth(e.algbw)}</td>
+                    <td>{bandwidth(e.busbw)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="cost-table" data-role="cost">
+            <caption>
+                {format!(
+                    "{} over {ranks} ranks on {} (α = {}, β = {}): time = steps × (α + bytes per step / β)",
+                    size_label(bytes / 1e6),
+                    link.name,
+                    duration(link.alpha_s),
+                    bandwidth(link.beta_bytes_per_s)
+                )}
+            </caption>
+            <thead>
+                <tr>
+                    <th scope="col">"algorithm"</th>
+                    <th scope="col">"steps"</th>
+                    <th scope="col">"time"</th>
+                    <th scope="col">"algbw"</th>
+                    <th scope="col">"busbw"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lesson_three_start_and_end() {
+        let m = RingModel::new(3, 3, Algorithm::Ring);
+        assert_eq!(m.values(0), &[vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]]);
+        assert_eq!(m.steps(), 4);
+        assert_eq!(m.values(4)[2], vec![12.0, 15.0, 18.0]);
+        assert_eq!(m.expected_sum(), vec![12.0, 15.0, 18.0]);
+    }
+
+    #[test]
+    fn changes_mark_what_each_step_touched() {
+        let m = RingModel::new(3, 3, Algorithm::Ring);
+        // Step 1: rank 0 sends c0 to rank 1, rank 1 c1 to rank 2, rank 2 c2 to rank 0.
+        let c = m.changes(1);
+        assert_eq!(c[1][0], Some(Change::Added));
+        assert_eq!(c[2][1], Some(Change::Added));
+        assert_eq!(c[0][2], Some(Change::Added));
+        assert_eq!(c.iter().flatten().filter(|x| x.is_some()).count(), 3);
+        assert!(m.changes(4).iter().flatten().flatten().all(|&x| x == Change::Copied));
+        assert!(m.changes(0).iter().flatten().all(Option::is_none));
+        assert!(m.explain(1).starts_with("Reduce-scatter"));
+        assert!(m.explain(3).starts_with("All-gather"));
+    }
+
+    #[test]
+    fn naive_moves_whole_tensors() {
+        let m = RingModel::new(4, 2, Algorithm::Naive);
+        assert_eq!(m.steps(), 6);
+        assert_eq!(m.chunk_of(1), 0);
+        assert_eq!(m.changes(1)[0], vec![Some(Change::Added), Some(Change::Added)]);
+    }
+
+    #[test]
+    fn cost_rows_cover_every_algorithm() {
+        let rows = cost_rows(8, 1e8, cost::NVLINK4_H100);
+        assert_eq!(rows.iter().map(|r| r.1).collect::<Vec<_>>(), vec![14, 14, 6]);
+        assert!(rows[0].2.time_s < rows[1].2.time_s, "the ring beats the naive master for 100 MB");
+    }
+}
