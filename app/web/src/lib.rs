@@ -5,6 +5,9 @@
 //! alone, so the browser bundle never carries them. Data crosses the boundary as the plain
 //! serde types in [`model`], fetched with the server functions in [`api`].
 
+// Views are nested types; the simulations' are deep enough to need more than the default 128.
+#![recursion_limit = "256"]
+
 pub mod api;
 mod components;
 pub mod model;

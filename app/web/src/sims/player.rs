@@ -58,7 +58,7 @@ pub fn Player(
             <button
                 type="button"
                 class="sim-step"
-                disabled=move || step.get() >= last.get()
+                disabled=move || { step.get() >= last.get() }
                 on:click=move |_| {
                     stop();
                     step.update(|s| *s = (*s + 1).min(last.get_untracked()));

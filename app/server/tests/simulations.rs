@@ -1,0 +1,166 @@
+//! The simulations embedded in the real course, driven in headless Chromium once the page has
+//! hydrated: the values a learner reads must be PyTorch's and the arithmetic's, not the page's
+//! opinion. Each simulation's screenshot is kept in `target/test-artifacts/`, and the time to
+//! render one ring step at 64 ranks is printed and written there too (a figure, not a limit).
+
+mod common;
+
+use common::*;
+use fantoccini::elements::Element;
+use fantoccini::{Client, Locator};
+use serde_json::json;
+
+async fn sim(c: &Client, name: &str) -> Element {
+    let sim = c.find(Locator::Css(&format!(r#"[data-sim="{name}"]"#))).await.unwrap();
+    c.execute("arguments[0].scrollIntoView({block: 'start', behavior: 'instant'})", vec![serde_json::to_value(&sim).unwrap()]).await.unwrap();
+    sim
+}
+
+/// Clicks like a learner, after bringing the control to the middle of the window at once (the
+/// site scrolls smoothly, and WebDriver would click before the scroll ends).
+async fn click(c: &Client, e: &Element) {
+    let e_json = vec![serde_json::to_value(e).unwrap()];
+    c.execute("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", e_json).await.unwrap();
+    e.click().await.unwrap();
+}
+
+async fn within(e: &Element, css: &str) -> Element {
+    e.find(Locator::Css(css)).await.unwrap_or_else(|_| panic!("no `{css}` in the simulation"))
+}
+
+/// Every rank's values as the table shows them, from the cells' `data-value`.
+async fn ring_values(c: &Client) -> Vec<Vec<f64>> {
+    let v = c
+        .execute(
+            r#"return [...document.querySelectorAll('[data-sim="ring-allreduce"] [data-role="values"] tbody tr')]
+                .map(tr => [...tr.querySelectorAll('td')].map(td => Number(td.dataset.value)))"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+/// Sets a number input inside a simulation the way a learner does: type, then leave the field.
+async fn set_number(c: &Client, sim: &Element, label: &str, value: usize) {
+    let script = r#"
+        const [sim, label, value] = arguments;
+        const input = [...sim.querySelectorAll('label')].find(l => l.textContent.trim().startsWith(label)).querySelector('input');
+        input.value = String(value);
+        input.dispatchEvent(new Event('change', { bubbles: true }));"#;
+    c.execute(script, vec![serde_json::to_value(sim).unwrap(), json!(label), json!(value)]).await.unwrap();
+}
+
+fn column_sums(values: &[Vec<f64>]) -> Vec<f64> {
+    (0..values[0].len()).map(|i| values.iter().map(|r| r[i]).sum()).collect()
+}
+
+fn numbers(s: &str) -> Vec<f64> {
+    s.split_whitespace().map(|x| x.parse().unwrap()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simulations_in_the_course() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = serve_course(tmp.path()).await;
+    let (_driver, webdriver) = start_chromedriver().await;
+    let c = browser(&webdriver, &tmp.path().join("profile")).await;
+
+    // --- Ring all-reduce, lesson 3: the server renders the start; stepping reaches the sum. ---
+    c.goto(&format!("{base}/lessons/ddp-allreduce")).await.unwrap();
+    wait_for_hydration(&c, "lesson 3 to hydrate").await;
+    let ring = sim(&c, "ring-allreduce").await;
+    let start = ring_values(&c).await;
+    assert_eq!(start, vec![vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]], "lesson 3's starting values");
+    let next = within(&ring, ".sim-step").await;
+    for step in 1..=4 {
+        click(&c, &next).await;
+        wait_for("the step to render", || async {
+            within(&ring, ".sim-position").await.text().await.unwrap() == format!("Step {step} of 4")
+        })
+        .await;
+    }
+    assert_eq!(ring_values(&c).await, vec![vec![12.0, 15.0, 18.0]; 3], "every rank holds the sum");
+    assert_eq!(within(&ring, "[data-role=final-sum]").await.text().await.unwrap(), "12 15 18");
+    assert_eq!(within(&ring, "[data-role=final-mean]").await.text().await.unwrap(), "4 5 6");
+    assert_eq!(next.attr("disabled").await.unwrap().as_deref(), Some("true"), "no step after the last");
+    std::fs::write(artifacts().join("sim-ring-allreduce.png"), ring.screenshot().await.unwrap()).unwrap();
+
+    // Five ranks of seven values, played to the end: the result is the sum of what the table
+    // started with, whatever the chunking.
+    set_number(&c, &ring, "Ranks", 5).await;
+    set_number(&c, &ring, "Values per rank", 7).await;
+    let start = ring_values(&c).await;
+    assert_eq!((start.len(), start[0].len()), (5, 7));
+    click(&c, &within(&ring, ".sim-play").await).await;
+    wait_for("the played ring to finish", || async { ring.find(Locator::Css("[data-role=final-sum]")).await.is_ok() }).await;
+    let sum = numbers(&within(&ring, "[data-role=final-sum]").await.text().await.unwrap());
+    assert_eq!(sum, column_sums(&start));
+    assert_eq!(ring_values(&c).await, vec![sum.clone(); 5]);
+
+    // The figure the issue asks for: one step at 64 ranks of 64 values (4,096 cells), from the
+    // click to the next frame, median of 9.
+    click(&c, &within(&ring, ".sim-reset").await).await;
+    set_number(&c, &ring, "Ranks", 64).await;
+    set_number(&c, &ring, "Values per rank", 64).await;
+    let mut times: Vec<f64> = Vec::new();
+    for _ in 0..9 {
+        let ms = c
+            .execute_async(
+                r#"const done = arguments[arguments.length - 1];
+                   const button = document.querySelector('[data-sim="ring-allreduce"] .sim-step');
+                   const t0 = performance.now();
+                   button.click();
+                   requestAnimationFrame(() => setTimeout(() => done(performance.now() - t0), 0));"#,
+                vec![],
+            )
+            .await
+            .unwrap();
+        times.push(ms.as_f64().unwrap());
+    }
+    assert_eq!(ring_values(&c).await.len(), 64);
+    times.sort_by(f64::total_cmp);
+    let line = format!("ring step at 64 ranks x 64 values: median {:.1} ms (min {:.1}, max {:.1}) over 9 steps\n", times[4], times[0], times[8]);
+    print!("{line}");
+    std::fs::write(artifacts().join("ring-step-64-ranks.txt"), line).unwrap();
+
+    // --- DistributedSampler, lesson 4: torch's indices, set_epoch on and off. ---
+    c.goto(&format!("{base}/lessons/distributed-sampler")).await.unwrap();
+    wait_for_hydration(&c, "lesson 4 to hydrate").await;
+    let sampler = sim(&c, "sampler").await;
+    let indices = |rank: usize| {
+        let sampler = sampler.clone();
+        async move {
+            within(&sampler, &format!(r#"[data-role="rank-indices"][data-rank="{rank}"]"#))
+                .await
+                .attr("data-indices")
+                .await
+                .unwrap()
+                .unwrap()
+        }
+    };
+    let epoch0 = indices(2).await;
+    // torch 2.13: list(DistributedSampler(range(10), num_replicas=4, rank=2, seed=0)) is [7, 0, 4]
+    assert_eq!(epoch0, "7 0 4", "epoch 0 as torch yields it");
+    let next = within(&sampler, ".sim-step").await;
+    click(&c, &next).await;
+    wait_for("epoch 1", || async { indices(2).await != epoch0 }).await;
+    // ... after set_epoch(1): [1, 9, 5]
+    assert_eq!(indices(2).await, "1 9 5");
+    std::fs::write(artifacts().join("sim-sampler.png"), sampler.screenshot().await.unwrap()).unwrap();
+
+    // Untick set_epoch: the sampler is back at epoch 0, and stays there as epochs pass.
+    let toggle = sampler.find(Locator::XPath(".//label[contains(., 'set_epoch')]/input")).await.unwrap();
+    click(&c, &toggle).await;
+    wait_for("the order to fall back to epoch 0", || async { indices(2).await == epoch0 }).await;
+    click(&c, &next).await;
+    wait_for("epoch 2", || async {
+        within(&sampler, ".sim-position").await.text().await.unwrap() == "Epoch 2 of 9"
+    })
+    .await;
+    assert_eq!(indices(2).await, epoch0, "without set_epoch every epoch repeats epoch 0");
+    let explain = within(&sampler, "[data-role=epoch]").await.text().await.unwrap();
+    assert!(explain.contains("set_epoch is never called"), "{explain}");
+
+    c.close().await.unwrap();
+}
