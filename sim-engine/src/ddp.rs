@@ -15,7 +15,7 @@
 use crate::buckets::{self, Bucket, BucketCap};
 use crate::cost::{self, Algorithm};
 use crate::hardware::Hardware;
-use crate::model::{Mlp, ELEMENT_BYTES};
+use crate::model::{tensor_bytes, Mlp};
 use crate::timeline::{self, Activity, Lane, Schedule, Timeline};
 
 /// `DistributedDataParallel`'s `broadcast_bucket_size`: parameters are broadcast in buffers of
@@ -121,7 +121,7 @@ pub fn simulate(cfg: &DdpConfig) -> Result<DdpRun, DdpError> {
 
     // Parameters, their gradients, the flat bucket buffers (gradient_as_bucket_view=False) and
     // the momentum; activations and input for the rank's share.
-    let memory = 4 * total + m.activation_bytes(local) + (local * m.input_width()) as u64 * ELEMENT_BYTES;
+    let memory = 4 * total + m.activation_bytes(local) + tensor_bytes(local, m.input_width());
     let single = timeline::single_device_s(m, hw, cfg.batch);
     let timeline = Timeline::new(cfg.batch, single, setup.events, s.events, vec![memory; n], vec![local; n]);
     Ok(DdpRun {

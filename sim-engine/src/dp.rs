@@ -16,7 +16,7 @@
 
 use crate::cost;
 use crate::hardware::Hardware;
-use crate::model::{Mlp, ELEMENT_BYTES};
+use crate::model::{tensor_bytes, Mlp};
 use crate::timeline::{self, Activity, Lane, Schedule, Timeline};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -70,7 +70,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
     let scattered = s.run(0, Lane::Host, Activity::Scatter, None, 0.0, hw.host_layer_s, 0, "scatter the batch".into());
     let mut input_ready = vec![0.0; n];
     for (d, &samples) in sizes.iter().enumerate().skip(1) {
-        let bytes = (samples * m.input_width()) as u64 * ELEMENT_BYTES;
+        let bytes = tensor_bytes(samples, m.input_width());
         input_ready[d] = s.transfer(
             &[0, d],
             Activity::Scatter,
@@ -88,7 +88,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         s1.events = s.events;
         *s1.free_mut(Lane::Host, 0) = scattered;
         timeline::train_step(&mut s1, hw, m, 0, cfg.batch, |_, _, end| end);
-        let memory = 3 * params + m.activation_bytes(cfg.batch) + (cfg.batch * m.input_width()) as u64 * ELEMENT_BYTES;
+        let memory = 3 * params + m.activation_bytes(cfg.batch) + tensor_bytes(cfg.batch, m.input_width());
         let single = timeline::single_device_s(m, hw, cfg.batch);
         return Ok(Timeline::new(cfg.batch, single, Vec::new(), s1.events, vec![memory], sizes));
     }
@@ -127,7 +127,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
     // Gather the outputs on GPU 0, compute the loss there.
     let mut gathered = kernel_end[0];
     for (d, &samples) in sizes.iter().enumerate().skip(1) {
-        let bytes = (samples * m.output_width()) as u64 * ELEMENT_BYTES;
+        let bytes = tensor_bytes(samples, m.output_width());
         let end = s.transfer(
             &[0, d],
             Activity::Gather,
@@ -157,7 +157,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
     for d in 0..n {
         let mut t = loss_end;
         if d > 0 {
-            let bytes = (sizes[d] * m.output_width()) as u64 * ELEMENT_BYTES;
+            let bytes = tensor_bytes(sizes[d], m.output_width());
             t = s.transfer(
                 &[0, d],
                 Activity::ScatterGradOutput,
@@ -208,10 +208,10 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
             let replica = 2 * params + m.activation_bytes(sizes[d]);
             if d == 0 {
                 // + momentum, the whole input batch, and the gathered outputs with their gradient.
-                let batch_io = (cfg.batch * (m.input_width() + 2 * m.output_width())) as u64 * ELEMENT_BYTES;
+                let batch_io = tensor_bytes(cfg.batch, m.input_width() + 2 * m.output_width());
                 replica + params + batch_io
             } else {
-                replica + (sizes[d] * m.input_width()) as u64 * ELEMENT_BYTES
+                replica + tensor_bytes(sizes[d], m.input_width())
             }
         })
         .collect();

@@ -9,6 +9,12 @@
 /// Bytes per element: float32.
 pub const ELEMENT_BYTES: u64 = 4;
 
+/// Bytes of a `rows × cols` float32 tensor. Sizes multiply in u64: `usize` is 32 bits on wasm32,
+/// where a 4096-sample batch through a 4096×4096 layer would overflow it.
+pub fn tensor_bytes(rows: usize, cols: usize) -> u64 {
+    rows as u64 * cols as u64 * ELEMENT_BYTES
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModelError {
     #[error("a model needs at least two layer widths (input and output), got {0}")]
@@ -75,7 +81,7 @@ impl Mlp {
             .flat_map(|l| {
                 let (i, o) = self.layer_shape(l);
                 [
-                    Param { name: format!("{}.weight", 2 * l), layer: l, numel: (i * o) as u64 },
+                    Param { name: format!("{}.weight", 2 * l), layer: l, numel: i as u64 * o as u64 },
                     Param { name: format!("{}.bias", 2 * l), layer: l, numel: o as u64 },
                 ]
             })
@@ -98,7 +104,7 @@ impl Mlp {
     /// Multiply-adds count twice: `2·in·out` per sample for the matrix product.
     pub fn forward_flops(&self, l: usize, samples: usize) -> f64 {
         let (i, o) = self.layer_shape(l);
-        2.0 * (i * o * samples) as f64
+        2.0 * i as f64 * o as f64 * samples as f64
     }
 
     /// The gradient of the weight costs as much as the forward product, and so does the gradient
@@ -112,7 +118,7 @@ impl Mlp {
     pub fn activation_bytes(&self, samples: usize) -> u64 {
         let l = self.layers();
         let per_sample: usize = self.widths[..l].iter().sum::<usize>() + self.widths[1..].iter().sum::<usize>();
-        (per_sample * samples) as u64 * ELEMENT_BYTES
+        tensor_bytes(per_sample, samples)
     }
 }
 

@@ -268,7 +268,7 @@ impl Schedule {
 
 /// Time of the loss over `samples` outputs: a few passes over the logits, memory-bound.
 pub(crate) fn loss_s(hw: &Hardware, model: &Mlp, samples: usize) -> f64 {
-    3.0 * 4.0 * (samples * model.output_width()) as f64 / hw.device.memory_bandwidth
+    3.0 * crate::model::tensor_bytes(samples, model.output_width()) as f64 / hw.device.memory_bandwidth
 }
 
 /// One iteration of an ordinary training loop on `device` (its own process): forward, loss,

@@ -162,5 +162,71 @@ async fn simulations_in_the_course() {
     let explain = within(&sampler, "[data-role=epoch]").await.text().await.unwrap();
     assert!(explain.contains("set_epoch is never called"), "{explain}");
 
+    std::fs::write(artifacts().join("sim-sampler-without-set-epoch.png"), sampler.screenshot().await.unwrap()).unwrap();
+
+    // --- DP vs DDP, lesson 1: more GPUs move both speedups, DDP ahead. ---
+    c.goto(&format!("{base}/lessons/why-distributed")).await.unwrap();
+    wait_for_hydration(&c, "lesson 1 to hydrate").await;
+    let compare = sim(&c, "dp-vs-ddp").await;
+    let speedups = || {
+        let compare = compare.clone();
+        async move {
+            let read = |role: &'static str| {
+                let compare = compare.clone();
+                async move {
+                    let t = within(&compare, &format!("[data-role={role}]")).await.text().await.unwrap();
+                    t.trim_end_matches('×').parse::<f64>().unwrap()
+                }
+            };
+            (read("speedup-dp").await, read("speedup-ddp").await)
+        }
+    };
+    let (dp4, ddp4) = speedups().await;
+    assert!(ddp4 > dp4 && ddp4 > 1.0, "4 GPUs: DP {dp4}, DDP {ddp4}");
+    let slider = compare.find(Locator::XPath(".//label[contains(., 'GPUs')]/input")).await.unwrap();
+    let set_range = "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', { bubbles: true }))";
+    c.execute(set_range, vec![serde_json::to_value(&slider).unwrap(), json!("8")]).await.unwrap();
+    wait_for("the speedups to follow the GPUs", || async { speedups().await != (dp4, ddp4) }).await;
+    let (dp8, ddp8) = speedups().await;
+    assert!(ddp8 > ddp4, "DDP keeps gaining: {ddp4} → {ddp8}");
+    assert!(ddp8 > dp8, "8 GPUs: DP {dp8}, DDP {ddp8}");
+    c.execute(set_range, vec![serde_json::to_value(&slider).unwrap(), json!("1")]).await.unwrap();
+    wait_for("one GPU", || async { speedups().await.1 == 1.0 }).await;
+    c.execute(set_range, vec![serde_json::to_value(&slider).unwrap(), json!("4")]).await.unwrap();
+    wait_for("four GPUs again", || async { speedups().await == (dp4, ddp4) }).await;
+    click(&c, &within(&compare, ".sim-play").await).await;
+    wait_for("the iteration to play out", || async {
+        within(&compare, ".sim-position").await.text().await.unwrap() == "Frame 10 of 10"
+    })
+    .await;
+    let bars = c.execute(r#"return document.querySelectorAll('[data-sim="dp-vs-ddp"] .gantt rect').length"#, vec![]).await.unwrap();
+    assert!(bars.as_u64().unwrap() > 40, "both timelines drawn: {bars}");
+    std::fs::write(artifacts().join("sim-dp-vs-ddp.png"), compare.screenshot().await.unwrap()).unwrap();
+
+    // --- Scatter and gather, lesson 2: torch.chunk's sizes, phase by phase. ---
+    c.goto(&format!("{base}/lessons/dataparallel")).await.unwrap();
+    wait_for_hydration(&c, "lesson 2 to hydrate").await;
+    let scatter = sim(&c, "scatter-gather").await;
+    let chunks = within(&scatter, "[data-role=chunks]").await.text().await.unwrap();
+    assert!(chunks.contains("3 + 3 + 3 + 1"), "torch.chunk(10 rows, 4): {chunks}");
+    let next = within(&scatter, ".sim-step").await;
+    click(&c, &next).await;
+    wait_for("the scatter phase", || async {
+        within(&scatter, "[data-role=phase]").await.text().await.unwrap().starts_with("Scatter")
+    })
+    .await;
+    let active = c.execute(r#"return [...document.querySelectorAll('[data-sim="scatter-gather"] .device.active')].map(d => d.dataset.device)"#, vec![]).await.unwrap();
+    assert_eq!(active, json!(["0", "1", "2", "3"]), "GPU 0 sends a chunk to each of the others");
+    for _ in 0..8 {
+        click(&c, &next).await;
+    }
+    wait_for("the optimizer step", || async {
+        within(&scatter, "[data-role=phase]").await.text().await.unwrap().starts_with("Optimizer step")
+    })
+    .await;
+    let active = c.execute(r#"return [...document.querySelectorAll('[data-sim="scatter-gather"] .device.active')].map(d => d.dataset.device)"#, vec![]).await.unwrap();
+    assert_eq!(active, json!(["0"]), "only GPU 0 steps");
+    std::fs::write(artifacts().join("sim-scatter-gather.png"), scatter.screenshot().await.unwrap()).unwrap();
+
     c.close().await.unwrap();
 }

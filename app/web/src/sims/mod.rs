@@ -8,6 +8,7 @@
 mod player;
 mod ring;
 mod sampler;
+mod timeline;
 
 use leptos::prelude::*;
 use lockstep_embed::Simulation;
@@ -20,9 +21,8 @@ pub fn SimulationView(sim: Simulation) -> impl IntoView {
     let body = match sim {
         Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
         Simulation::Sampler(p) => view! { <sampler::SamplerView params=p/> }.into_any(),
-        Simulation::DpVsDdp(_) | Simulation::ScatterGather(_) => {
-            view! { <p class="sim-pending">"This simulation is coming soon."</p> }.into_any()
-        }
+        Simulation::DpVsDdp(p) => view! { <timeline::DpVsDdpView params=p/> }.into_any(),
+        Simulation::ScatterGather(p) => view! { <timeline::ScatterGatherView params=p/> }.into_any(),
     };
     view! {
         <section class="sim" data-sim=name>
