@@ -35,10 +35,9 @@ pub fn Player(
         }
         playing.set(true);
         let tick = move || {
+            step.update(|s| *s = (*s + 1).min(last.get_untracked()));
             if step.get_untracked() >= last.get_untracked() {
                 stop();
-            } else {
-                step.update(|s| *s += 1);
             }
         };
         timer.set_value(set_interval_with_handle(tick, Duration::from_millis(1000)).ok());
