@@ -83,14 +83,12 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
     }
 
     // With one GPU, DataParallel.forward calls the module directly: no replicate, no gather.
+    // The scatter's Python has already moved the host lane on to `scattered`.
     if cfg.gpus == 1 {
-        let mut s1 = Schedule::new(1, 1);
-        s1.events = s.events;
-        *s1.free_mut(Lane::Host, 0) = scattered;
-        timeline::train_step(&mut s1, hw, m, 0, cfg.batch, |_, _, end| end);
+        timeline::train_step(&mut s, hw, m, 0, cfg.batch, |_, _, end| end);
         let memory = 3 * params + m.activation_bytes(cfg.batch) + tensor_bytes(cfg.batch, m.input_width());
         let single = timeline::single_device_s(m, hw, cfg.batch);
-        return Ok(Timeline::new(cfg.batch, single, Vec::new(), s1.events, vec![memory], sizes));
+        return Ok(Timeline::new(cfg.batch, single, Vec::new(), s.events, vec![memory], sizes));
     }
 
     // Replicate: broadcast every parameter from GPU 0, then copy the modules in Python.

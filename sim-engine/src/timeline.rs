@@ -167,7 +167,7 @@ impl Schedule {
         Schedule { events: Vec::new(), compute_free: vec![0.0; devices], comm_free: vec![0.0; devices], host_free: vec![0.0; hosts] }
     }
 
-    pub fn free_mut(&mut self, lane: Lane, device: usize) -> &mut f64 {
+    fn free_mut(&mut self, lane: Lane, device: usize) -> &mut f64 {
         match lane {
             Lane::Compute => &mut self.compute_free[device],
             Lane::Comm => &mut self.comm_free[device],

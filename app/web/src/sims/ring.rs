@@ -6,7 +6,7 @@ use lockstep_embed::RingAllReduce;
 use sim_engine::allreduce::{allreduce, AllReduce, Algorithm, Phase, Transfer};
 use sim_engine::cost::{self, Estimate, Link};
 
-use super::{bandwidth, duration, number, Player};
+use super::{bandwidth, duration, number, NumberField, Player};
 
 /// What happened to a value in a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,32 +124,20 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
     let model = Memo::new(move |_| RingModel::new(ranks.get(), elements.get(), algorithm.get()));
     let last = Signal::derive(move || model.with(|m| m.steps()));
 
-    let number_input = move |label: &'static str, signal: RwSignal<usize>, min: usize, max: usize| {
-        view! {
-            <label>
-                {label}
-                <input
-                    type="number"
-                    min=min
-                    max=max
-                    prop:value=move || signal.get().to_string()
-                    on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
-                            signal.set(v.clamp(min, max));
-                            step.set(0);
-                        }
-                    }
-                />
-            </label>
-        }
+    let count_field = move |label: &'static str, signal: RwSignal<usize>, min: usize, max: usize| {
+        let set = Callback::new(move |v: i64| {
+            signal.set(v as usize);
+            step.set(0);
+        });
+        view! { <NumberField label value=Signal::derive(move || signal.get() as i64) set min=min as i64 max=max as i64/> }
     };
 
     view! {
         <header class="sim-head">
             <h3>"Simulation: all-reduce, step by step"</h3>
             <div class="sim-params needs-js">
-                {number_input("Ranks ", ranks, 2, lockstep_embed::MAX_RANKS)}
-                {number_input("Values per rank ", elements, 1, lockstep_embed::MAX_ELEMENTS)}
+                {count_field("Ranks ", ranks, 2, lockstep_embed::MAX_RANKS)}
+                {count_field("Values per rank ", elements, 1, lockstep_embed::MAX_ELEMENTS)}
                 <label>
                     "Algorithm "
                     <select on:change=move |ev| {

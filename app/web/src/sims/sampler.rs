@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use lockstep_embed::Sampler;
 use sim_engine::sampler::DistributedSampler;
 
-use super::Player;
+use super::{NumberField, Player};
 
 /// Epochs the player steps through after the first.
 const EPOCHS: usize = 9;
@@ -78,22 +78,8 @@ pub fn SamplerView(params: Sampler) -> impl IntoView {
         }
     };
     let number = move |label: &'static str, get: fn(&Sampler) -> i64, set: fn(&mut Sampler, i64), min: i64, max: i64| {
-        view! {
-            <label>
-                {label}
-                <input
-                    type="number"
-                    min=min
-                    max=max
-                    prop:value=move || state.with(get).to_string()
-                    on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<i64>() {
-                            state.update(|p| set(p, v.clamp(min, max)));
-                        }
-                    }
-                />
-            </label>
-        }
+        let set = Callback::new(move |v: i64| state.update(|p| set(p, v)));
+        view! { <NumberField label value=Signal::derive(move || state.with(get)) set min max/> }
     };
 
     view! {

@@ -10,7 +10,7 @@ use sim_engine::hardware::{self, Hardware};
 use sim_engine::model::Mlp;
 use sim_engine::timeline::{Activity, Lane, Timeline};
 
-use super::{bytes, duration, Player};
+use super::{bytes, duration, NumberField, Player};
 
 /// The GPU counts the speedup chart covers.
 pub const GPU_RANGE: std::ops::RangeInclusive<usize> = 1..=lockstep_embed::MAX_GPUS;
@@ -28,10 +28,18 @@ fn hw(name: &str) -> Hardware {
     hardware::preset(name).unwrap_or(hardware::H100_NVLINK)
 }
 
+fn mlp(layers: &[usize]) -> Mlp {
+    Mlp::new(layers.to_vec()).expect("the directive checked the widths")
+}
+
+/// DataParallel alone, for the views that show nothing of DDP.
+pub fn dataparallel(layers: &[usize], batch: usize, gpus: usize, hardware: &str) -> Timeline {
+    dp::simulate(&DpConfig { model: mlp(layers), hardware: hw(hardware), gpus, batch }).expect("a CUDA preset and a batch")
+}
+
 pub fn compare(layers: &[usize], batch: usize, gpus: usize, hardware: &str) -> Comparison {
-    let model = Mlp::new(layers.to_vec()).expect("the directive checked the widths");
-    let hardware = hw(hardware);
-    let dp = dp::simulate(&DpConfig { model: model.clone(), hardware, gpus, batch }).expect("a CUDA preset and a batch");
+    let dp = dataparallel(layers, batch, gpus, hardware);
+    let (model, hardware) = (mlp(layers), hw(hardware));
     let cfg = DdpConfig { model, hardware, world_size: gpus, batch, bucket_cap: BucketCap::default(), iteration: Iteration::Rebuilt };
     let ddp = ddp::simulate(&cfg).expect("at least one process").timeline;
     Comparison { dp, ddp }
@@ -52,7 +60,7 @@ pub fn speedup_curve(layers: &[usize], batch: usize, hardware: &str) -> Vec<(usi
 pub fn master_load_curve(layers: &[usize], batch: usize, hardware: &str) -> Vec<(usize, f64, f64, u64, u64)> {
     GPU_RANGE
         .map(|g| {
-            let t = compare(layers, batch, g, hardware).dp;
+            let t = dataparallel(layers, batch, g, hardware);
             let d = &t.summary.devices;
             let other_busy = d[1..].iter().map(|x| x.busy_s).fold(0.0, f64::max);
             let other_mem = d[1..].iter().map(|x| x.memory_bytes).max().unwrap_or(0);
@@ -136,20 +144,13 @@ fn TimelineParams(gpus: RwSignal<usize>, batch: RwSignal<usize>, hardware: RwSig
                 />
                 <output>{move || gpus.get().to_string()}</output>
             </label>
-            <label>
-                "Batch "
-                <input
-                    type="number"
-                    min=1
-                    max=1 << 20
-                    prop:value=move || batch.get().to_string()
-                    on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
-                            batch.set(v.clamp(1, 1 << 20));
-                        }
-                    }
-                />
-            </label>
+            <NumberField
+                label="Batch "
+                value=Signal::derive(move || batch.get() as i64)
+                set=Callback::new(move |v: i64| batch.set(v as usize))
+                min=1
+                max=1 << 20
+            />
             <label>
                 "Hardware "
                 <select on:change=move |ev| hardware.set(event_target_value(&ev))>
@@ -166,7 +167,7 @@ fn TimelineParams(gpus: RwSignal<usize>, batch: RwSignal<usize>, hardware: RwSig
 
 fn describe(layers: &[usize], batch: usize, hardware: &str) -> String {
     let h = hw(hardware);
-    let m = Mlp::new(layers.to_vec()).expect("checked widths");
+    let m = mlp(layers);
     format!(
         "An MLP {} ({:.1} M parameters), batch {batch}, on {} joined by {}. Times come from a model (sim-engine's README lists its assumptions); chunk sizes and DDP's buckets are PyTorch's.",
         layers.iter().map(usize::to_string).collect::<Vec<_>>().join("→"),
@@ -314,7 +315,7 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
     let hardware = RwSignal::new(hardware);
     let layers = StoredValue::new(layers);
     let step = RwSignal::new(0usize);
-    let model = Memo::new(move |_| compare(&layers.get_value(), batch.get(), gpus.get(), &hardware.get()).dp);
+    let model = Memo::new(move |_| dataparallel(&layers.get_value(), batch.get(), gpus.get(), &hardware.get()));
     let curve = Memo::new(move |_| master_load_curve(&layers.get_value(), batch.get(), &hardware.get()));
     view! {
         <header class="sim-head">
@@ -432,7 +433,7 @@ mod tests {
 
     #[test]
     fn phases_follow_dataparallel_forward() {
-        let t = compare(&LAYERS, 10, 4, "h100-nvlink").dp;
+        let t = dataparallel(&LAYERS, 10, 4, "h100-nvlink");
         for (activity, _) in DP_PHASES {
             assert!(t.events.iter().any(|e| e.activity == activity), "{activity:?} happens");
         }
