@@ -16,7 +16,7 @@ async fn index_to_lesson_two_and_hydration() {
     let base = serve_course(tmp.path()).await;
 
     let (_driver, webdriver) = start_chromedriver().await;
-    let c = browser(&webdriver, &tmp.path().join("profile")).await;
+    let c = browser(&webdriver, &tmp.path().join("profile"), &[]).await;
 
     c.goto(&base).await.unwrap();
     assert_eq!(text(&c, "h1").await.as_deref(), Some("Distributed training with PyTorch DDP"));

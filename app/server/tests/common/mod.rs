@@ -57,19 +57,21 @@ pub async fn start_chromedriver() -> (Driver, String) {
     (driver, format!("http://127.0.0.1:{port}"))
 }
 
-pub async fn browser(webdriver: &str, profile: &Path) -> Client {
-    let args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1280,1600",
-        &format!("--user-data-dir={}", profile.display()),
+/// A headless Chromium; `extra` adds switches such as `--force-prefers-reduced-motion`.
+pub async fn browser(webdriver: &str, profile: &Path, extra: &[&str]) -> Client {
+    let mut args = vec![
+        "--headless".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-dev-shm-usage".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--no-first-run".into(),
+        "--window-size=1280,1600".into(),
+        format!("--user-data-dir={}", profile.display()),
     ];
+    args.extend(extra.iter().map(|a| a.to_string()));
     let caps = serde_json::json!({
         "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
     });

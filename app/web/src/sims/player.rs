@@ -57,7 +57,9 @@ pub fn Player(
             <button
                 type="button"
                 class="sim-step"
-                disabled=move || { step.get() >= last.get() }
+                // Not `disabled`: a disabled button drops keyboard focus to the page, and a
+                // learner stepping with Enter would lose their place at the last step.
+                aria-disabled=move || (step.get() >= last.get()).to_string()
                 on:click=move |_| {
                     stop();
                     step.update(|s| *s = (*s + 1).min(last.get_untracked()));

@@ -158,7 +158,7 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
         <p class="sim-explain" data-role="phase">{move || model.with(|m| m.explain(step.get()))}</p>
         <div class="ring-layout">
             {move || model.with(|m| ring_diagram(m, step.get()))}
-            {move || model.with(|m| values_table(m, step.get()))}
+            {move || model.with(|m| values_table(m, step))}
         </div>
         <div class="ring-sends" data-role="sends">
             {move || model.with(|m| sends_list(m, step.get()))}
@@ -261,30 +261,85 @@ fn ring_diagram(m: &RingModel, step: usize) -> impl IntoView {
     }
 }
 
-fn values_table(m: &RingModel, step: usize) -> impl IntoView {
-    let values = m.values(step);
-    let changes = m.changes(step);
-    let head = (0..values[0].len())
+/// One cell of the values table: what it shows after the current step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Cell {
+    value: f32,
+    change: Option<Change>,
+}
+
+impl Cell {
+    fn class(self) -> &'static str {
+        match self.change {
+            Some(Change::Added) => "added",
+            Some(Change::Copied) => "copied",
+            None => "",
+        }
+    }
+
+    fn mark(self) -> &'static str {
+        match self.change {
+            Some(Change::Added) => "+",
+            Some(Change::Copied) => "=",
+            None => "",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self.change {
+            Some(Change::Added) => "just added to",
+            Some(Change::Copied) => "just overwritten",
+            None => "",
+        }
+    }
+}
+
+/// The cells after `step`, row by row.
+fn cells(m: &RingModel, step: usize) -> Vec<Vec<Cell>> {
+    m.values(step)
+        .iter()
+        .zip(m.changes(step))
+        .map(|(row, ch)| row.iter().zip(ch).map(|(&value, change)| Cell { value, change }).collect())
+        .collect()
+}
+
+/// Built once per model; a step then updates only the cells it changed. At 64 ranks of 64
+/// values a ring step touches 64 cells and clears the marks of the previous 64, while
+/// rebuilding the table would recreate all 4,096.
+fn values_table(m: &RingModel, step: RwSignal<usize>) -> impl IntoView {
+    let start = cells(m, step.get_untracked());
+    let signals: Vec<Vec<RwSignal<Cell>>> =
+        start.iter().map(|row| row.iter().map(|&c| RwSignal::new(c)).collect()).collect();
+    let model = m.clone();
+    let grid = signals.clone();
+    // Effects run only in the browser; the server renders `start`.
+    Effect::new(move |_| {
+        for (row, now) in grid.iter().zip(cells(&model, step.get())) {
+            for (cell, c) in row.iter().zip(now) {
+                if cell.get_untracked() != c {
+                    cell.set(c);
+                }
+            }
+        }
+    });
+    let head = (0..m.inputs[0].len())
         .map(|i| view! { <th scope="col" class=format!("chunk-{}", m.chunk_of(i) % 8)>{format!("c{}", m.chunk_of(i))}</th> })
         .collect_view();
-    let rows = values
-        .iter()
-        .zip(changes)
+    let rows = signals
+        .into_iter()
         .enumerate()
-        .map(|(r, (row, ch))| {
+        .map(|(r, row)| {
             let cells = row
-                .iter()
-                .zip(ch)
-                .map(|(&v, c)| {
-                    let (class, mark, title) = match c {
-                        Some(Change::Added) => ("added", "+", "just added to"),
-                        Some(Change::Copied) => ("copied", "=", "just overwritten"),
-                        None => ("", "", ""),
-                    };
+                .into_iter()
+                .map(|cell| {
                     view! {
-                        <td class=class data-value=v.to_string() title=title>
-                            <span class="mark" aria-hidden="true">{mark}</span>
-                            {number(v)}
+                        <td
+                            class=move || cell.get().class()
+                            data-value=move || cell.get().value.to_string()
+                            title=move || cell.get().title()
+                        >
+                            <span class="mark" aria-hidden="true">{move || cell.get().mark()}</span>
+                            {move || number(cell.get().value)}
                         </td>
                     }
                 })
@@ -297,9 +352,12 @@ fn values_table(m: &RingModel, step: usize) -> impl IntoView {
             }
         })
         .collect_view();
+    // The widest value is a sum, plus its mark.
+    let chars = m.expected_sum().iter().map(|&v| number(v).len()).max().unwrap_or(1) + 2;
+    let size = format!("--cols: {}; --chars: {chars}", m.inputs[0].len());
     view! {
         <div class="table-scroll">
-            <table class="ring-table" data-role="values">
+            <table class="ring-table" data-role="values" style=size>
                 <caption>"Each rank's values. " <b>"+"</b> " marks a value a received chunk was just added to, " <b>"="</b> " one just overwritten."</caption>
                 <thead><tr><th scope="col">"chunk"</th>{head}</tr></thead>
                 <tbody>{rows}</tbody>
