@@ -1,14 +1,28 @@
-//! Runs learners' DDP scripts under `torchrun` and grades what they did.
+//! Runs learners' DDP scripts under `torchrun`, sandboxed, and grades what they really did.
 //!
-//! Today: finding and checking the Python environment the set-up created. The launcher,
-//! sandbox, instrumentation harness and checks come with the runner's own issue. This crate is
-//! the only one that may link libtorch (through `tch`); the web app never does.
+//! The pieces, in the order a job meets them: [`env`] finds the Python environment the set-up
+//! created; [`sandbox`] confines a command (bubblewrap, cgroups, rlimits, a wall clock);
+//! [`launch`] starts `torchrun` in it with the instrumentation harness (`harness/`) and
+//! collects each rank's exit, output and records ([`record`]); [`tensors`] loads the tensors
+//! the harness saved, with tch; [`checks`] turns all that into a [`verdict::Verdict`];
+//! [`grade`] runs the whole thing. This crate is the only one that links libtorch (through
+//! `tch`); the web app never does.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+pub mod checks;
+pub mod env;
+pub mod grade;
+pub mod launch;
+pub mod record;
+pub mod sandbox;
+pub mod tensors;
+pub mod verdict;
 
-use serde::Deserialize;
+use std::path::PathBuf;
 
+pub use env::{default_venv, probe, Environment};
+
+/// What can stop the runner from grading at all. A script's own failures are not errors: they
+/// are graded.
 #[derive(Debug, thiserror::Error)]
 pub enum RunnerError {
     #[error("no Python environment at {0}: run `cargo xtask run` (or `cargo xtask test`) once to create it, or set LOCKSTEP_VENV")]
@@ -17,66 +31,18 @@ pub enum RunnerError {
     Spawn { path: PathBuf, source: std::io::Error },
     #[error("the Python environment is broken: {0}")]
     Probe(String),
+    #[error("sandbox: {0}")]
+    Sandbox(String),
+    #[error("{what}: {source}")]
+    Io { what: String, source: std::io::Error },
+    #[error("cannot read the tensors the harness saved ({path}): {message}")]
+    Tensors { path: PathBuf, message: String },
 }
 
-/// The virtual environment with torch. Same rule as the set-up in `xtask/src/setup.rs`:
-/// `LOCKSTEP_VENV`, else `$XDG_CACHE_HOME/lockstep/venv`, else `~/.cache/lockstep/venv`.
-pub fn default_venv() -> PathBuf {
-    if let Ok(dir) = std::env::var("LOCKSTEP_VENV") {
-        return dir.into();
-    }
-    let cache = std::env::var("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|_| std::env::var("HOME").map(|h| Path::new(&h).join(".cache")))
-        .unwrap_or_else(|_| PathBuf::from("/tmp"));
-    cache.join("lockstep").join("venv")
-}
-
-/// What the environment offers, as torch itself reports it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Environment {
-    pub python: String,
-    pub torch: String,
-    pub cuda_devices: u32,
-    pub gloo: bool,
-    pub nccl: bool,
-}
-
-impl Environment {
-    /// The backend `torchrun` jobs use here: NCCL when there are GPUs, gloo on CPU.
-    pub fn backend(&self) -> &'static str {
-        if self.cuda_devices > 0 && self.nccl {
-            "nccl"
-        } else {
-            "gloo"
-        }
+impl RunnerError {
+    pub(crate) fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> RunnerError {
+        let what = what.into();
+        move |source| RunnerError::Io { what, source }
     }
 }
 
-const PROBE: &str = r#"
-import json, platform, torch, torch.distributed as dist
-print(json.dumps({
-    "python": platform.python_version(),
-    "torch": torch.__version__,
-    "cuda_devices": torch.cuda.device_count(),
-    "gloo": dist.is_gloo_available(),
-    "nccl": dist.is_nccl_available(),
-}))
-"#;
-
-pub fn probe(venv: &Path) -> Result<Environment, RunnerError> {
-    let python = venv.join("bin/python");
-    if !python.exists() {
-        return Err(RunnerError::NoEnvironment(venv.to_path_buf()));
-    }
-    let out = Command::new(&python)
-        .args(["-c", PROBE])
-        .output()
-        .map_err(|source| RunnerError::Spawn { path: python.clone(), source })?;
-    if !out.status.success() {
-        return Err(RunnerError::Probe(String::from_utf8_lossy(&out.stderr).trim().to_string()));
-    }
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let line = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(line).map_err(|e| RunnerError::Probe(format!("{e}: {line}")))
-}

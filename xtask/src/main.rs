@@ -113,8 +113,17 @@ fn run_tests(cmd: &mut Command) -> Result<()> {
     Ok(())
 }
 
+/// Cargo, with the set-up's Python environment active: `tch` (in gpu-runner) builds against the
+/// libtorch inside that environment's torch (`LIBTORCH_USE_PYTORCH`), which it finds by running
+/// `python`.
 pub(crate) fn cargo() -> Command {
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    let venv = setup::venv_dir();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::join_paths(std::iter::once(venv.join("bin")).chain(std::env::split_paths(&path)))
+        .expect("PATH entries without separators");
+    cmd.env("VIRTUAL_ENV", &venv).env("PATH", path).env("LIBTORCH_USE_PYTORCH", "1");
+    cmd
 }
 
 /// Runs a command to completion, echoing it first; a non-zero exit is an error naming it.

@@ -1,0 +1,415 @@
+"""Runs a learner's script as `__main__` under torchrun, with torch instrumented.
+
+torchrun starts this file once per rank as `python lockstep_harness.py SCRIPT [ARGS...]`. Before
+the script runs it patches torch so that the rank's own record file (JSON lines, one object per
+event) says what the script really did: process-group set-up, DDP construction, each pass over a
+DataLoader with the indices its sampler produced, collectives with their call sites,
+`torch.save` calls, and at the end the parameters of every DDP model. The grader in Rust reads
+the records; it never parses the learner's source or trusts what the script prints.
+
+The records go to a file opened before the script starts, whose path is removed from the
+environment, so nothing the script prints can be taken for a record. The rank's stdout and
+stderr go to their own files. Everything here is plain Python and torch: no numpy, no extra
+packages.
+"""
+
+import ctypes
+import datetime
+import json
+import os
+import runpy
+import sys
+import threading
+import time
+import traceback
+import warnings
+import weakref
+
+# torch warns at import when numpy is missing; the course never needs numpy, and the warning
+# would land in every rank's stderr as if the learner had caused it.
+warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+
+RECORDS = os.environ.pop("LOCKSTEP_RECORDS", None)
+LOGS = os.environ.pop("LOCKSTEP_LOGS", None)
+TIMEOUT_S = float(os.environ.pop("LOCKSTEP_PG_TIMEOUT_S", "20"))
+THREADS = int(os.environ.pop("LOCKSTEP_THREADS", "1"))
+MAX_INDICES = 1_000_000
+MAX_SAVES = 8
+
+RANK = int(os.environ.get("RANK", "0"))
+WORLD = int(os.environ.get("WORLD_SIZE", "1"))
+
+
+def _redirect_output():
+    # Each rank's output in its own files, so the grader can tell who printed what.
+    if not LOGS:
+        return
+    os.makedirs(LOGS, exist_ok=True)
+    for fd, name in ((1, "out"), (2, "err")):
+        f = os.open(os.path.join(LOGS, f"rank{RANK}.{name}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(f, fd)
+        os.close(f)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)
+    sys.stderr = open(2, "w", buffering=1, closefd=False)
+
+
+_redirect_output()
+
+_lock = threading.Lock()
+_out = None
+if RECORDS:
+    os.makedirs(RECORDS, exist_ok=True)
+    _out = open(os.path.join(RECORDS, f"rank{RANK}.jsonl"), "a", buffering=1)
+SCRIPT = None
+
+
+def record(kind, **fields):
+    if _out is None:
+        return
+    fields["t"] = kind
+    fields["time"] = time.monotonic()
+    line = json.dumps(fields, default=str)
+    with _lock:
+        _out.write(line + "\n")
+        _out.flush()
+
+
+def call_site():
+    """The innermost frame of the learner's script, as `file:line` (`None` if none is)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if SCRIPT is not None and os.path.abspath(frame.f_code.co_filename) == SCRIPT:
+            return f"{os.path.basename(SCRIPT)}:{frame.f_lineno}"
+        frame = frame.f_back
+    return None
+
+
+def script_line(tb):
+    """The last line of the learner's script in a traceback."""
+    found = None
+    for entry in traceback.extract_tb(tb):
+        if SCRIPT is not None and os.path.abspath(entry.filename) == SCRIPT:
+            found = f"{os.path.basename(SCRIPT)}:{entry.lineno}"
+    return found
+
+
+# --- Tensors out, in a format tch reads (safetensors), without numpy or extra packages. ---
+
+_DTYPES = None
+
+
+def save_safetensors(tensors, path):
+    import torch
+
+    global _DTYPES
+    if _DTYPES is None:
+        _DTYPES = {
+            torch.float32: "F32", torch.float64: "F64", torch.float16: "F16", torch.bfloat16: "BF16",
+            torch.int64: "I64", torch.int32: "I32", torch.int16: "I16", torch.int8: "I8",
+            torch.uint8: "U8", torch.bool: "BOOL",
+        }
+    header, blobs, offset = {}, [], 0
+    for name, t in tensors.items():
+        if not isinstance(t, torch.Tensor) or t.dtype not in _DTYPES or t.is_sparse:
+            continue
+        t = t.detach().to("cpu").contiguous()
+        n = t.numel() * t.element_size()
+        data = ctypes.string_at(t.data_ptr(), n) if n else b""
+        header[name] = {"dtype": _DTYPES[t.dtype], "shape": list(t.shape), "data_offsets": [offset, offset + n]}
+        blobs.append(data)
+        offset += n
+    raw = json.dumps(header, separators=(",", ":")).encode()
+    raw += b" " * (-len(raw) % 8)
+    with open(path, "wb") as f:
+        f.write(len(raw).to_bytes(8, "little"))
+        f.write(raw)
+        for b in blobs:
+            f.write(b)
+
+
+def tensor_dict(obj):
+    """The state dict inside what `torch.save` was given: the dict itself when its values are
+    tensors, a module's state dict, or the first such dict one level down (`{"model": ...}`)."""
+    import torch
+
+    if isinstance(obj, torch.nn.Module):
+        return "", obj.state_dict()
+    if isinstance(obj, dict):
+        if obj and all(isinstance(v, torch.Tensor) for v in obj.values()):
+            return "", obj
+        for k, v in obj.items():
+            if isinstance(v, torch.nn.Module):
+                return str(k), v.state_dict()
+            if isinstance(v, dict) and v and all(isinstance(x, torch.Tensor) for x in v.values()):
+                return str(k), v
+    return None, None
+
+
+def install():
+    import torch
+    import torch.distributed as dist
+    import torch.utils.data.dataloader as dl
+    from torch.nn.parallel import DistributedDataParallel
+    from torch.utils.data import DistributedSampler
+
+    torch.set_num_threads(THREADS)
+
+    # Process-group set-up, with a short timeout: a rank stuck in a collective fails in seconds.
+    real_init = dist.init_process_group
+
+    def init_process_group(*args, **kwargs):
+        backend = kwargs.get("backend", args[0] if args else None)
+        name = str(backend).lower() if backend is not None else None
+        if name is not None and "nccl" in name and not torch.cuda.is_available():
+            record("init_error", backend=name, site=call_site(), kind="nccl_without_gpu",
+                   error="the NCCL backend needs a GPU, and this runner has none")
+            raise RuntimeError(
+                "lockstep: this script asks for the NCCL backend, but the runner has no GPU. "
+                'Use backend="nccl" if torch.cuda.is_available() else "gloo".'
+            )
+        kwargs["timeout"] = datetime.timedelta(seconds=TIMEOUT_S)
+        try:
+            out = real_init(*args, **kwargs)
+        except Exception as e:
+            record("init_error", backend=name, site=call_site(), kind="failed", error=f"{type(e).__name__}: {e}")
+            raise
+        record("init", backend=dist.get_backend(), rank=dist.get_rank(), world=dist.get_world_size(),
+               site=call_site())
+        return out
+
+    dist.init_process_group = init_process_group
+
+    # Collectives: enter and exit, so a rank that never comes back is seen, and where it waited.
+    seq = [0]
+
+    def wrap_collective(name, fn):
+        def collective(*args, **kwargs):
+            seq[0] += 1
+            n = seq[0]
+            record("coll_enter", op=name, seq=n, site=call_site())
+            try:
+                out = fn(*args, **kwargs)
+            except BaseException as e:
+                record("coll_exit", op=name, seq=n, ok=False, error=f"{type(e).__name__}: {e}"[:500])
+                raise
+            record("coll_exit", op=name, seq=n, ok=True)
+            return out
+
+        collective.__wrapped__ = fn
+        return collective
+
+    for name in ("barrier", "all_reduce", "all_gather", "all_gather_object", "all_gather_into_tensor",
+                 "broadcast", "broadcast_object_list", "reduce", "reduce_scatter", "reduce_scatter_tensor",
+                 "gather", "gather_object", "scatter", "scatter_object_list", "all_to_all", "all_to_all_single",
+                 "monitored_barrier"):
+        if hasattr(dist, name):
+            setattr(dist, name, wrap_collective(name, getattr(dist, name)))
+
+    # DDP models: remembered, so their parameters can be saved at the end; and a measured
+    # all-reduce of their size, so the speedup check can say what communication costs.
+    models = []
+    real_ddp_init = DistributedDataParallel.__init__
+
+    def ddp_init(self, *args, **kwargs):
+        real_ddp_init(self, *args, **kwargs)
+        index = len(models)
+        models.append(weakref.ref(self))
+        params = [p for p in self.module.parameters() if p.requires_grad]
+        numel = sum(p.numel() for p in params)
+        ms = None
+        try:
+            buf = torch.zeros(numel, dtype=torch.float32, device=params[0].device if params else "cpu")
+            raw = dist.all_reduce.__wrapped__ if hasattr(dist.all_reduce, "__wrapped__") else dist.all_reduce
+            raw(buf)
+            times = []
+            for _ in range(5):
+                t0 = time.perf_counter()
+                raw(buf)
+                if buf.is_cuda:
+                    torch.cuda.synchronize()
+                times.append(time.perf_counter() - t0)
+            ms = sorted(times)[2] * 1000
+        except Exception:
+            pass
+        record("ddp", index=index, params=len(params), numel=numel, allreduce_ms=ms,
+               device=str(params[0].device) if params else None, site=call_site())
+
+    DistributedDataParallel.__init__ = ddp_init
+
+    # Gradient synchronisation happens in DDP's forward/backward; a forward that bypasses DDP
+    # (calling `.module` directly) never syncs. Count DDP forwards per model.
+    real_forward = DistributedDataParallel.forward
+    forwards = {}
+
+    def ddp_forward(self, *args, **kwargs):
+        forwards[id(self)] = forwards.get(id(self), 0) + 1
+        return real_forward(self, *args, **kwargs)
+
+    DistributedDataParallel.forward = ddp_forward
+
+    def dump_models(when):
+        for i, ref in enumerate(models):
+            m = ref()
+            if m is None:
+                continue
+            path = os.path.join(RECORDS, f"rank{RANK}_ddp{i}.safetensors")
+            try:
+                save_safetensors(m.module.state_dict(), path)
+                record("params", index=i, file=os.path.basename(path), when=when, forwards=forwards.get(id(m), 0))
+            except Exception as e:
+                record("params_error", index=i, error=f"{type(e).__name__}: {e}")
+
+    # Passes over DataLoaders: the indices each rank drew, and how long each pass took.
+    loaders = {}
+    real_iter = dl.DataLoader.__iter__
+    real_next_index = dl._BaseDataLoaderIter._next_index
+
+    def describe_sampler(loader):
+        s = loader.sampler
+        info = {"kind": type(s).__name__}
+        if isinstance(s, DistributedSampler):
+            info.update(epoch=s.epoch, num_replicas=s.num_replicas, rank=s.rank, shuffle=s.shuffle,
+                        seed=s.seed, drop_last=s.drop_last)
+        return info
+
+    class Pass:
+        def __init__(self, loader):
+            self.loader = loader
+            key = id(loader)
+            if key not in loaders:
+                loaders[key] = {"index": len(loaders), "passes": 0}
+            self.info = loaders[key]
+            self.number = self.info["passes"]
+            self.info["passes"] += 1
+            self.indices = []
+            self.batches = 0
+            self.start = time.monotonic()
+            self.sampler = describe_sampler(loader)
+            try:
+                self.dataset_len = len(loader.dataset)
+            except Exception:
+                self.dataset_len = None
+
+        def finish(self, complete):
+            record("pass", loader=self.info["index"], number=self.number, start=self.start, end=time.monotonic(),
+                   batches=self.batches, samples=len(self.indices), complete=complete,
+                   indices=self.indices[:MAX_INDICES], dataset_len=self.dataset_len, sampler=self.sampler,
+                   batch_size=self.loader.batch_size, site=call_site())
+
+    passes = weakref.WeakKeyDictionary()
+
+    def loader_iter(self):
+        it = real_iter(self)
+        old = passes.get(it)
+        if old is not None and old.batches:
+            old.finish(False)
+        passes[it] = Pass(self)
+        return it
+
+    def next_index(self):
+        p = passes.get(self)
+        try:
+            idx = real_next_index(self)
+        except StopIteration:
+            if p is not None:
+                p.finish(True)
+                passes.pop(self, None)
+            raise
+        if p is not None:
+            p.batches += 1
+            if isinstance(idx, (list, tuple)):
+                p.indices.extend(int(i) for i in idx)
+            else:
+                p.indices.append(int(idx))
+        return idx
+
+    dl.DataLoader.__iter__ = loader_iter
+    dl._BaseDataLoaderIter._next_index = next_index
+
+    # Checkpoints: who wrote what, with a copy of the tensors for the grader.
+    real_save = torch.save
+    saves = [0]
+
+    def save(obj, f, *args, **kwargs):
+        out = real_save(obj, f, *args, **kwargs)
+        try:
+            prefix, tensors = tensor_dict(obj)
+            path = f if isinstance(f, (str, os.PathLike)) else getattr(f, "name", "<file object>")
+            fields = {"path": os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(path),
+                      "prefix": prefix, "keys": list(tensors.keys()) if tensors is not None else None,
+                      "site": call_site()}
+            if tensors is not None and saves[0] < MAX_SAVES:
+                name = f"rank{RANK}_save{saves[0]}.safetensors"
+                save_safetensors(tensors, os.path.join(RECORDS, name))
+                fields["tensors"] = name
+            saves[0] += 1
+            record("save", **fields)
+        except Exception as e:
+            record("save_error", error=f"{type(e).__name__}: {e}")
+        return out
+
+    torch.save = save
+
+    # Shutdown: the parameters are saved before the group goes away.
+    real_destroy = dist.destroy_process_group
+
+    def destroy_process_group(*args, **kwargs):
+        dump_models("destroy")
+        record("destroy_enter", site=call_site())
+        out = real_destroy(*args, **kwargs)
+        record("destroy_exit")
+        return out
+
+    dist.destroy_process_group = destroy_process_group
+    return dump_models, passes
+
+
+def main():
+    global SCRIPT
+    if len(sys.argv) < 2:
+        print("usage: lockstep_harness.py SCRIPT [ARGS...]", file=sys.stderr)
+        return 2
+    SCRIPT = os.path.abspath(sys.argv[1])
+    with open(SCRIPT, "rb") as f:
+        source = f.read()
+    try:
+        compile(source, SCRIPT, "exec")
+    except SyntaxError as e:
+        record("syntax_error", line=e.lineno, offset=e.offset, message=e.msg, text=(e.text or "").rstrip())
+        print(f"{os.path.basename(SCRIPT)}:{e.lineno}: SyntaxError: {e.msg}", file=sys.stderr)
+        return 1
+    import torch
+
+    record("start", rank=RANK, world=WORLD, local_rank=int(os.environ.get("LOCAL_RANK", "0")), pid=os.getpid(),
+           torch=torch.__version__, cuda_devices=torch.cuda.device_count(), threads=THREADS)
+    dump_models, passes = install()
+    sys.argv = sys.argv[1:]
+    sys.path.insert(0, os.path.dirname(SCRIPT))
+    code = 0
+    try:
+        runpy.run_path(SCRIPT, run_name="__main__")
+        status = "ok"
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        status = "exit"
+    except BaseException as e:
+        status = "exception"
+        code = 1
+        record("exception", type=type(e).__name__, message=str(e)[:2000], site=script_line(e.__traceback__))
+        traceback.print_exc()
+    dump_models("end")
+    for p in list(passes.values()):
+        if p.batches:
+            p.finish(False)
+    record("end", status=status, code=code)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return code
+
+
+if __name__ == "__main__":
+    # Leave without the interpreter's teardown: gloo's threads can abort the process while it
+    # unwinds (about one run in six without a barrier), after the script has finished and every
+    # record is written. That is the runtime's fault, not the learner's.
+    code = main()
+    os._exit(code)

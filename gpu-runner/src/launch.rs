@@ -1,0 +1,189 @@
+//! One run of a script under `torchrun` in the sandbox, with the harness in front of it.
+//!
+//! Each rank runs `rank.sh`, which starts the harness on the script and writes the rank's exit
+//! status to `/records/rank{R}.exit`; a rank killed by the launcher leaves none. The harness
+//! writes the rank's stdout and stderr to `/records/logs/rank{R}.out|err` and its records to
+//! `/records/rank{R}.jsonl`.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::env::Environment;
+use crate::record::RankRecord;
+use crate::sandbox::{self, Finished, Layout, Limits};
+use crate::RunnerError;
+
+pub const HARNESS: &str = include_str!("../harness/lockstep_harness.py");
+
+const RANK_SH: &str = r#"#!/bin/sh
+"$LOCKSTEP_PYTHON" /opt/lockstep/lockstep_harness.py "$@"
+status=$?
+echo "$status" > "/records/rank${RANK}.exit"
+exit "$status"
+"#;
+
+/// How much of each log the result keeps: the end, where the errors are.
+pub const TAIL_BYTES: usize = 4096;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub nproc: u32,
+    /// Threads per process (`OMP_NUM_THREADS`, `torch.set_num_threads`), the same for every
+    /// run so that one process is not given the whole machine while N share it.
+    pub threads: u32,
+    /// The process-group timeout the harness imposes: how long a rank waits in a collective
+    /// before it fails.
+    pub pg_timeout_s: f64,
+    pub limits: Limits,
+}
+
+/// What one rank did, as the launcher saw it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankRun {
+    pub rank: u32,
+    /// The exit code, or `None` when it was killed.
+    pub exit_code: Option<i32>,
+    pub signal: Option<i32>,
+    /// Killed by the launcher or the wall clock before it could report.
+    pub killed: bool,
+    pub stdout_tail: String,
+    pub stderr_tail: String,
+}
+
+/// One torchrun, finished.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub nproc: u32,
+    pub command: Vec<String>,
+    pub finished: Finished,
+    pub ranks: Vec<RankRun>,
+    pub launcher_tail: String,
+    pub records: Vec<RankRecord>,
+    pub records_dir: PathBuf,
+    /// Each rank's whole stdout (up to the file-size limit), for the logging check.
+    pub stdout: Vec<String>,
+}
+
+impl Run {
+    pub fn backend(&self) -> Option<&str> {
+        self.records.iter().find_map(|r| r.init().map(|(b, _, _)| b))
+    }
+}
+
+/// Prepares the read-only part every run shares: the harness, `rank.sh` and the sandbox's
+/// `/etc`.
+pub fn write_harness(dir: &Path) -> Result<(), RunnerError> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir).map_err(RunnerError::io("creating the harness directory"))?;
+    std::fs::write(dir.join("lockstep_harness.py"), HARNESS).map_err(RunnerError::io("writing the harness"))?;
+    let sh = dir.join("rank.sh");
+    std::fs::write(&sh, RANK_SH).map_err(RunnerError::io("writing rank.sh"))?;
+    std::fs::set_permissions(&sh, std::fs::Permissions::from_mode(0o755)).map_err(RunnerError::io("chmod rank.sh"))?;
+    sandbox::write_etc(dir)
+}
+
+/// Runs `script` (its file name is kept, so tracebacks and call sites name it) with
+/// `settings.nproc` processes. `work` is this run's own directory.
+pub fn run(env: &Environment, venv: &Path, harness: &Path, script: &Path, settings: &Settings, work: &Path) -> Result<Run, RunnerError> {
+    use std::os::unix::fs::PermissionsExt;
+    let job = work.join("job");
+    let records = work.join("records");
+    for d in [&job, &records, &records.join("logs")] {
+        std::fs::create_dir_all(d).map_err(RunnerError::io(format!("creating {}", d.display())))?;
+        // The sandbox's uid 1000 must be able to write here.
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777)).map_err(RunnerError::io("chmod"))?;
+    }
+    let name = script.file_name().and_then(|n| n.to_str()).unwrap_or("train.py").to_string();
+    std::fs::copy(script, job.join(&name)).map_err(RunnerError::io(format!("copying {}", script.display())))?;
+
+    let python = venv.join("bin/python");
+    let mut vars: Vec<(String, String)> = vec![
+        ("PATH".into(), format!("{}:/usr/bin:/bin", venv.join("bin").display())),
+        ("HOME".into(), "/job".into()),
+        ("TMPDIR".into(), "/tmp".into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("PYTHONUNBUFFERED".into(), "1".into()),
+        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+        ("OMP_NUM_THREADS".into(), settings.threads.to_string()),
+        ("MKL_NUM_THREADS".into(), settings.threads.to_string()),
+        ("LOCKSTEP_PYTHON".into(), python.display().to_string()),
+        ("LOCKSTEP_THREADS".into(), settings.threads.to_string()),
+        ("LOCKSTEP_RECORDS".into(), "/records".into()),
+        ("LOCKSTEP_LOGS".into(), "/records/logs".into()),
+        ("LOCKSTEP_PG_TIMEOUT_S".into(), settings.pg_timeout_s.to_string()),
+    ];
+    if let Ok(v) = std::env::var("CUDA_VISIBLE_DEVICES") {
+        vars.push(("CUDA_VISIBLE_DEVICES".into(), v));
+    }
+    let command: Vec<String> = vec![
+        venv.join("bin/torchrun").display().to_string(),
+        "--standalone".into(),
+        format!("--nproc_per_node={}", settings.nproc),
+        "--max-restarts=0".into(),
+        "--no-python".into(),
+        "/opt/lockstep/rank.sh".into(),
+        format!("/job/{name}"),
+    ];
+    let layout = Layout {
+        job: job.clone(),
+        records: records.clone(),
+        harness: harness.to_path_buf(),
+        python: vec![env.prefix.clone(), env.base_prefix.clone()],
+        gpus: env.cuda_devices > 0,
+    };
+    let launcher_log = work.join("launcher.log");
+    let finished = sandbox::run(&layout, &settings.limits, &vars, &command, &launcher_log)?;
+
+    let mut ranks = Vec::new();
+    let mut stdout = Vec::new();
+    let mut recs = Vec::new();
+    for rank in 0..settings.nproc {
+        let exit = std::fs::read_to_string(records.join(format!("rank{rank}.exit"))).ok().and_then(|s| s.trim().parse::<i32>().ok());
+        let (exit_code, signal) = match exit {
+            Some(s) if s > 128 => (None, Some(s - 128)),
+            Some(s) => (Some(s), None),
+            None => (None, None),
+        };
+        let out_path = records.join(format!("logs/rank{rank}.out"));
+        let err_path = records.join(format!("logs/rank{rank}.err"));
+        ranks.push(RankRun {
+            rank,
+            exit_code,
+            signal,
+            killed: exit.is_none(),
+            stdout_tail: tail(&out_path),
+            stderr_tail: tail(&err_path),
+        });
+        stdout.push(String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned());
+        recs.push(RankRecord::read(&records, rank));
+    }
+    Ok(Run {
+        nproc: settings.nproc,
+        command,
+        finished,
+        ranks,
+        launcher_tail: tail(&launcher_log),
+        records: recs,
+        records_dir: records,
+        stdout,
+    })
+}
+
+/// The last [`TAIL_BYTES`] of a file, from a line start when one is near.
+pub fn tail(path: &Path) -> String {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut f) = std::fs::File::open(path) else { return String::new() };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let start = len.saturating_sub(TAIL_BYTES as u64);
+    let _ = f.seek(SeekFrom::Start(start));
+    let mut buf = Vec::new();
+    let _ = f.take(TAIL_BYTES as u64).read_to_end(&mut buf);
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    if start > 0 {
+        if let Some(i) = text.find('\n') {
+            return format!("[…]{}", &text[i..]);
+        }
+    }
+    text
+}
