@@ -161,7 +161,7 @@ def install():
         backend = kwargs.get("backend", args[0] if args else None)
         name = str(backend).lower() if backend is not None else None
         if name is not None and "nccl" in name and not torch.cuda.is_available():
-            record("init_error", backend=name, site=call_site(), kind="nccl_without_gpu",
+            record("init_error", backend=name, site=call_site(), reason="nccl_without_gpu",
                    error="the NCCL backend needs a GPU, and this runner has none")
             raise RuntimeError(
                 "lockstep: this script asks for the NCCL backend, but the runner has no GPU. "
@@ -171,7 +171,7 @@ def install():
         try:
             out = real_init(*args, **kwargs)
         except Exception as e:
-            record("init_error", backend=name, site=call_site(), kind="failed", error=f"{type(e).__name__}: {e}")
+            record("init_error", backend=name, site=call_site(), reason="failed", error=f"{type(e).__name__}: {e}")
             raise
         record("init", backend=dist.get_backend(), rank=dist.get_rank(), world=dist.get_world_size(),
                site=call_site())
@@ -179,11 +179,17 @@ def install():
 
     dist.init_process_group = init_process_group
 
+    dump_models_ref = [lambda when: None]
+
     # Collectives: enter and exit, so a rank that never comes back is seen, and where it waited.
     seq = [0]
 
     def wrap_collective(name, fn):
         def collective(*args, **kwargs):
+            if name == "barrier":
+                # A barrier often comes after training; if it never returns, the parameters
+                # are already saved.
+                dump_models_ref[0]("barrier")
             seq[0] += 1
             n = seq[0]
             record("coll_enter", op=name, seq=n, site=call_site())
@@ -259,6 +265,8 @@ def install():
             except Exception as e:
                 record("params_error", index=i, error=f"{type(e).__name__}: {e}")
 
+    dump_models_ref[0] = dump_models
+
     # Passes over DataLoaders: the indices each rank drew, and how long each pass took.
     loaders = {}
     real_iter = dl.DataLoader.__iter__
@@ -291,6 +299,8 @@ def install():
                 self.dataset_len = None
 
         def finish(self, complete):
+            if complete:
+                dump_models("pass")
             record("pass", loader=self.info["index"], number=self.number, start=self.start, end=time.monotonic(),
                    batches=self.batches, samples=len(self.indices), complete=complete,
                    indices=self.indices[:MAX_INDICES], dataset_len=self.dataset_len, sampler=self.sampler,

@@ -14,7 +14,7 @@ pub enum Event {
     Start { rank: u32, world: u32, torch: String, cuda_devices: u32, threads: u32, time: f64 },
     SyntaxError { line: Option<u32>, offset: Option<u32>, message: String, text: String },
     Init { backend: String, rank: u32, world: u32, site: Option<String>, time: f64 },
-    InitError { backend: Option<String>, site: Option<String>, kind: String, error: String },
+    InitError { backend: Option<String>, site: Option<String>, reason: String, error: String },
     Ddp { index: u32, params: u32, numel: u64, allreduce_ms: Option<f64>, device: Option<String>, site: Option<String> },
     Pass(Pass),
     CollEnter { op: String, seq: u64, site: Option<String>, time: f64 },

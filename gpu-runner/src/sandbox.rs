@@ -190,7 +190,9 @@ fn bwrap_args(layout: &Layout, env: &[(String, String)], argv: &[String]) -> Vec
             }
         }
     }
-    push(&["--chdir", "/job", "--clearenv"]);
+    // The sandbox's own root (a tmpfs holding the mount points) read-only too: only /job,
+    // /records and /tmp can be written.
+    push(&["--remount-ro", "/", "--chdir", "/job", "--clearenv"]);
     for (k, v) in env {
         a.extend(["--setenv".into(), k.clone(), v.clone()]);
     }

@@ -1,0 +1,121 @@
+//! `gpu-runner grade` on real torch (CPU, gloo, 2 processes): the reference solution passes,
+//! and each broken variant fails the check it breaks. The runs are timed for the speedup, so
+//! they take turns: two jobs side by side on two cores would each see half the machine.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use gpu_runner::grade::{grade, Options};
+use gpu_runner::verdict::{CheckStatus, Status, Verdict};
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn exercise(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("exercise").join(name)
+}
+
+fn graded(name: &str) -> Verdict {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let opts = Options { repeats: 1, ..Options::default() };
+    grade(&exercise(name), &opts).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn not_passed(v: &Verdict) -> BTreeSet<&str> {
+    v.checks.iter().filter(|c| c.status != CheckStatus::Pass).map(|c| c.id.as_str()).collect()
+}
+
+fn explain(v: &Verdict) -> String {
+    format!("{}\n{}", v.report(), v.runs.iter().flat_map(|r| r.ranks.iter().map(|k| k.stderr_tail.clone())).collect::<Vec<_>>().join("\n---\n"))
+}
+
+#[test]
+fn reference_solution_passes_every_check() {
+    let v = graded("solution.py");
+    assert_eq!(v.status, Status::Pass, "{}", explain(&v));
+    assert_eq!(v.checks.len(), 10);
+    assert_eq!(v.backend, "gloo");
+    assert!(v.runs.iter().any(|r| r.role == "single" && r.nproc == 1));
+    let json = serde_json::to_value(&v).unwrap();
+    assert_eq!(json["status"], "pass");
+    assert_eq!(json["checks"][0]["id"], "launched");
+}
+
+/// Each broken variant fails exactly the check it breaks.
+fn fails_exactly(script: &str, check: &str) {
+    fails_only(script, check, &[check]);
+}
+
+/// A variant whose mistake also costs another check, and why it must.
+fn fails_only(script: &str, check: &str, all: &[&str]) {
+    let v = graded(&format!("broken/{script}"));
+    assert_eq!(v.status, Status::Fail, "{}", explain(&v));
+    assert_eq!(not_passed(&v), all.iter().copied().collect::<BTreeSet<_>>(), "{}", explain(&v));
+    let c = v.checks.iter().find(|c| c.id == check).unwrap();
+    assert!(c.hint.is_some() && c.lesson.starts_with("/lessons/"), "{c:?}");
+}
+
+#[test]
+fn missing_set_epoch_fails_sampler_set_epoch() {
+    fails_exactly("no_set_epoch.py", "sampler_set_epoch");
+}
+
+#[test]
+fn logging_on_every_rank_fails_rank0_logging() {
+    fails_exactly("all_ranks_log.py", "rank0_logging");
+}
+
+#[test]
+fn overlapping_shards_fail_sampler_sharding() {
+    // Both ranks train on the same half of the data: the other half is never seen, so the
+    // throughput of distinct samples does not improve either.
+    fails_only("same_shard.py", "sampler_sharding", &["sampler_sharding", "speedup"]);
+}
+
+#[test]
+fn checkpoint_on_every_rank_fails_checkpoint_rank0_only() {
+    fails_exactly("ckpt_every_rank.py", "checkpoint_rank0_only");
+}
+
+#[test]
+fn wrapped_checkpoint_fails_checkpoint_unwrapped() {
+    fails_exactly("ckpt_wrapped.py", "checkpoint_unwrapped");
+}
+
+#[test]
+fn forward_through_module_fails_replicas_in_sync() {
+    fails_exactly("module_forward.py", "replicas_in_sync");
+}
+
+#[test]
+fn barrier_on_rank_zero_only_fails_no_deadlock_naming_the_line() {
+    fails_exactly("barrier_rank0.py", "no_deadlock");
+    let v = graded("broken/barrier_rank0.py");
+    let c = v.checks.iter().find(|c| c.id == "no_deadlock").unwrap();
+    assert!(c.message.contains("barrier() at barrier_rank0.py:63"), "{}", c.message);
+}
+
+#[test]
+fn communication_bound_conversion_fails_speedup_with_a_teaching_hint() {
+    fails_exactly("small_batch.py", "speedup");
+    let v = graded("broken/small_batch.py");
+    let c = v.checks.iter().find(|c| c.id == "speedup").unwrap();
+    assert!(c.hint.as_deref().unwrap().contains("communication-bound"), "{c:?}");
+}
+
+#[test]
+fn syntax_error_is_an_error_with_its_line() {
+    let v = graded("broken/syntax_error.py");
+    assert_eq!(v.status, Status::Error, "{}", explain(&v));
+    let e = v.error.unwrap();
+    assert_eq!((e.file.as_deref(), e.line), (Some("syntax_error.py"), Some(32)), "{}", e.message);
+}
+
+#[test]
+fn nccl_without_a_gpu_is_a_clear_error() {
+    let v = graded("broken/nccl_on_cpu.py");
+    assert_eq!(v.status, Status::Error, "{}", explain(&v));
+    let e = v.error.unwrap();
+    assert!(e.message.contains("NCCL") || e.message.contains("nccl"), "{}", e.message);
+    assert!(e.message.contains("no GPU"), "{}", e.message);
+}

@@ -1,0 +1,3 @@
+line = "x" * 1023
+while True:
+    print(line)
