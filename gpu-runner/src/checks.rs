@@ -432,9 +432,12 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     Some(if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
 }
 
-/// The default threshold: 1 + 0.2 per extra process (1.2× for 2, 2.4× for 8).
+/// The default threshold: 1 + 0.05 per extra process (1.05× for 2). Deliberately low: on a
+/// shared 2-core CPU runner the reference solution measured between 1.10× and 1.75×, and a
+/// correct script must pass every time; scripts that do not divide the work (about 0.9×) or
+/// are communication-bound (0.4×) still fail. The evidence always shows the ratio.
 pub fn default_min_speedup(nproc: u32) -> f64 {
-    1.0 + 0.2 * f64::from(nproc.saturating_sub(1))
+    1.0 + 0.05 * f64::from(nproc.saturating_sub(1))
 }
 
 pub fn speedup(ddp: &[&Run], single: &[&Run], min: f64, sharded: bool) -> Check {
