@@ -2,7 +2,7 @@
 //! conversion does. Each check states its evidence with numbers, and on failure a hint and the
 //! lesson section that teaches the fix.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::launch::Run;
@@ -15,7 +15,7 @@ pub mod lessons {
     pub const INIT: &str = "/lessons/torchrun#initializing-the-process-group";
     pub const DDP: &str = "/lessons/ddp-allreduce#the-life-of-a-ddp-training-step";
     pub const SAMPLER: &str = "/lessons/distributed-sampler#wiring-it-into-a-dataloader";
-    pub const SET_EPOCH: &str = "/lessons/distributed-sampler#set_epoch-do-not-skip-it";
+    pub const SET_EPOCH: &str = "/lessons/distributed-sampler#set-epoch-do-not-skip-it";
     pub const LOGGING: &str = "/lessons/checkpoints-and-pitfalls#logging-from-one-rank";
     pub const SYNC: &str = "/lessons/ddp-allreduce#backward-bucketed-all-reduce-overlapped-with-computation";
     pub const RANK0_WRITES: &str = "/lessons/checkpoints-and-pitfalls#only-rank-0-writes";
@@ -515,13 +515,4 @@ pub fn all(ddp: &[&Run], single: &[&Run], min_speedup: f64) -> Vec<Check> {
         no_deadlock(run),
         speedup,
     ]
-}
-
-/// For the report: how many checks have each status.
-pub fn tally(checks: &[Check]) -> HashMap<CheckStatus, usize> {
-    let mut m = HashMap::new();
-    for c in checks {
-        *m.entry(c.status).or_insert(0) += 1;
-    }
-    m
 }
