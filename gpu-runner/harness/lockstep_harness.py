@@ -179,8 +179,6 @@ def install():
 
     dist.init_process_group = init_process_group
 
-    dump_models_ref = [lambda when: None]
-
     # Collectives: enter and exit, so a rank that never comes back is seen, and where it waited.
     seq = [0]
 
@@ -188,8 +186,9 @@ def install():
         def collective(*args, **kwargs):
             if name == "barrier":
                 # A barrier often comes after training; if it never returns, the parameters
-                # are already saved.
-                dump_models_ref[0]("barrier")
+                # are already saved. (`dump_models` is defined below; it exists by the time a
+                # script calls a collective.)
+                dump_models("barrier")
             seq[0] += 1
             n = seq[0]
             record("coll_enter", op=name, seq=n, site=call_site())
@@ -264,8 +263,6 @@ def install():
                 record("params", index=i, file=os.path.basename(path), when=when, forwards=forwards.get(id(m), 0))
             except Exception as e:
                 record("params_error", index=i, error=f"{type(e).__name__}: {e}")
-
-    dump_models_ref[0] = dump_models
 
     # Passes over DataLoaders: the indices each rank drew, and how long each pass took.
     loaders = {}

@@ -66,20 +66,20 @@ struct Runner<'a> {
 }
 
 impl Runner<'_> {
+    /// One run, made again (up to [`TEARDOWN_RETRIES`] times) while it ends in a teardown
+    /// abort; with the last abort's explanation when there was one.
     fn run(&mut self, nproc: u32) -> Result<(Run, Option<String>), RunnerError> {
         let settings = settings(self.opts, nproc);
-        let mut retried = None;
+        let (mut attempt, mut retried) = (0, None);
         loop {
             self.made += 1;
             let dir = self.work.join(format!("run{}-{}p", self.made, nproc));
             let run = launch::run(self.env, &self.opts.venv, &self.harness, self.script, &settings, &dir)?;
             match teardown_abort(&run) {
-                Some(why) if retried.as_ref().map_or(0, |(n, _)| *n) < TEARDOWN_RETRIES => {
-                    let n = retried.as_ref().map_or(0, |(n, _)| *n) + 1;
-                    retried = Some((n, why));
-                }
-                _ => return Ok((run, retried.map(|(_, w)| w))),
+                Some(why) if attempt < TEARDOWN_RETRIES => retried = Some(why),
+                _ => return Ok((run, retried)),
             }
+            attempt += 1;
         }
     }
 }
@@ -103,6 +103,11 @@ fn report(role: &str, run: &Run, retried: Option<String>) -> RunReport {
     }
 }
 
+/// The line number of a harness call site, `file.py:LINE`.
+fn site_line(site: Option<&str>) -> Option<u32> {
+    site?.rsplit(':').next()?.parse().ok()
+}
+
 /// Why nothing could be graded, if so: a syntax error, NCCL without a GPU, or a script that
 /// died before any rank reached the process group.
 fn nothing_to_grade(run: &Run, script_name: &str) -> Option<ErrorInfo> {
@@ -117,14 +122,13 @@ fn nothing_to_grade(run: &Run, script_name: &str) -> Option<ErrorInfo> {
                     })
                 }
                 Event::InitError { reason, backend, error, site } if reason == "nccl_without_gpu" => {
-                    let line = site.as_deref().and_then(|s| s.rsplit(':').next()).and_then(|l| l.parse().ok());
                     return Some(ErrorInfo {
                         message: format!(
                             "the script asks for the {} backend, but this runner has no GPU ({error}); choose it with \"nccl\" if torch.cuda.is_available() else \"gloo\"",
                             backend.as_deref().unwrap_or("nccl")
                         ),
                         file: Some(script_name.into()),
-                        line,
+                        line: site_line(site.as_deref()),
                     });
                 }
                 _ => {}
@@ -138,10 +142,7 @@ fn nothing_to_grade(run: &Run, script_name: &str) -> Option<ErrorInfo> {
     // Died before doing anything distributed: an import error, an exception at the top.
     let exc = run.records.iter().find_map(|r| r.exception());
     let (message, line) = match exc {
-        Some((kind, msg, site)) => (
-            format!("{kind}: {msg}"),
-            site.and_then(|s| s.rsplit(':').next()).and_then(|l| l.parse().ok()),
-        ),
+        Some((kind, msg, site)) => (format!("{kind}: {msg}"), site_line(site)),
         None if run.records.iter().all(|r| r.end().is_some()) => {
             ("the script finished without starting a process group or a DataLoader: there was nothing to grade".into(), None)
         }
@@ -179,7 +180,7 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
 
     let (first, retried) = runner.run(nproc)?;
     let mut reports = vec![report("ddp", &first, retried)];
-    let backend = if env.cuda_devices > 0 && env.nccl { "nccl" } else { "gloo" };
+    let backend = env.backend();
     let versions = Versions { runner: env!("CARGO_PKG_VERSION").into(), torch: env.torch.clone(), python: env.python.clone() };
     let verdict = |status, summary: String, error, checks, reports, enforced| Verdict {
         schema: SCHEMA,
@@ -205,10 +206,9 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
         return Ok(verdict(Status::Error, summary, Some(error), Vec::new(), reports, enforced));
     }
 
-    // The speedup needs the N-process run to have trained; then the runs alternate, so a
-    // noisy minute hurts both sides alike.
-    // A script that hangs at the very end (a misplaced barrier) has still trained; its speedup
-    // is measured like any other's.
+    // The speedup needs the N-process run to have trained (a script that hangs at the very
+    // end, at a misplaced barrier, has); then the runs alternate, so a noisy minute hurts both
+    // sides alike.
     let trained = !checks::epoch_throughputs(&first).is_empty() && !first.finished.timed_out;
     let mut ddp_runs = vec![first];
     let mut single_runs = Vec::new();

@@ -105,15 +105,15 @@ impl RankRecord {
     /// The DataLoader the script trained with: the one passed over most often (the largest
     /// dataset on a tie), as (loader index, its complete passes in order).
     pub fn training_passes(&self) -> Vec<&Pass> {
-        let mut best: Option<(u32, usize, u64)> = None;
+        // Per loader: (complete passes, dataset length).
+        let mut loaders: std::collections::BTreeMap<u32, (usize, u64)> = Default::default();
         for p in self.passes() {
-            let count = self.passes().filter(|q| q.loader == p.loader && q.complete).count();
-            let len = p.dataset_len.unwrap_or(0);
-            if best.is_none_or(|(_, c, l)| (count, len) > (c, l)) {
-                best = Some((p.loader, count, len));
-            }
+            let entry = loaders.entry(p.loader).or_default();
+            entry.0 += usize::from(p.complete);
+            entry.1 = entry.1.max(p.dataset_len.unwrap_or(0));
         }
-        let Some((loader, _, _)) = best else { return Vec::new() };
+        // On a tie, the loader created first.
+        let Some((&loader, _)) = loaders.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))) else { return Vec::new() };
         self.passes().filter(|p| p.loader == loader && p.complete).collect()
     }
 

@@ -169,9 +169,8 @@ fn bwrap_args(layout: &Layout, env: &[(String, String)], argv: &[String]) -> Vec
     push(&["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]);
     for p in &layout.python {
         let p = p.display().to_string();
-        a.extend(["--ro-bind".into(), p.clone(), p]);
+        push(&["--ro-bind", &p, &p]);
     }
-    let mut push = |xs: &[&str]| a.extend(xs.iter().map(|s| s.to_string()));
     push(&["--ro-bind", &layout.harness.display().to_string(), "/opt/lockstep"]);
     push(&["--ro-bind", &layout.harness.join("etc/hosts").display().to_string(), "/etc/hosts"]);
     push(&["--ro-bind", &layout.harness.join("etc/passwd").display().to_string(), "/etc/passwd"]);
@@ -194,9 +193,9 @@ fn bwrap_args(layout: &Layout, env: &[(String, String)], argv: &[String]) -> Vec
     // /records and /tmp can be written.
     push(&["--remount-ro", "/", "--chdir", "/job", "--clearenv"]);
     for (k, v) in env {
-        a.extend(["--setenv".into(), k.clone(), v.clone()]);
+        push(&["--setenv", k, v]);
     }
-    a.push("--".into());
+    push(&["--"]);
     a.extend(argv.iter().cloned());
     a
 }

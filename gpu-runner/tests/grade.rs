@@ -53,18 +53,20 @@ fn reference_solution_passes_every_check() {
     assert_eq!(json["checks"][0]["id"], "launched");
 }
 
-/// Each broken variant fails exactly the check it breaks.
-fn fails_exactly(script: &str, check: &str) {
-    fails_only(script, check, &[check]);
+/// Each broken variant fails exactly the check it breaks. Returns the verdict for further
+/// assertions.
+fn fails_exactly(script: &str, check: &str) -> Verdict {
+    fails_only(script, check, &[check])
 }
 
 /// A variant whose mistake also costs another check, and why it must.
-fn fails_only(script: &str, check: &str, all: &[&str]) {
+fn fails_only(script: &str, check: &str, all: &[&str]) -> Verdict {
     let v = if check == "speedup" { graded(&format!("broken/{script}")) } else { graded_quick(&format!("broken/{script}")) };
     assert_eq!(v.status, Status::Fail, "{}", explain(&v));
     assert_eq!(not_passed(&v), all.iter().copied().collect::<BTreeSet<_>>(), "{}", explain(&v));
     let c = v.checks.iter().find(|c| c.id == check).unwrap();
     assert!(c.hint.is_some() && c.lesson.starts_with("/lessons/"), "{c:?}");
+    v
 }
 
 #[test]
@@ -101,16 +103,14 @@ fn forward_through_module_fails_replicas_in_sync() {
 
 #[test]
 fn barrier_on_rank_zero_only_fails_no_deadlock_naming_the_line() {
-    fails_exactly("barrier_rank0.py", "no_deadlock");
-    let v = graded_quick("broken/barrier_rank0.py");
+    let v = fails_exactly("barrier_rank0.py", "no_deadlock");
     let c = v.checks.iter().find(|c| c.id == "no_deadlock").unwrap();
     assert!(c.message.contains("barrier() at barrier_rank0.py:63"), "{}", c.message);
 }
 
 #[test]
 fn communication_bound_conversion_fails_speedup_with_a_teaching_hint() {
-    fails_exactly("small_batch.py", "speedup");
-    let v = graded_quick("broken/small_batch.py");
+    let v = fails_exactly("small_batch.py", "speedup");
     let c = v.checks.iter().find(|c| c.id == "speedup").unwrap();
     assert!(c.hint.as_deref().unwrap().contains("communication-bound"), "{c:?}");
 }

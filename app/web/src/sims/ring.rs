@@ -269,27 +269,12 @@ struct Cell {
 }
 
 impl Cell {
-    fn class(self) -> &'static str {
+    /// How the cell shows its change: CSS class, the mark beside the value, and its tooltip.
+    fn look(self) -> (&'static str, &'static str, &'static str) {
         match self.change {
-            Some(Change::Added) => "added",
-            Some(Change::Copied) => "copied",
-            None => "",
-        }
-    }
-
-    fn mark(self) -> &'static str {
-        match self.change {
-            Some(Change::Added) => "+",
-            Some(Change::Copied) => "=",
-            None => "",
-        }
-    }
-
-    fn title(self) -> &'static str {
-        match self.change {
-            Some(Change::Added) => "just added to",
-            Some(Change::Copied) => "just overwritten",
-            None => "",
+            Some(Change::Added) => ("added", "+", "just added to"),
+            Some(Change::Copied) => ("copied", "=", "just overwritten"),
+            None => ("", "", ""),
         }
     }
 }
@@ -334,11 +319,11 @@ fn values_table(m: &RingModel, step: RwSignal<usize>) -> impl IntoView {
                 .map(|cell| {
                     view! {
                         <td
-                            class=move || cell.get().class()
+                            class=move || cell.get().look().0
                             data-value=move || cell.get().value.to_string()
-                            title=move || cell.get().title()
+                            title=move || cell.get().look().2
                         >
-                            <span class="mark" aria-hidden="true">{move || cell.get().mark()}</span>
+                            <span class="mark" aria-hidden="true">{move || cell.get().look().1}</span>
                             {move || number(cell.get().value)}
                         </td>
                     }
