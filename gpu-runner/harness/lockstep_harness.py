@@ -4,7 +4,8 @@ torchrun starts this file once per rank as `python lockstep_harness.py SCRIPT [A
 the script runs it patches torch so that the rank's own record file (JSON lines, one object per
 event) says what the script really did: process-group set-up, DDP construction, each pass over a
 DataLoader with the indices its sampler produced, collectives with their call sites,
-`torch.save` calls, and at the end the parameters of every DDP model. The grader in Rust reads
+`torch.save` calls, and at the end the parameters of every DDP model (or, in a script without
+DDP, of what its optimizers update). The grader in Rust reads
 the records; it never parses the learner's source or trusts what the script prints.
 
 The records go to a file opened before the script starts, whose path is removed from the
@@ -252,17 +253,53 @@ def install():
 
     DistributedDataParallel.forward = ddp_forward
 
+    # Without DDP the replicas are what the optimizers update (a script may average gradients
+    # by hand). They are named as in the module they belong to, so they compare with a
+    # checkpoint; the module is the largest one whose .parameters() the script asked for.
+    optimizers = []
+    real_optimizer_init = torch.optim.Optimizer.__init__
+
+    def optimizer_init(self, *args, **kwargs):
+        real_optimizer_init(self, *args, **kwargs)
+        optimizers.append(weakref.ref(self))
+
+    torch.optim.Optimizer.__init__ = optimizer_init
+    asked = []
+    real_parameters = torch.nn.Module.parameters
+
+    def parameters(self, *args, **kwargs):
+        if len(asked) < 16 and not any(ref() is self for ref in asked):
+            asked.append(weakref.ref(self))
+        return real_parameters(self, *args, **kwargs)
+
+    torch.nn.Module.parameters = parameters
+
+    def optimizer_tensors(opt):
+        modules = sorted((m for m in (ref() for ref in asked) if m is not None),
+                         key=lambda m: -sum(1 for _ in m.named_parameters()))
+        names = {}
+        for m in modules:
+            for name, p in m.named_parameters():
+                names.setdefault(id(p), name)
+        return {names.get(id(p), f"group{g}.param{j}"): p
+                for g, group in enumerate(opt.param_groups) for j, p in enumerate(group["params"])}
+
+    def dump(index, source, tensors, when, forwards):
+        path = os.path.join(RECORDS, f"rank{RANK}_{source}{index}.safetensors")
+        try:
+            save_safetensors(tensors, path)
+            record("params", index=index, source=source, file=os.path.basename(path), when=when, forwards=forwards)
+        except Exception as e:
+            record("params_error", index=index, error=f"{type(e).__name__}: {e}")
+
     def dump_models(when):
-        for i, ref in enumerate(models):
-            m = ref()
-            if m is None:
-                continue
-            path = os.path.join(RECORDS, f"rank{RANK}_ddp{i}.safetensors")
-            try:
-                save_safetensors(m.module.state_dict(), path)
-                record("params", index=i, file=os.path.basename(path), when=when, forwards=forwards.get(id(m), 0))
-            except Exception as e:
-                record("params_error", index=i, error=f"{type(e).__name__}: {e}")
+        live = [(i, m) for i, m in enumerate(ref() for ref in models) if m is not None]
+        for i, m in live:
+            dump(i, "ddp", m.module.state_dict(), when, forwards.get(id(m), 0))
+        if not models:
+            for i, opt in enumerate(ref() for ref in optimizers):
+                if opt is not None:
+                    dump(i, "optimizer", optimizer_tensors(opt), when, 0)
 
     # Passes over DataLoaders: the indices each rank drew, and how long each pass took.
     loaders = {}

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::launch::Run;
-use crate::record::Event;
+use crate::record::{Event, Params, ParamsSource};
 use crate::tensors::{compare, StateDict};
 use crate::verdict::{Check, CheckStatus};
 
@@ -121,12 +121,20 @@ pub fn ddp_wrapped(run: &Run) -> Check {
             lessons::DDP,
         );
     }
-    let msg = if with.is_empty() {
+    let by_hand = run.records[0].collectives().iter().filter(|(op, _)| *op == "all_reduce").count();
+    let msg = if with.is_empty() && by_hand > run.records[0].training_passes().len() {
+        format!("no rank constructed DistributedDataParallel; rank 0 called all_reduce {} times itself, averaging the gradients by hand", count(by_hand as u64))
+    } else if with.is_empty() {
         "no rank constructed DistributedDataParallel".to_string()
     } else {
         format!("only ranks {with:?} of {} constructed DistributedDataParallel", run.nproc)
     };
-    fail(ID, msg, "wrap the model with DDP(model, device_ids=[local_rank]) after moving it to the rank's device", lessons::DDP)
+    let hint = if by_hand > 0 && with.is_empty() {
+        "wrap the model with DDP(model, device_ids=[local_rank]) and drop the hand-written all_reduce: DDP averages the gradients in buckets, overlapped with the backward pass"
+    } else {
+        "wrap the model with DDP(model, device_ids=[local_rank]) after moving it to the rank's device"
+    };
+    fail(ID, msg, hint, lessons::DDP)
 }
 
 /// The indices of each rank's training pass number `k`.
@@ -254,18 +262,18 @@ fn load(dir: &Path, file: &str) -> Option<StateDict> {
 
 pub fn replicas_in_sync(run: &Run) -> Check {
     const ID: &str = "replicas_in_sync";
-    let files: Vec<Option<(String, u64)>> =
-        run.records.iter().map(|r| r.params().first().map(|(_, f, fw)| (f.to_string(), *fw))).collect();
+    let files: Vec<Option<Params>> = run.records.iter().map(|r| r.params().first().copied()).collect();
     if files.iter().any(Option::is_none) {
-        return skip(ID, "not every rank ended with a DDP model whose parameters could be saved", lessons::SYNC);
+        return skip(ID, "not every rank ended with a model whose parameters could be saved (a DDP model, or an optimizer's parameters)", lessons::SYNC);
     }
-    let files: Vec<(String, u64)> = files.into_iter().flatten().collect();
-    let Some(reference) = load(&run.records_dir, &files[0].0) else {
+    let files: Vec<Params> = files.into_iter().flatten().collect();
+    let by_hand = files[0].source == ParamsSource::Optimizer;
+    let Some(reference) = load(&run.records_dir, files[0].file) else {
         return skip(ID, "rank 0's final parameters could not be read", lessons::SYNC);
     };
     let mut worst: Option<(usize, String, f64)> = None;
-    for (r, (file, _)) in files.iter().enumerate().skip(1) {
-        let Some(other) = load(&run.records_dir, file) else {
+    for (r, params) in files.iter().enumerate().skip(1) {
+        let Some(other) = load(&run.records_dir, params.file) else {
             return skip(ID, format!("rank {r}'s final parameters could not be read"), lessons::SYNC);
         };
         let d = compare(&reference, &other, str::to_string);
@@ -277,20 +285,23 @@ pub fn replicas_in_sync(run: &Run) -> Check {
         }
     }
     let tensors = reference.0.len();
+    let whose = if by_hand { "; no DDP model, so these are the parameters the optimizer updates" } else { "" };
     match worst {
         None => pass(
             ID,
-            format!("all {} ranks ended with identical parameters, bit for bit ({tensors} tensors, {} values)", files.len(), count(reference.numel() as u64)),
+            format!("all {} ranks ended with identical parameters, bit for bit ({tensors} tensors, {} values{whose})", files.len(), count(reference.numel() as u64)),
             lessons::SYNC,
         ),
         Some((r, name, by)) => {
-            let bypassed = files.iter().any(|(_, forwards)| *forwards == 0);
-            let hint = if bypassed {
+            let bypassed = !by_hand && files.iter().any(|p| p.forwards == 0);
+            let hint = if by_hand {
+                "without DDP nothing averages the gradients between ranks: wrap the model in DistributedDataParallel, which all-reduces them during backward"
+            } else if bypassed {
                 "a rank never called the DDP model itself (forward through .module skips DDP's gradient all-reduce): call model(x), not model.module(x), when training"
             } else {
                 "every rank must apply the same averaged gradients: train through the DDP model and change parameters only with the optimizer, on every rank"
             };
-            fail(ID, format!("rank {r}'s {name} differs from rank 0's by up to {by:.3e}"), hint, lessons::SYNC)
+            fail(ID, format!("rank {r}'s {name} differs from rank 0's by up to {by:.3e}{whose}"), hint, lessons::SYNC)
         }
     }
 }
@@ -344,8 +355,8 @@ pub fn checkpoint_unwrapped(run: &Run) -> Check {
     let matches = (|| {
         let file = tensors.as_ref()?;
         let saved = load(&run.records_dir, file)?;
-        let (_, params, _) = *run.records.iter().find(|r| r.rank == *rank)?.params().first()?;
-        let fin = load(&run.records_dir, params)?;
+        let params = *run.records.iter().find(|r| r.rank == *rank)?.params().first()?;
+        let fin = load(&run.records_dir, params.file)?;
         Some(compare(&fin, &saved, |k| k.strip_prefix("module.").unwrap_or(k).to_string()).identical())
     })();
     let matches = match matches {
@@ -503,16 +514,27 @@ pub fn all(ddp: &[&Run], single: &[&Run], min_speedup: f64) -> Vec<Check> {
     } else {
         speedup(ddp, single, min_speedup, sharded)
     };
+    let launched = launched(run);
+    let grouped = launched.status == CheckStatus::Pass;
+    // Without one process group there is no rank 0, no shard and no all-reduce to judge: the
+    // checks that compare ranks within the group would only repeat `launched` in other words,
+    // so their failures wait for it (their evidence kept) and the learner sees the cause first.
+    let within_group = |c: Check| if grouped || c.status == CheckStatus::Pass { c } else { waits_for_launched(c) };
     vec![
-        launched(run),
+        launched,
         ddp_wrapped(run),
-        sharding,
+        within_group(sharding),
         sampler_set_epoch(run),
-        rank0_logging(run),
-        replicas_in_sync(run),
-        checkpoint_rank0_only(run),
+        within_group(rank0_logging(run)),
+        within_group(replicas_in_sync(run)),
+        within_group(checkpoint_rank0_only(run)),
         checkpoint_unwrapped(run),
         no_deadlock(run),
-        speedup,
+        within_group(speedup),
     ]
+}
+
+fn waits_for_launched(c: Check) -> Check {
+    let message = format!("not judged until `launched` passes: the processes did not form one process group (seen: {})", c.message);
+    skip(&c.id, message, &c.lesson)
 }

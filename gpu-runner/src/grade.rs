@@ -230,13 +230,22 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
     let checks = checks::all(&ddp_refs, &single_refs, min_speedup);
     debug_assert_eq!(checks.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), IDS);
 
-    let failed: Vec<&str> = checks.iter().filter(|c| c.required && c.status != CheckStatus::Pass).map(|c| c.id.as_str()).collect();
+    let ids = |status| -> Vec<&str> { checks.iter().filter(|c| c.required && c.status == status).map(|c| c.id.as_str()).collect() };
+    let (failed, skipped) = (ids(CheckStatus::Fail), ids(CheckStatus::Skip));
     let (status, summary) = if ddp_runs[0].finished.timed_out {
         (Status::Timeout, format!("the run was stopped after {:.0} s (the wall-clock limit)", opts.limits.wall_s))
-    } else if failed.is_empty() {
+    } else if failed.is_empty() && skipped.is_empty() {
         (Status::Pass, format!("all {} checks passed", checks.len()))
     } else {
-        (Status::Fail, format!("{} of {} checks did not pass: {}", failed.len(), checks.len(), failed.join(", ")))
+        // A required check that could not be judged is not a pass either.
+        let mut parts = Vec::new();
+        if !failed.is_empty() {
+            parts.push(format!("{} of {} checks failed: {}", failed.len(), checks.len(), failed.join(", ")));
+        }
+        if !skipped.is_empty() {
+            parts.push(format!("{} not judged: {}", skipped.len(), skipped.join(", ")));
+        }
+        (Status::Fail, parts.join("; "))
     };
     Ok(verdict(status, summary, None, checks, reports, enforced))
 }

@@ -21,7 +21,7 @@ pub enum Event {
     CollExit { op: String, seq: u64, ok: bool, #[serde(default)] error: Option<String>, time: f64 },
     Save { path: String, prefix: Option<String>, keys: Option<Vec<String>>, site: Option<String>, #[serde(default)] tensors: Option<String> },
     SaveError { error: String },
-    Params { index: u32, file: String, when: String, forwards: u64 },
+    Params { index: u32, file: String, when: String, forwards: u64, #[serde(default)] source: ParamsSource },
     ParamsError { index: u32, error: String },
     DestroyEnter { site: Option<String> },
     DestroyExit {},
@@ -57,6 +57,26 @@ pub struct Sampler {
     pub shuffle: Option<bool>,
     pub seed: Option<i64>,
     pub drop_last: Option<bool>,
+}
+
+/// Whose parameters a params file holds: a DDP model's, or (in a script without DDP) what an
+/// optimizer updates.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamsSource {
+    #[default]
+    Ddp,
+    Optimizer,
+}
+
+/// The last parameters saved for one model on one rank.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params<'a> {
+    pub source: ParamsSource,
+    pub index: u32,
+    pub file: &'a str,
+    /// How often the DDP model itself ran forward (0 for an optimizer's parameters).
+    pub forwards: u64,
 }
 
 /// Everything one rank recorded, in order.
@@ -127,16 +147,17 @@ impl RankRecord {
             .collect()
     }
 
-    /// The last parameters file saved for each DDP model, with its DDP forward count.
-    pub fn params(&self) -> Vec<(u32, &str, u64)> {
-        let mut out: Vec<(u32, &str, u64)> = Vec::new();
+    /// The last parameters file saved for each model: DDP models first, in order of
+    /// construction, then optimizers.
+    pub fn params(&self) -> Vec<Params<'_>> {
+        let mut out: Vec<Params> = Vec::new();
         for e in &self.events {
-            if let Event::Params { index, file, forwards, .. } = e {
-                out.retain(|(i, _, _)| i != index);
-                out.push((*index, file.as_str(), *forwards));
+            if let Event::Params { index, file, forwards, source, .. } = e {
+                out.retain(|p| (p.source, p.index) != (*source, *index));
+                out.push(Params { source: *source, index: *index, file, forwards: *forwards });
             }
         }
-        out.sort_by_key(|(i, _, _)| *i);
+        out.sort_by_key(|p| (p.source, p.index));
         out
     }
 

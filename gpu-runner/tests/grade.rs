@@ -25,16 +25,36 @@ fn graded(name: &str) -> Verdict {
 /// slower), so that a noisy minute on a shared 2-core machine cannot turn their verdict into
 /// a speedup failure. The speedup check itself is tested with the defaults.
 fn graded_quick(name: &str) -> Verdict {
-    grade_with(name, Options { repeats: 1, min_speedup: Some(1.0), ..Options::default() })
+    grade_with(name, quick())
+}
+
+fn quick() -> Options {
+    Options { repeats: 1, min_speedup: Some(1.0), ..Options::default() }
 }
 
 fn grade_with(name: &str, opts: Options) -> Verdict {
+    grade_path(&exercise(name), opts)
+}
+
+fn grade_path(script: &Path, opts: Options) -> Verdict {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    grade(&exercise(name), &opts).unwrap_or_else(|e| panic!("{name}: {e}"))
+    grade(script, &opts).unwrap_or_else(|e| panic!("{}: {e}", script.display()))
 }
 
 fn not_passed(v: &Verdict) -> BTreeSet<&str> {
     v.checks.iter().filter(|c| c.status != CheckStatus::Pass).map(|c| c.id.as_str()).collect()
+}
+
+fn failed(v: &Verdict) -> BTreeSet<&str> {
+    v.checks.iter().filter(|c| c.status == CheckStatus::Fail).map(|c| c.id.as_str()).collect()
+}
+
+/// When the processes did not form one group, the checks that compare ranks within it may
+/// not fail on their own account: what they saw waits, as a skip, for `launched`.
+fn only_waiting_for_launched(v: &Verdict) {
+    for c in v.checks.iter().filter(|c| c.status == CheckStatus::Skip) {
+        assert!(c.message.starts_with("not judged until `launched` passes"), "{c:?}");
+    }
 }
 
 fn explain(v: &Verdict) -> String {
@@ -67,6 +87,43 @@ fn fails_only(script: &str, check: &str, all: &[&str]) -> Verdict {
     let c = v.checks.iter().find(|c| c.id == check).unwrap();
     assert!(c.hint.is_some() && c.lesson.starts_with("/lessons/"), "{c:?}");
     v
+}
+
+#[test]
+fn separate_one_process_groups_fail_launched() {
+    let v = graded_quick("broken/own_world.py");
+    assert_eq!(v.status, Status::Fail, "{}", explain(&v));
+    assert_eq!(failed(&v), BTreeSet::from(["launched"]), "{}", explain(&v));
+    only_waiting_for_launched(&v);
+    let c = &v.checks[0];
+    assert!(c.message.contains("rank 0 (world size 1), rank 0 (world size 1)"), "{}", c.message);
+}
+
+#[test]
+fn averaging_gradients_by_hand_fails_ddp_wrapped_only() {
+    // No DDP, but a correct all_reduce of every gradient: the replicas (read from what the
+    // optimizer updates) stay in sync; only the wrapping is missing.
+    let v = fails_exactly("manual_allreduce.py", "ddp_wrapped");
+    let c = &v.checks[1];
+    assert!(c.message.contains("averaging the gradients by hand"), "{}", c.message);
+    let sync = v.checks.iter().find(|c| c.id == "replicas_in_sync").unwrap();
+    assert!(sync.message.contains("the parameters the optimizer updates"), "{}", sync.message);
+}
+
+/// The lesson's starting point, taken from the course itself, submitted unconverted.
+#[test]
+fn the_unconverted_starter_fails_launched_and_ddp_wrapped() {
+    let lesson = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons/06-checkpoints-and-pitfalls.md")).unwrap();
+    let (_, rest) = lesson.split_once("```python title=\"single_gpu_train.py: the starting point\"\n").expect("the starter's code block");
+    let (code, _) = rest.split_once("\n```").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("single_gpu_train.py");
+    std::fs::write(&script, code).unwrap();
+    let v = grade_path(&script, quick());
+    assert_eq!(v.status, Status::Fail, "{}", explain(&v));
+    assert_eq!(failed(&v), BTreeSet::from(["launched", "ddp_wrapped"]), "{}", explain(&v));
+    only_waiting_for_launched(&v);
+    assert!(v.checks[0].message.contains("no rank called init_process_group"), "{}", v.checks[0].message);
 }
 
 #[test]
