@@ -53,6 +53,9 @@ fn teardown_abort(run: &Run) -> Option<String> {
     })
 }
 
+/// At most this many extra pairs of runs when the speedup fell short on a busy machine.
+const BUSY_REMEASURES: u32 = 2;
+
 /// How many times a run is made again for a teardown abort before the result stands.
 const TEARDOWN_RETRIES: u32 = 2;
 
@@ -84,6 +87,10 @@ impl Runner<'_> {
     }
 }
 
+fn refs(runs: &[Run]) -> Vec<&Run> {
+    runs.iter().collect()
+}
+
 fn settings(opts: &Options, nproc: u32) -> Settings {
     Settings { nproc, threads: opts.threads, pg_timeout_s: opts.pg_timeout_s, limits: opts.limits }
 }
@@ -100,6 +107,7 @@ fn report(role: &str, run: &Run, retried: Option<String>) -> RunReport {
         ranks: run.ranks.clone(),
         launcher_tail: run.launcher_tail.clone(),
         retried_because: retried,
+        cpu: run.finished.cpu,
     }
 }
 
@@ -225,9 +233,26 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
         }
     }
     let min_speedup = opts.min_speedup.unwrap_or_else(|| checks::default_min_speedup(nproc));
-    let ddp_refs: Vec<&Run> = ddp_runs.iter().collect();
-    let single_refs: Vec<&Run> = single_runs.iter().collect();
-    let checks = checks::all(&ddp_refs, &single_refs, min_speedup);
+    // A speedup that falls short while other work was using the machine is measured again,
+    // a pair of runs at a time, so that a correct script is not failed for a noisy minute.
+    let mut remeasured = 0;
+    if trained && checks::sampler_sharding(&ddp_runs[0]).status != CheckStatus::Fail {
+        while remeasured < BUSY_REMEASURES {
+            let short = checks::speedup(&refs(&ddp_runs), &refs(&single_runs), min_speedup, true, remeasured).status == CheckStatus::Fail;
+            let busy = ddp_runs.iter().chain(&single_runs).filter_map(checks::others_cores).any(|c| c > checks::BUSY_CORES);
+            if !(short && busy) {
+                break;
+            }
+            remeasured += 1;
+            let (again, retried) = runner.run(nproc)?;
+            reports.push(report("ddp", &again, retried));
+            ddp_runs.push(again);
+            let (single, retried) = runner.run(1)?;
+            reports.push(report("single", &single, retried));
+            single_runs.push(single);
+        }
+    }
+    let checks = checks::all(&refs(&ddp_runs), &refs(&single_runs), min_speedup, remeasured);
     debug_assert_eq!(checks.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), IDS);
 
     let ids = |status| -> Vec<&str> { checks.iter().filter(|c| c.required && c.status == status).map(|c| c.id.as_str()).collect() };

@@ -65,6 +65,17 @@ pub struct Finished {
     pub out_of_memory: bool,
     /// What was enforced by cgroups, and what could not be on this host.
     pub enforced: Enforced,
+    /// CPU time during the run, when the host accounts for it.
+    pub cpu: Option<CpuTime>,
+}
+
+/// Where the CPU time went while a job ran: to the job itself (its cgroup's accounting), and to
+/// anything else on the CPUs the job could use: other processes, and a hypervisor's steal. The
+/// second says whether a timing was taken on a busy machine.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CpuTime {
+    pub job_s: f64,
+    pub others_s: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -82,6 +93,8 @@ struct Cgroup {
     memory: bool,
     pids: bool,
     oom_events: Option<PathBuf>,
+    /// `cpu.stat` (v2, microseconds) or `cpuacct.usage` (v1, nanoseconds).
+    cpu_usage: Option<PathBuf>,
     v2: bool,
 }
 
@@ -98,6 +111,7 @@ impl Cgroup {
             return Some(Cgroup {
                 procs: vec![dir.join("cgroup.procs")],
                 oom_events: Some(dir.join("memory.events")),
+                cpu_usage: Some(dir.join("cpu.stat")),
                 dirs: vec![dir],
                 memory,
                 pids,
@@ -105,7 +119,7 @@ impl Cgroup {
             });
         }
         // cgroup v1: one directory per controller.
-        let mut cg = Cgroup { procs: vec![], dirs: vec![], memory: false, pids: false, oom_events: None, v2: false };
+        let mut cg = Cgroup { procs: vec![], dirs: vec![], memory: false, pids: false, oom_events: None, cpu_usage: None, v2: false };
         let mem = root.join("memory").join(name);
         if std::fs::create_dir(&mem).is_ok() {
             cg.memory = std::fs::write(mem.join("memory.limit_in_bytes"), limits.memory_bytes.to_string()).is_ok();
@@ -121,7 +135,24 @@ impl Cgroup {
             cg.procs.push(pids.join("cgroup.procs"));
             cg.dirs.push(pids);
         }
+        let cpu = root.join("cpuacct").join(name);
+        if std::fs::create_dir(&cpu).is_ok() {
+            cg.procs.push(cpu.join("cgroup.procs"));
+            cg.cpu_usage = Some(cpu.join("cpuacct.usage"));
+            cg.dirs.push(cpu);
+        }
         (!cg.dirs.is_empty()).then_some(cg)
+    }
+
+    /// The CPU time the job's processes used, in seconds.
+    fn cpu_s(&self) -> Option<f64> {
+        let text = std::fs::read_to_string(self.cpu_usage.as_ref()?).ok()?;
+        if self.v2 {
+            let usec = text.lines().find_map(|l| l.strip_prefix("usage_usec "))?;
+            Some(usec.trim().parse::<f64>().ok()? / 1e6)
+        } else {
+            Some(text.trim().parse::<f64>().ok()? / 1e9)
+        }
     }
 
     /// Whether the kernel killed a process for reaching the memory limit: `oom_kill N` in
@@ -249,6 +280,7 @@ pub fn run(layout: &Layout, limits: &Limits, env: &[(String, String)], argv: &[S
             Ok(())
         });
     }
+    let busy_before = busy_s();
     let started = Instant::now();
     let mut child = cmd.spawn().map_err(|source| RunnerError::Spawn { path: "bwrap".into(), source })?;
     let deadline = started + Duration::from_secs_f64(limits.wall_s);
@@ -269,6 +301,8 @@ pub fn run(layout: &Layout, limits: &Limits, env: &[(String, String)], argv: &[S
         std::thread::sleep(Duration::from_millis(25));
     };
     use std::os::unix::process::ExitStatusExt;
+    let busy = busy_before.zip(busy_s()).map(|(a, b)| b - a);
+    let cpu = cgroup.as_ref().and_then(Cgroup::cpu_s).zip(busy).map(|(job_s, busy)| CpuTime { job_s, others_s: (busy - job_s).max(0.0) });
     let finished = Finished {
         exit_code: status.code(),
         signal: status.signal(),
@@ -280,12 +314,39 @@ pub fn run(layout: &Layout, limits: &Limits, env: &[(String, String)], argv: &[S
             pids: cgroup.as_ref().is_some_and(|c| c.pids),
             cgroup: cgroup.as_ref().map(|c| if c.v2 { "v2".into() } else { "v1".into() }),
         },
+        cpu,
     };
     if finished.exit_code == Some(125) && cgroup.is_some() {
         return Err(RunnerError::Sandbox("could not move the job into its cgroup".into()));
     }
     drop(cgroup);
     Ok(finished)
+}
+
+/// Busy time so far of the CPUs this process may run on, in seconds: everything but idle and
+/// iowait in `/proc/stat`, steal included (time a hypervisor gave to another guest).
+fn busy_s() -> Option<f64> {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity fills it.
+    let allowed = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        (libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0).then_some(set)
+    }?;
+    // SAFETY: sysconf has no memory effects.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let mut ticks = 0u64;
+    for line in stat.lines() {
+        let mut fields = line.split_whitespace();
+        let Some(cpu) = fields.next().and_then(|f| f.strip_prefix("cpu")).and_then(|n| n.parse::<usize>().ok()) else { continue };
+        // SAFETY: CPU_ISSET reads the set; cpu indices past its size read as unset.
+        if cpu >= libc::CPU_SETSIZE as usize || !unsafe { libc::CPU_ISSET(cpu, &allowed) } {
+            continue;
+        }
+        // user nice system idle iowait irq softirq steal (guest time is inside user).
+        let v: Vec<u64> = fields.take(8).map(|f| f.parse().unwrap_or(0)).collect();
+        ticks += v.iter().enumerate().filter(|(i, _)| *i != 3 && *i != 4).map(|(_, t)| t).sum::<u64>();
+    }
+    (hz > 0.0).then(|| ticks as f64 / hz)
 }
 
 fn unique() -> u64 {

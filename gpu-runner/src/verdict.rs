@@ -69,6 +69,9 @@ pub struct RunReport {
     /// Set when this run was repeated because the runtime, not the script, failed (the gloo
     /// teardown abort): why.
     pub retried_because: Option<String>,
+    /// CPU seconds the job used, and those the rest of the machine used on the same CPUs
+    /// meanwhile; absent where the host does not account for them.
+    pub cpu: Option<crate::sandbox::CpuTime>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

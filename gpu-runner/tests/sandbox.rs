@@ -27,7 +27,7 @@ fn run(name: &str, limits: Limits) -> (tempfile::TempDir, Run) {
     // Nothing of the job may outlive it.
     let left = Command::new("pgrep").args(["-f", &format!("/job/{name}")]).output().unwrap();
     assert!(left.stdout.is_empty(), "processes of {name} survived: {}", String::from_utf8_lossy(&left.stdout));
-    let cgroups = ["/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup"]
+    let cgroups = ["/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup"]
         .iter()
         .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
         .filter(|e| e.file_name().to_string_lossy().starts_with(&format!("lockstep-{}-", std::process::id())))
@@ -98,4 +98,32 @@ fn a_flood_of_output_is_capped() {
     // Python ignores SIGXFSZ, so the write past the limit fails (EFBIG) and the script stops.
     assert_ne!(r.ranks[0].exit_code, Some(0), "{:?}", r.ranks[0]);
     assert!(r.ranks[0].stdout_tail.len() <= launch::TAIL_BYTES + 8);
+}
+
+/// The speedup check trusts these figures to tell a busy machine from a slow script.
+#[test]
+fn cpu_time_is_told_apart_from_other_work_on_the_machine() {
+    // Other work: a thread spinning in this process, outside the job, on the same CPUs.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spinner = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut n = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                n = std::hint::black_box(n.wrapping_add(1));
+            }
+        })
+    };
+    let (_dir, r) = run("spin.py", small());
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    spinner.join().unwrap();
+    assert!(r.stdout[0].contains("spun"), "{}", r.stdout[0]);
+    let Some(cpu) = r.finished.cpu else {
+        assert!(r.finished.enforced.cgroup.is_none(), "a host with cgroups accounts for CPU time");
+        return;
+    };
+    // The script burns 1.5 s; torchrun, the interpreter and torch's import add a few seconds.
+    assert!(cpu.job_s >= 1.5 && cpu.job_s < 1.5 + r.finished.wall_s, "{cpu:?}, wall {:.1} s", r.finished.wall_s);
+    // The spinner had a core to itself for most of the run.
+    assert!(cpu.others_s > 0.5 * r.finished.wall_s, "{cpu:?}, wall {:.1} s", r.finished.wall_s);
 }
