@@ -188,3 +188,14 @@ fn nccl_without_a_gpu_is_a_clear_error() {
     assert!(e.message.contains("NCCL") || e.message.contains("nccl"), "{}", e.message);
     assert!(e.message.contains("no GPU"), "{}", e.message);
 }
+
+#[test]
+fn a_script_that_never_ends_is_a_timeout() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/forever.py");
+    let mut opts = quick();
+    opts.limits.wall_s = 8.0;
+    let v = grade_path(&script, opts);
+    assert_eq!(v.status, Status::Timeout, "{}", explain(&v));
+    assert!(v.summary.contains("8 s"), "{}", v.summary);
+    assert_eq!(v.runs.len(), 1, "nothing more is run after a timeout");
+}
