@@ -516,7 +516,7 @@ pub fn speedup(ddp: &[&Run], single: &[&Run], min: f64, sharded: bool, remeasure
     let busy = busy_n.filter(|b| *b > BUSY_CORES);
     let hint = if !sharded {
         "the processes did not divide the work: with a DistributedSampler each of N ranks reads 1/N of the data per epoch".to_string()
-    } else if let (Some(b), true) = (busy, ratio >= 0.8 * min) {
+    } else if let Some(b) = busy.filter(|_| ratio >= 0.8 * min) {
         format!("other work was using this machine while it was measured (up to {b:.2} cores), which slows the {n}-process runs most: submit again; if it still fails on a quiet machine, the per-step communication is too large for the work, as the lesson explains")
     } else {
         // The work was divided and still did not pay: per-step synchronisation (the

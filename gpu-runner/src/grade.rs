@@ -66,6 +66,8 @@ struct Runner<'a> {
     harness: PathBuf,
     work: PathBuf,
     made: u32,
+    /// Every run made, in order, as the verdict reports it.
+    reports: Vec<RunReport>,
 }
 
 impl Runner<'_> {
@@ -84,6 +86,13 @@ impl Runner<'_> {
             }
             attempt += 1;
         }
+    }
+
+    /// One run in `role` (`ddp` or `single`), its report filed.
+    fn measure(&mut self, nproc: u32, role: &str) -> Result<Run, RunnerError> {
+        let (run, retried) = self.run(nproc)?;
+        self.reports.push(report(role, &run, retried));
+        Ok(run)
     }
 }
 
@@ -184,10 +193,9 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
     let harness = work.join("harness");
     launch::write_harness(&harness)?;
     let script_name = script.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut runner = Runner { env: &env, opts, script, harness, work: work.clone(), made: 0 };
+    let mut runner = Runner { env: &env, opts, script, harness, work: work.clone(), made: 0, reports: Vec::new() };
 
-    let (first, retried) = runner.run(nproc)?;
-    let mut reports = vec![report("ddp", &first, retried)];
+    let first = runner.measure(nproc, "ddp")?;
     let backend = env.backend();
     let versions = Versions { runner: env!("CARGO_PKG_VERSION").into(), torch: env.torch.clone(), python: env.python.clone() };
     let verdict = |status, summary: String, error, checks, reports, enforced| Verdict {
@@ -211,7 +219,7 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
             (Some(f), Some(l)) => format!("nothing could be graded: {f}:{l}: {}", error.message),
             _ => format!("nothing could be graded: {}", error.message),
         };
-        return Ok(verdict(Status::Error, summary, Some(error), Vec::new(), reports, enforced));
+        return Ok(verdict(Status::Error, summary, Some(error), Vec::new(), runner.reports, enforced));
     }
 
     // The speedup needs the N-process run to have trained (a script that hangs at the very
@@ -222,13 +230,9 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
     let mut single_runs = Vec::new();
     if trained {
         for i in 0..opts.repeats.max(1) {
-            let (single, retried) = runner.run(1)?;
-            reports.push(report("single", &single, retried));
-            single_runs.push(single);
+            single_runs.push(runner.measure(1, "single")?);
             if i + 1 < opts.repeats {
-                let (again, retried) = runner.run(nproc)?;
-                reports.push(report("ddp", &again, retried));
-                ddp_runs.push(again);
+                ddp_runs.push(runner.measure(nproc, "ddp")?);
             }
         }
     }
@@ -245,12 +249,8 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
                 break;
             }
             remeasured += 1;
-            let (again, retried) = runner.run(nproc)?;
-            reports.push(report("ddp", &again, retried));
-            ddp_runs.push(again);
-            let (single, retried) = runner.run(1)?;
-            reports.push(report("single", &single, retried));
-            single_runs.push(single);
+            ddp_runs.push(runner.measure(nproc, "ddp")?);
+            single_runs.push(runner.measure(1, "single")?);
         }
     }
     let checks = checks::all(&refs(&ddp_runs), &refs(&single_runs), min_speedup, remeasured);
@@ -273,5 +273,5 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
         }
         (Status::Fail, parts.join("; "))
     };
-    Ok(verdict(status, summary, None, checks, reports, enforced))
+    Ok(verdict(status, summary, None, checks, runner.reports, enforced))
 }
