@@ -1,0 +1,47 @@
+//! The site's URL scheme. Links to lessons are made in three places that know nothing of each
+//! other: the course rewrites `03-ddp-allreduce.md#…` links, the web app routes and links its
+//! pages, and the grader points each failed check at the section that teaches it. They all
+//! build those URLs here, so a change of scheme cannot leave one of them pointing nowhere.
+
+/// The first path segment of every lesson page: `/lessons/<slug>`.
+pub const LESSONS_SEGMENT: &str = "lessons";
+
+/// `/lessons/<slug>`.
+pub fn lesson(slug: &str) -> String {
+    format!("/{LESSONS_SEGMENT}/{slug}")
+}
+
+/// `/lessons/<slug>#<anchor>`, or the page itself without an anchor.
+pub fn lesson_section(slug: &str, anchor: Option<&str>) -> String {
+    match anchor {
+        Some(anchor) => format!("{}#{anchor}", lesson(slug)),
+        None => lesson(slug),
+    }
+}
+
+/// The slug and anchor of a lesson URL made by [`lesson_section`]; `None` for any other URL.
+pub fn parse_lesson_section(url: &str) -> Option<(&str, Option<&str>)> {
+    let rest = url.strip_prefix('/')?.strip_prefix(LESSONS_SEGMENT)?.strip_prefix('/')?;
+    let (slug, anchor) = match rest.split_once('#') {
+        Some((slug, anchor)) => (slug, Some(anchor)),
+        None => (rest, None),
+    };
+    (!slug.is_empty() && !slug.contains('/')).then_some((slug, anchor))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lesson_urls_round_trip() {
+        assert_eq!(lesson("torchrun"), "/lessons/torchrun");
+        let url = lesson_section("torchrun", Some("initializing-the-process-group"));
+        assert_eq!(url, "/lessons/torchrun#initializing-the-process-group");
+        assert_eq!(parse_lesson_section(&url), Some(("torchrun", Some("initializing-the-process-group"))));
+        assert_eq!(parse_lesson_section("/lessons/torchrun"), Some(("torchrun", None)));
+        assert_eq!(parse_lesson_section("/lessons/"), None);
+        assert_eq!(parse_lesson_section("/lessons/a/b"), None);
+        assert_eq!(parse_lesson_section("https://pytorch.org/lessons/x"), None);
+    }
+}
