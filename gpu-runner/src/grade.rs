@@ -1,14 +1,16 @@
 //! Grading one script: the N-process run, the 1-process runs the speedup is measured against,
-//! the checks, and the verdict.
+//! the evidence, and the verdict. The judging is `grading-checks`'; this module decides which
+//! runs to make.
 
 use std::path::{Path, PathBuf};
 
-use crate::checks::{self, IDS};
+use grading_checks::evidence::{Evidence, RunEvidence};
+use grading_checks::{outcome, speedup};
+use grading_protocol::{CheckId, Limits, RunReport, RunRole, Settings, Verdict, Versions, SCHEMA};
+
 use crate::env::{probe, Environment};
-use crate::launch::{self, Run, Settings};
-use crate::record::Event;
-use crate::sandbox::Limits;
-use crate::verdict::{CheckStatus, ErrorInfo, RunReport, Status, Verdict, Versions, SCHEMA};
+use crate::gather;
+use crate::launch::{self, Run};
 use crate::RunnerError;
 
 #[derive(Debug, Clone)]
@@ -19,6 +21,10 @@ pub struct Options {
     /// How many times each of the N-process and 1-process runs is made for the speedup.
     pub repeats: u32,
     pub min_speedup: Option<f64>,
+    /// Whether to time the speedup at all. Without it only the N-process run is made, and the
+    /// `speedup` check is skipped: for grading on a machine that is busy anyway, and for tests
+    /// aimed at other checks.
+    pub time_speedup: bool,
     pub threads: u32,
     pub pg_timeout_s: f64,
     pub limits: Limits,
@@ -33,6 +39,7 @@ impl Default for Options {
             nproc: None,
             repeats: 2,
             min_speedup: None,
+            time_speedup: true,
             threads: 1,
             pg_timeout_s: 20.0,
             limits: Limits::default(),
@@ -88,25 +95,22 @@ impl Runner<'_> {
         }
     }
 
-    /// One run in `role` (`ddp` or `single`), its report filed.
-    fn measure(&mut self, nproc: u32, role: &str) -> Result<Run, RunnerError> {
+    /// One run in `role`, its report filed, as evidence (with its tensors compared when
+    /// `tensors`).
+    fn measure(&mut self, nproc: u32, role: RunRole, tensors: bool) -> Result<RunEvidence, RunnerError> {
         let (run, retried) = self.run(nproc)?;
         self.reports.push(report(role, &run, retried));
-        Ok(run)
+        Ok(gather::evidence(run, tensors))
     }
-}
-
-fn refs(runs: &[Run]) -> Vec<&Run> {
-    runs.iter().collect()
 }
 
 fn settings(opts: &Options, nproc: u32) -> Settings {
     Settings { nproc, threads: opts.threads, pg_timeout_s: opts.pg_timeout_s, limits: opts.limits }
 }
 
-fn report(role: &str, run: &Run, retried: Option<String>) -> RunReport {
+fn report(role: RunRole, run: &Run, retried: Option<String>) -> RunReport {
     RunReport {
-        role: role.into(),
+        role,
         nproc: run.nproc,
         backend: run.backend().map(str::to_string),
         command: run.command.clone(),
@@ -118,60 +122,6 @@ fn report(role: &str, run: &Run, retried: Option<String>) -> RunReport {
         retried_because: retried,
         cpu: run.finished.cpu,
     }
-}
-
-/// The line number of a harness call site, `file.py:LINE`.
-fn site_line(site: Option<&str>) -> Option<u32> {
-    site?.rsplit(':').next()?.parse().ok()
-}
-
-/// Why nothing could be graded, if so: a syntax error, NCCL without a GPU, or a script that
-/// died before any rank reached the process group.
-fn nothing_to_grade(run: &Run, script_name: &str) -> Option<ErrorInfo> {
-    for rec in &run.records {
-        for e in &rec.events {
-            match e {
-                Event::SyntaxError { line, message, text, .. } => {
-                    return Some(ErrorInfo {
-                        message: format!("SyntaxError: {message}{}", if text.is_empty() { String::new() } else { format!(": {}", text.trim()) }),
-                        file: Some(script_name.into()),
-                        line: *line,
-                    })
-                }
-                Event::InitError { reason, backend, error, site } if reason == "nccl_without_gpu" => {
-                    return Some(ErrorInfo {
-                        message: format!(
-                            "the script asks for the {} backend, but this runner has no GPU ({error}); choose it with \"nccl\" if torch.cuda.is_available() else \"gloo\"",
-                            backend.as_deref().unwrap_or("nccl")
-                        ),
-                        file: Some(script_name.into()),
-                        line: site_line(site.as_deref()),
-                    });
-                }
-                _ => {}
-            }
-        }
-    }
-    let anyone_started = run.records.iter().any(|r| r.init().is_some() || r.passes().next().is_some());
-    if anyone_started || run.finished.timed_out {
-        return None;
-    }
-    // Died before doing anything distributed: an import error, an exception at the top.
-    let exc = run.records.iter().find_map(|r| r.exception());
-    let (message, line) = match exc {
-        Some((kind, msg, site)) => (format!("{kind}: {msg}"), site_line(site)),
-        None if run.records.iter().all(|r| r.end().is_some()) => {
-            ("the script finished without starting a process group or a DataLoader: there was nothing to grade".into(), None)
-        }
-        None => (
-            format!(
-                "no rank got going: {}",
-                run.ranks.iter().map(|r| r.stderr_tail.lines().last().unwrap_or("").to_string()).find(|l| !l.is_empty()).unwrap_or_else(|| run.launcher_tail.lines().last().unwrap_or("").to_string())
-            ),
-            None,
-        ),
-    };
-    Some(ErrorInfo { message, file: Some(script_name.into()), line })
 }
 
 /// Runs and grades `script`.
@@ -195,83 +145,64 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
     let script_name = script.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut runner = Runner { env: &env, opts, script, harness, work: work.clone(), made: 0, reports: Vec::new() };
 
-    let first = runner.measure(nproc, "ddp")?;
-    let backend = env.backend();
+    let (first, enforced) = {
+        let (run, retried) = runner.run(nproc)?;
+        runner.reports.push(report(RunRole::Ddp, &run, retried));
+        let enforced = run.finished.enforced.clone();
+        (gather::evidence(run, true), enforced)
+    };
     let versions = Versions { runner: env!("CARGO_PKG_VERSION").into(), torch: env.torch.clone(), python: env.python.clone() };
-    let verdict = |status, summary: String, error, checks, reports, enforced| Verdict {
+    let verdict = |status, summary, error, checks, runs| Verdict {
         schema: SCHEMA,
         status,
         summary,
         script: script_name.clone(),
         nproc,
-        backend: backend.into(),
+        backend: env.backend().into(),
         error,
         checks,
-        runs: reports,
+        runs,
         settings: settings(opts, nproc),
-        enforced,
+        enforced: enforced.clone(),
         versions: versions.clone(),
     };
-    let enforced = first.finished.enforced.clone();
 
-    if let Some(error) = nothing_to_grade(&first, &script_name) {
-        let summary = match (&error.file, error.line) {
-            (Some(f), Some(l)) => format!("nothing could be graded: {f}:{l}: {}", error.message),
-            _ => format!("nothing could be graded: {}", error.message),
-        };
-        return Ok(verdict(Status::Error, summary, Some(error), Vec::new(), runner.reports, enforced));
+    if let Some(error) = outcome::nothing_to_grade(&first, &script_name) {
+        let summary = outcome::error_summary(&error);
+        return Ok(verdict(grading_protocol::Status::Error, summary, Some(error), Vec::new(), runner.reports));
     }
 
     // The speedup needs the N-process run to have trained (a script that hangs at the very
     // end, at a misplaced barrier, has); then the runs alternate, so a noisy minute hurts both
     // sides alike.
-    let trained = !checks::epoch_throughputs(&first).is_empty() && !first.finished.timed_out;
-    let mut ddp_runs = vec![first];
-    let mut single_runs = Vec::new();
-    if trained {
-        for i in 0..opts.repeats.max(1) {
-            single_runs.push(runner.measure(1, "single")?);
-            if i + 1 < opts.repeats {
-                ddp_runs.push(runner.measure(nproc, "ddp")?);
-            }
-        }
-    }
-    let min_speedup = opts.min_speedup.unwrap_or_else(|| checks::default_min_speedup(nproc));
-    // A speedup that falls short while other work was using the machine is measured again,
-    // a pair of runs at a time, so that a correct script is not failed for a noisy minute.
-    let mut remeasured = 0;
-    if trained && checks::sampler_sharding(&ddp_runs[0]).status != CheckStatus::Fail {
-        while remeasured < BUSY_REMEASURES {
-            let short = checks::speedup(&refs(&ddp_runs), &refs(&single_runs), min_speedup, true, remeasured).status == CheckStatus::Fail;
-            // Only the N-process side: other work during a 1-process run raises the ratio.
-            let busy = ddp_runs.iter().filter_map(checks::others_cores).any(|c| c > checks::BUSY_CORES);
-            if !(short && busy) {
-                break;
-            }
-            remeasured += 1;
-            ddp_runs.push(runner.measure(nproc, "ddp")?);
-            single_runs.push(runner.measure(1, "single")?);
-        }
-    }
-    let checks = checks::all(&refs(&ddp_runs), &refs(&single_runs), min_speedup, remeasured);
-    debug_assert_eq!(checks.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), IDS);
-
-    let ids = |status| -> Vec<&str> { checks.iter().filter(|c| c.required && c.status == status).map(|c| c.id.as_str()).collect() };
-    let (failed, skipped) = (ids(CheckStatus::Fail), ids(CheckStatus::Skip));
-    let (status, summary) = if ddp_runs[0].finished.timed_out {
-        (Status::Timeout, format!("the run was stopped after {:.0} s (the wall-clock limit)", opts.limits.wall_s))
-    } else if failed.is_empty() && skipped.is_empty() {
-        (Status::Pass, format!("all {} checks passed", checks.len()))
-    } else {
-        // A required check that could not be judged is not a pass either.
-        let mut parts = Vec::new();
-        if !failed.is_empty() {
-            parts.push(format!("{} of {} checks failed: {}", failed.len(), checks.len(), failed.join(", ")));
-        }
-        if !skipped.is_empty() {
-            parts.push(format!("{} not judged: {}", skipped.len(), skipped.join(", ")));
-        }
-        (Status::Fail, parts.join("; "))
+    let trained = !speedup::epoch_throughputs(&first).is_empty() && !first.timed_out;
+    let timed_out = first.timed_out;
+    let mut evidence = Evidence {
+        ddp: vec![first],
+        single: Vec::new(),
+        min_speedup: opts.min_speedup.unwrap_or_else(|| speedup::default_min_speedup(nproc)),
+        remeasured: 0,
+        not_timed: (!opts.time_speedup).then(|| "this grade was asked not to time the speedup".to_string()),
     };
-    Ok(verdict(status, summary, None, checks, runner.reports, enforced))
+    if trained && opts.time_speedup {
+        for i in 0..opts.repeats.max(1) {
+            evidence.single.push(runner.measure(1, RunRole::Single, false)?);
+            if i + 1 < opts.repeats {
+                evidence.ddp.push(runner.measure(nproc, RunRole::Ddp, false)?);
+            }
+        }
+        // A speedup that falls short while other work was using the machine is measured
+        // again, a pair of runs at a time, so that a correct script is not failed for a noisy
+        // minute. Not when the script did not divide the work: no quiet minute fixes that.
+        let sharded = grading_checks::sampler::sharding(&evidence.ddp[0]).status != grading_protocol::CheckStatus::Fail;
+        while sharded && evidence.remeasured < BUSY_REMEASURES && speedup::worth_measuring_again(&evidence) {
+            evidence.remeasured += 1;
+            evidence.ddp.push(runner.measure(nproc, RunRole::Ddp, false)?);
+            evidence.single.push(runner.measure(1, RunRole::Single, false)?);
+        }
+    }
+    let checks = grading_checks::all(&evidence);
+    debug_assert_eq!(checks.iter().map(|c| c.id).collect::<Vec<_>>(), CheckId::ALL);
+    let (status, summary) = outcome::summarize(&checks, timed_out, opts.limits.wall_s);
+    Ok(verdict(status, summary, None, checks, runner.reports))
 }

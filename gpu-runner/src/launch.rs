@@ -7,11 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use grading_checks::record::RankRecord;
+use grading_protocol::{RankRun, Settings};
 
 use crate::env::Environment;
-use crate::record::RankRecord;
-use crate::sandbox::{self, Finished, Layout, Limits};
+use crate::sandbox::{self, Finished, Layout};
 use crate::RunnerError;
 
 pub const HARNESS: &str = include_str!("../harness/lockstep_harness.py");
@@ -25,31 +25,6 @@ exit "$status"
 
 /// How much of each log the result keeps: the end, where the errors are.
 pub const TAIL_BYTES: usize = 4096;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
-    pub nproc: u32,
-    /// Threads per process (`OMP_NUM_THREADS`, `torch.set_num_threads`), the same for every
-    /// run so that one process is not given the whole machine while N share it.
-    pub threads: u32,
-    /// The process-group timeout the harness imposes: how long a rank waits in a collective
-    /// before it fails.
-    pub pg_timeout_s: f64,
-    pub limits: Limits,
-}
-
-/// What one rank did, as the launcher saw it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RankRun {
-    pub rank: u32,
-    /// The exit code, or `None` when it was killed.
-    pub exit_code: Option<i32>,
-    pub signal: Option<i32>,
-    /// Killed by the launcher or the wall clock before it could report.
-    pub killed: bool,
-    pub stdout_tail: String,
-    pub stderr_tail: String,
-}
 
 /// One torchrun, finished.
 #[derive(Debug, Clone)]
@@ -156,7 +131,8 @@ pub fn run(env: &Environment, venv: &Path, harness: &Path, script: &Path, settin
             stderr_tail: tail(&err_path),
         });
         stdout.push(String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned());
-        recs.push(RankRecord::read(&records, rank));
+        let text = std::fs::read_to_string(records.join(format!("rank{rank}.jsonl"))).unwrap_or_default();
+        recs.push(RankRecord::parse(rank, &text));
     }
     Ok(Run {
         nproc: settings.nproc,

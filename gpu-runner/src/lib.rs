@@ -1,21 +1,24 @@
 //! Runs learners' DDP scripts under `torchrun`, sandboxed, and grades what they really did.
 //!
 //! The pieces, in the order a job meets them: [`env`] finds the Python environment the set-up
-//! created; [`sandbox`] confines a command (bubblewrap, cgroups, rlimits, a wall clock);
-//! [`launch`] starts `torchrun` in it with the instrumentation harness (`harness/`) and
-//! collects each rank's exit, output and records ([`record`]); [`tensors`] loads the tensors
-//! the harness saved, with tch; [`checks`] turns all that into a [`verdict::Verdict`];
-//! [`grade`] runs the whole thing. This crate is the only one that links libtorch (through
-//! `tch`); the web app never does.
+//! created; [`sandbox`] confines a command (bubblewrap, cgroups, rlimits, a wall clock) while
+//! [`cpu`] accounts for where the CPU time went; [`launch`] starts `torchrun` in it with the
+//! instrumentation harness (`harness/`) and collects each rank's exit, output and records;
+//! [`gather`] turns a finished run into evidence, comparing the tensors it saved with tch
+//! ([`tensors`]); the checks of `grading-checks` judge that evidence; [`grade`] runs the whole
+//! thing and assembles the verdict of `grading-protocol`. This crate is the only one that
+//! links libtorch (through `tch`); the web app never does, and reads verdicts through
+//! `grading-protocol` alone.
 
-pub mod checks;
+pub mod cpu;
 pub mod env;
+pub mod gather;
 pub mod grade;
 pub mod launch;
-pub mod record;
 pub mod sandbox;
 pub mod tensors;
-pub mod verdict;
+
+pub use grading_protocol as protocol;
 
 use std::path::PathBuf;
 

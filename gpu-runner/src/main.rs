@@ -1,21 +1,98 @@
+//! `gpu-runner`: grade a learner's DDP script, or describe the environment jobs run in.
+//!
+//! Exit codes: 0 the script passed, 1 it failed, 2 an `error` or `timeout` verdict or a command
+//! line that cannot be understood, 3 the runner itself could not run (no environment, no
+//! sandbox).
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand};
 use gpu_runner::grade::{grade, Options};
-use gpu_runner::verdict::Status;
+use gpu_runner::protocol::Status;
 
-const USAGE: &str = "usage:
-  gpu-runner grade SCRIPT [--nproc N] [--json] [--repeats K] [--min-speedup X] [--threads T]
-                          [--pg-timeout S] [--wall S] [--memory MIB] [--pids N] [--file-size MIB]
-                          [--keep DIR]
-      run SCRIPT under torchrun in the sandbox and grade it; exit 0 on pass, 1 on fail,
-      2 on error or timeout
-  gpu-runner env
-      describe the Python environment jobs run in";
+#[derive(Parser)]
+#[command(version, about = "Runs learners' DDP scripts under torchrun, sandboxed, and grades what they really did.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run SCRIPT under torchrun in the sandbox and grade it: exit 0 on pass, 1 on fail, 2 on
+    /// error or timeout.
+    Grade(GradeArgs),
+    /// Describe the Python environment jobs run in.
+    Env,
+}
+
+#[derive(Args)]
+struct GradeArgs {
+    /// The learner's training script.
+    script: PathBuf,
+    /// Processes in the graded run [default: one per GPU, or 2 on CPU].
+    #[arg(long)]
+    nproc: Option<u32>,
+    /// Print the verdict as JSON (gpu-runner/RESULT.md) instead of a report.
+    #[arg(long)]
+    json: bool,
+    /// How many times each of the N-process and 1-process runs is made for the speedup.
+    #[arg(long, default_value_t = 2)]
+    repeats: u32,
+    /// The speedup the N-process run must reach [default: 1 + 0.05 per extra process].
+    #[arg(long)]
+    min_speedup: Option<f64>,
+    /// Do not time the speedup: make only the N-process run and skip the `speedup` check.
+    #[arg(long)]
+    skip_speedup: bool,
+    /// Threads per process, the same in every run.
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Seconds a rank waits in a collective before it fails.
+    #[arg(long, default_value_t = 20.0)]
+    pg_timeout: f64,
+    /// Wall-clock limit of one run, in seconds.
+    #[arg(long, default_value_t = 300.0)]
+    wall: f64,
+    /// Memory for the whole job, in MiB.
+    #[arg(long, default_value_t = 4096)]
+    memory: u64,
+    /// Processes and threads for the whole job.
+    #[arg(long, default_value_t = 512)]
+    pids: u32,
+    /// The largest file the job may write, in MiB.
+    #[arg(long, default_value_t = 64)]
+    file_size: u64,
+    /// Keep the job's files (records, logs, tensors) in DIR.
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
+}
+
+impl GradeArgs {
+    fn options(&self) -> Options {
+        let mut opts = Options {
+            nproc: self.nproc,
+            repeats: self.repeats,
+            min_speedup: self.min_speedup,
+            time_speedup: !self.skip_speedup,
+            threads: self.threads,
+            pg_timeout_s: self.pg_timeout,
+            keep: self.keep.clone(),
+            ..Options::default()
+        };
+        opts.limits.wall_s = self.wall;
+        opts.limits.memory_bytes = self.memory << 20;
+        opts.limits.pids = self.pids;
+        opts.limits.file_bytes = self.file_size << 20;
+        opts
+    }
+}
 
 fn main() -> ExitCode {
-    match real_main() {
+    let cli = Cli::parse();
+    match run(cli.command) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("gpu-runner: {e:#}");
@@ -24,10 +101,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn real_main() -> Result<ExitCode> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("env") => {
+fn run(command: Command) -> Result<ExitCode> {
+    match command {
+        Command::Env => {
             let venv = gpu_runner::default_venv();
             let env = gpu_runner::probe(&venv)?;
             println!("environment: {}", venv.display());
@@ -36,32 +112,9 @@ fn real_main() -> Result<ExitCode> {
             println!("sandbox: bubblewrap {}", if gpu_runner::sandbox::available() { "found" } else { "MISSING" });
             Ok(ExitCode::SUCCESS)
         }
-        Some("grade") => {
-            let mut opts = Options::default();
-            let mut script = None;
-            let mut json = false;
-            let mut it = args[1..].iter();
-            while let Some(a) = it.next() {
-                let mut value = |name: &str| it.next().with_context(|| format!("{name} needs a value"));
-                match a.as_str() {
-                    "--json" => json = true,
-                    "--nproc" => opts.nproc = Some(value("--nproc")?.parse().context("--nproc")?),
-                    "--repeats" => opts.repeats = value("--repeats")?.parse().context("--repeats")?,
-                    "--min-speedup" => opts.min_speedup = Some(value("--min-speedup")?.parse().context("--min-speedup")?),
-                    "--threads" => opts.threads = value("--threads")?.parse().context("--threads")?,
-                    "--pg-timeout" => opts.pg_timeout_s = value("--pg-timeout")?.parse().context("--pg-timeout")?,
-                    "--wall" => opts.limits.wall_s = value("--wall")?.parse().context("--wall")?,
-                    "--memory" => opts.limits.memory_bytes = value("--memory")?.parse::<u64>().context("--memory")? << 20,
-                    "--pids" => opts.limits.pids = value("--pids")?.parse().context("--pids")?,
-                    "--file-size" => opts.limits.file_bytes = value("--file-size")?.parse::<u64>().context("--file-size")? << 20,
-                    "--keep" => opts.keep = Some(PathBuf::from(value("--keep")?)),
-                    s if s.starts_with("--") => bail!("unknown option {s}\n{USAGE}"),
-                    s => script = Some(PathBuf::from(s)),
-                }
-            }
-            let Some(script) = script else { bail!("grade needs a SCRIPT\n{USAGE}") };
-            let verdict = grade(&script, &opts)?;
-            if json {
+        Command::Grade(args) => {
+            let verdict = grade(&args.script, &args.options())?;
+            if args.json {
                 println!("{}", serde_json::to_string_pretty(&verdict)?);
             } else {
                 print!("{}", verdict.report());
@@ -71,10 +124,6 @@ fn real_main() -> Result<ExitCode> {
                 Status::Fail => ExitCode::from(1),
                 Status::Error | Status::Timeout => ExitCode::from(2),
             })
-        }
-        _ => {
-            eprintln!("{USAGE}");
-            Ok(ExitCode::from(2))
         }
     }
 }

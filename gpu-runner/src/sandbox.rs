@@ -14,30 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use grading_protocol::{CpuTime, Enforced, Limits};
 
+use crate::cpu::{self, CgroupUsage};
 use crate::RunnerError;
-
-/// Resource limits for one sandboxed command. The defaults suit the course's exercise on a
-/// small machine: two CPU processes of torch use about 1 GiB.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Limits {
-    /// Memory for the whole job (every rank together), without swap.
-    pub memory_bytes: u64,
-    /// Processes and threads for the whole job.
-    pub pids: u32,
-    /// The largest file any process may write, its logs included: a flood of output is cut
-    /// here.
-    pub file_bytes: u64,
-    /// Wall-clock time for one run, after which the whole tree is killed.
-    pub wall_s: f64,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits { memory_bytes: 4 << 30, pids: 512, file_bytes: 64 << 20, wall_s: 300.0 }
-    }
-}
 
 /// Where the sandbox's writable and read-only parts come from on the host.
 #[derive(Debug, Clone)]
@@ -55,7 +35,7 @@ pub struct Layout {
 }
 
 /// How the command ended.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Finished {
     pub exit_code: Option<i32>,
     pub signal: Option<i32>,
@@ -69,22 +49,6 @@ pub struct Finished {
     pub cpu: Option<CpuTime>,
 }
 
-/// Where the CPU time went while a job ran: to the job itself (its cgroup's accounting), and to
-/// anything else on the CPUs the job could use: other processes, and a hypervisor's steal. The
-/// second says whether a timing was taken on a busy machine.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct CpuTime {
-    pub job_s: f64,
-    pub others_s: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Enforced {
-    pub memory: bool,
-    pub pids: bool,
-    pub cgroup: Option<String>,
-}
-
 /// A cgroup for one job, v2 or v1, removed when dropped.
 struct Cgroup {
     /// The `cgroup.procs` files the job's first process joins.
@@ -93,8 +57,7 @@ struct Cgroup {
     memory: bool,
     pids: bool,
     oom_events: Option<PathBuf>,
-    /// `cpu.stat` (v2, microseconds) or `cpuacct.usage` (v1, nanoseconds).
-    cpu_usage: Option<PathBuf>,
+    cpu_usage: Option<(PathBuf, CgroupUsage)>,
     v2: bool,
 }
 
@@ -111,7 +74,7 @@ impl Cgroup {
             return Some(Cgroup {
                 procs: vec![dir.join("cgroup.procs")],
                 oom_events: Some(dir.join("memory.events")),
-                cpu_usage: Some(dir.join("cpu.stat")),
+                cpu_usage: Some((dir.join("cpu.stat"), CgroupUsage::V2CpuStat)),
                 dirs: vec![dir],
                 memory,
                 pids,
@@ -138,7 +101,7 @@ impl Cgroup {
         let cpu = root.join("cpuacct").join(name);
         if std::fs::create_dir(&cpu).is_ok() {
             cg.procs.push(cpu.join("cgroup.procs"));
-            cg.cpu_usage = Some(cpu.join("cpuacct.usage"));
+            cg.cpu_usage = Some((cpu.join("cpuacct.usage"), CgroupUsage::V1CpuacctUsage));
             cg.dirs.push(cpu);
         }
         (!cg.dirs.is_empty()).then_some(cg)
@@ -146,13 +109,8 @@ impl Cgroup {
 
     /// The CPU time the job's processes used, in seconds.
     fn cpu_s(&self) -> Option<f64> {
-        let text = std::fs::read_to_string(self.cpu_usage.as_ref()?).ok()?;
-        if self.v2 {
-            let usec = text.lines().find_map(|l| l.strip_prefix("usage_usec "))?;
-            Some(usec.trim().parse::<f64>().ok()? / 1e6)
-        } else {
-            Some(text.trim().parse::<f64>().ok()? / 1e9)
-        }
+        let (path, kind) = self.cpu_usage.as_ref()?;
+        cpu::cgroup_usage_s(*kind, &std::fs::read_to_string(path).ok()?)
     }
 
     /// Whether the kernel killed a process for reaching the memory limit: `oom_kill N` in
@@ -280,7 +238,7 @@ pub fn run(layout: &Layout, limits: &Limits, env: &[(String, String)], argv: &[S
             Ok(())
         });
     }
-    let busy_before = busy_s();
+    let meter = cpu::Meter::start();
     let started = Instant::now();
     let mut child = cmd.spawn().map_err(|source| RunnerError::Spawn { path: "bwrap".into(), source })?;
     let deadline = started + Duration::from_secs_f64(limits.wall_s);
@@ -301,8 +259,7 @@ pub fn run(layout: &Layout, limits: &Limits, env: &[(String, String)], argv: &[S
         std::thread::sleep(Duration::from_millis(25));
     };
     use std::os::unix::process::ExitStatusExt;
-    let busy = busy_before.zip(busy_s()).map(|(a, b)| b - a);
-    let cpu = cgroup.as_ref().and_then(Cgroup::cpu_s).zip(busy).map(|(job_s, busy)| CpuTime { job_s, others_s: (busy - job_s).max(0.0) });
+    let cpu = meter.finish(cgroup.as_ref().and_then(Cgroup::cpu_s));
     let finished = Finished {
         exit_code: status.code(),
         signal: status.signal(),
@@ -321,32 +278,6 @@ pub fn run(layout: &Layout, limits: &Limits, env: &[(String, String)], argv: &[S
     }
     drop(cgroup);
     Ok(finished)
-}
-
-/// Busy time so far of the CPUs this process may run on, in seconds: everything but idle and
-/// iowait in `/proc/stat`, steal included (time a hypervisor gave to another guest).
-fn busy_s() -> Option<f64> {
-    // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity fills it.
-    let allowed = unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        (libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0).then_some(set)
-    }?;
-    // SAFETY: sysconf has no memory effects.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-    let stat = std::fs::read_to_string("/proc/stat").ok()?;
-    let mut ticks = 0u64;
-    for line in stat.lines() {
-        let mut fields = line.split_whitespace();
-        let Some(cpu) = fields.next().and_then(|f| f.strip_prefix("cpu")).and_then(|n| n.parse::<usize>().ok()) else { continue };
-        // SAFETY: CPU_ISSET reads the set; cpu indices past its size read as unset.
-        if cpu >= libc::CPU_SETSIZE as usize || !unsafe { libc::CPU_ISSET(cpu, &allowed) } {
-            continue;
-        }
-        // user nice system idle iowait irq softirq steal (guest time is inside user).
-        let v: Vec<u64> = fields.take(8).map(|f| f.parse().unwrap_or(0)).collect();
-        ticks += v.iter().enumerate().filter(|(i, _)| *i != 3 && *i != 4).map(|(_, t)| t).sum::<u64>();
-    }
-    (hz > 0.0).then(|| ticks as f64 / hz)
 }
 
 fn unique() -> u64 {

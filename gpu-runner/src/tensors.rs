@@ -26,7 +26,7 @@ impl StateDict {
     }
 }
 
-/// How two state dicts differ.
+/// How two state dicts differ, name by name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Difference {
     /// Names in one and not the other.

@@ -1,13 +1,18 @@
 //! `gpu-runner grade` on real torch (CPU, gloo, 2 processes): the reference solution passes,
 //! and each broken variant fails the check it breaks. The runs are timed for the speedup, so
 //! they take turns: two jobs side by side on two cores would each see half the machine.
+//!
+//! Only the grades whose verdict depends on the speedup time it (the solution, the
+//! communication-bound and the overlapping-shards variants); the others make just the graded
+//! run and prove their own check, with `speedup` skipped as "not measured". The speedup's
+//! judgement in every corner is unit-tested on synthetic evidence in `grading-checks`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use gpu_runner::grade::{grade, Options};
-use gpu_runner::verdict::{CheckStatus, Status, Verdict};
+use gpu_runner::protocol::{CheckId, CheckStatus, RunRole, Status, Verdict};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
@@ -21,15 +26,24 @@ fn graded(name: &str) -> Verdict {
     grade_with(name, Options::default())
 }
 
-/// For the variants aimed at other checks: one repeat, and a speedup threshold of 1.0 (not
-/// slower), so that a noisy minute on a shared 2-core machine cannot turn their verdict into
-/// a speedup failure. The speedup check itself is tested with the defaults.
+/// For the variants aimed at other checks: the graded run alone, the speedup not timed.
 fn graded_quick(name: &str) -> Verdict {
     grade_with(name, quick())
 }
 
 fn quick() -> Options {
-    Options { repeats: 1, min_speedup: Some(1.0), ..Options::default() }
+    Options { time_speedup: false, ..Options::default() }
+}
+
+/// For a variant whose mistake must also cost the speedup: one repeat, and a threshold of 1.0
+/// (not slower), so the verdict does not hang on a noisy minute of a shared 2-core machine.
+fn graded_timed_once(name: &str) -> Verdict {
+    grade_with(name, Options { repeats: 1, min_speedup: Some(1.0), ..Options::default() })
+}
+
+/// The skip of a grade that did not time the speedup.
+fn untimed(c: &gpu_runner::protocol::Check) -> bool {
+    c.id == CheckId::Speedup && c.status == CheckStatus::Skip && c.message.starts_with("not measured: this grade was asked not to time")
 }
 
 fn grade_with(name: &str, opts: Options) -> Verdict {
@@ -41,8 +55,9 @@ fn grade_path(script: &Path, opts: Options) -> Verdict {
     grade(script, &opts).unwrap_or_else(|e| panic!("{}: {e}", script.display()))
 }
 
+/// The checks that did not pass, the untimed speedup aside.
 fn not_passed(v: &Verdict) -> BTreeSet<&str> {
-    v.checks.iter().filter(|c| c.status != CheckStatus::Pass).map(|c| c.id.as_str()).collect()
+    v.checks.iter().filter(|c| c.status != CheckStatus::Pass && !untimed(c)).map(|c| c.id.as_str()).collect()
 }
 
 fn failed(v: &Verdict) -> BTreeSet<&str> {
@@ -52,8 +67,8 @@ fn failed(v: &Verdict) -> BTreeSet<&str> {
 /// When the processes did not form one group, the checks that compare ranks within it may
 /// not fail on their own account: what they saw waits, as a skip, for `launched`.
 fn only_waiting_for_launched(v: &Verdict) {
-    for c in v.checks.iter().filter(|c| c.status == CheckStatus::Skip) {
-        assert!(c.message.starts_with("not judged until `launched` passes"), "{c:?}");
+    for c in v.checks.iter().filter(|c| c.status == CheckStatus::Skip && !untimed(c)) {
+        assert!(c.message.starts_with(grading_checks::WAITS_FOR_LAUNCHED), "{c:?}");
     }
 }
 
@@ -67,7 +82,7 @@ fn reference_solution_passes_every_check() {
     assert_eq!(v.status, Status::Pass, "{}", explain(&v));
     assert_eq!(v.checks.len(), 10);
     assert_eq!(v.backend, "gloo");
-    assert!(v.runs.iter().any(|r| r.role == "single" && r.nproc == 1));
+    assert!(v.runs.iter().any(|r| r.role == RunRole::Single && r.nproc == 1));
     let json = serde_json::to_value(&v).unwrap();
     assert_eq!(json["status"], "pass");
     assert_eq!(json["checks"][0]["id"], "launched");
@@ -81,10 +96,17 @@ fn fails_exactly(script: &str, check: &str) -> Verdict {
 
 /// A variant whose mistake also costs another check, and why it must.
 fn fails_only(script: &str, check: &str, all: &[&str]) -> Verdict {
-    let v = if check == "speedup" { graded(&format!("broken/{script}")) } else { graded_quick(&format!("broken/{script}")) };
+    let name = format!("broken/{script}");
+    let v = match (check, all.contains(&"speedup")) {
+        ("speedup", _) => graded(&name),
+        (_, true) => graded_timed_once(&name),
+        _ => graded_quick(&name),
+    };
     assert_eq!(v.status, Status::Fail, "{}", explain(&v));
     assert_eq!(not_passed(&v), all.iter().copied().collect::<BTreeSet<_>>(), "{}", explain(&v));
-    let c = v.checks.iter().find(|c| c.id == check).unwrap();
+    let timed = v.runs.iter().any(|r| r.role == RunRole::Single);
+    assert_eq!(timed, !untimed(&v.checks[9]), "{}", explain(&v));
+    let c = v.checks.iter().find(|c| c.id.as_str() == check).unwrap();
     assert!(c.hint.is_some() && c.lesson.starts_with("/lessons/"), "{c:?}");
     v
 }
@@ -106,7 +128,7 @@ fn averaging_gradients_by_hand_fails_ddp_wrapped_only() {
     let v = fails_exactly("manual_allreduce.py", "ddp_wrapped");
     let c = &v.checks[1];
     assert!(c.message.contains("averaging the gradients by hand"), "{}", c.message);
-    let sync = v.checks.iter().find(|c| c.id == "replicas_in_sync").unwrap();
+    let sync = v.checks.iter().find(|c| c.id == CheckId::ReplicasInSync).unwrap();
     assert!(sync.message.contains("the parameters the optimizer updates"), "{}", sync.message);
 }
 
@@ -161,14 +183,14 @@ fn forward_through_module_fails_replicas_in_sync() {
 #[test]
 fn barrier_on_rank_zero_only_fails_no_deadlock_naming_the_line() {
     let v = fails_exactly("barrier_rank0.py", "no_deadlock");
-    let c = v.checks.iter().find(|c| c.id == "no_deadlock").unwrap();
+    let c = v.checks.iter().find(|c| c.id == CheckId::NoDeadlock).unwrap();
     assert!(c.message.contains("barrier() at barrier_rank0.py:63"), "{}", c.message);
 }
 
 #[test]
 fn communication_bound_conversion_fails_speedup_with_a_teaching_hint() {
     let v = fails_exactly("small_batch.py", "speedup");
-    let c = v.checks.iter().find(|c| c.id == "speedup").unwrap();
+    let c = v.checks.iter().find(|c| c.id == CheckId::Speedup).unwrap();
     assert!(c.hint.as_deref().unwrap().contains("communication-bound"), "{c:?}");
 }
 

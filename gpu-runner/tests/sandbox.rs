@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gpu_runner::launch::{self, Run, Settings};
-use gpu_runner::sandbox::Limits;
+use gpu_runner::launch::{self, Run};
+use gpu_runner::protocol::{Limits, Settings};
 
 fn hostile(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile").join(name)

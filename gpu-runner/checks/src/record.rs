@@ -1,10 +1,8 @@
 //! What the harness recorded on each rank: one JSON object per line in `rank{R}.jsonl`.
 //!
-//! The field names are the harness's (`harness/lockstep_harness.py`); a line that does not
-//! parse is kept as [`Event::Unreadable`] instead of failing the job, since a rank killed in the
-//! middle of a write leaves half a line.
-
-use std::path::Path;
+//! The field names are the harness's (`gpu-runner/harness/lockstep_harness.py`); a line that
+//! does not parse is kept as [`Event::Unreadable`] instead of failing the job, since a rank
+//! killed in the middle of a write leaves half a line.
 
 use serde::Deserialize;
 
@@ -87,8 +85,9 @@ pub struct RankRecord {
 }
 
 impl RankRecord {
-    pub fn read(dir: &Path, rank: u32) -> RankRecord {
-        let text = std::fs::read_to_string(dir.join(format!("rank{rank}.jsonl"))).unwrap_or_default();
+    /// Parses a rank's `rank{R}.jsonl`. Never fails: what cannot be read is kept as
+    /// [`Event::Unreadable`].
+    pub fn parse(rank: u32, text: &str) -> RankRecord {
         let events = text
             .lines()
             .filter(|l| !l.trim().is_empty())

@@ -1,14 +1,12 @@
-//! The result of grading one script: what `gpu-runner grade --json` prints and the web app's
-//! worker stores. The schema is documented in `gpu-runner/RESULT.md`; `schema` changes when a
-//! field's meaning does.
+//! The verdict on one script, and the plain-text report `gpu-runner grade` prints.
 
 use serde::{Deserialize, Serialize};
 
-use crate::launch::{RankRun, Settings};
+use crate::{Check, CheckStatus, Enforced, RunReport, Settings};
 
 pub const SCHEMA: u32 = 1;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Every required check passed.
@@ -22,56 +20,12 @@ pub enum Status {
     Timeout,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CheckStatus {
-    Pass,
-    Fail,
-    /// Not evaluated: what it needs never happened (the message says what).
-    Skip,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Check {
-    /// Stable: the web app and lessons refer to checks by id.
-    pub id: String,
-    pub status: CheckStatus,
-    pub required: bool,
-    /// The evidence, in words, with the numbers.
-    pub message: String,
-    /// What to do about a failure; absent when it passed.
-    pub hint: Option<String>,
-    /// The lesson section that teaches it: `/lessons/SLUG#ANCHOR`.
-    pub lesson: String,
-}
-
 /// Where an `error` verdict points.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ErrorInfo {
     pub message: String,
     pub file: Option<String>,
     pub line: Option<u32>,
-}
-
-/// One torchrun as the verdict reports it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunReport {
-    /// `ddp` (N processes) or `single` (1 process, for the speedup).
-    pub role: String,
-    pub nproc: u32,
-    pub backend: Option<String>,
-    pub command: Vec<String>,
-    pub wall_s: f64,
-    pub timed_out: bool,
-    pub out_of_memory: bool,
-    pub ranks: Vec<RankRun>,
-    pub launcher_tail: String,
-    /// Set when this run was repeated because the runtime, not the script, failed (the gloo
-    /// teardown abort): why.
-    pub retried_because: Option<String>,
-    /// CPU seconds the job used, and those the rest of the machine used on the same CPUs
-    /// meanwhile; absent where the host does not account for them.
-    pub cpu: Option<crate::sandbox::CpuTime>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,7 +50,7 @@ pub struct Verdict {
     pub runs: Vec<RunReport>,
     pub settings: Settings,
     /// Which limits the host could enforce with cgroups.
-    pub enforced: crate::sandbox::Enforced,
+    pub enforced: Enforced,
     pub versions: Versions,
 }
 
@@ -129,7 +83,7 @@ impl Verdict {
                 CheckStatus::Fail => "FAIL",
                 CheckStatus::Skip => "skip",
             };
-            s.push_str(&format!("[{mark}] {:<22} {}\n", c.id, c.message));
+            s.push_str(&format!("[{mark}] {:<22} {}\n", c.id.as_str(), c.message));
             if let Some(h) = &c.hint {
                 s.push_str(&format!("       {:<22} hint: {h}\n", ""));
                 s.push_str(&format!("       {:<22} see {}\n", "", c.lesson));
@@ -139,7 +93,7 @@ impl Verdict {
             s.push_str(&format!(
                 "\nrun: {} × {} ({}), {:.1} s{}{}\n",
                 r.nproc,
-                r.role,
+                r.role.as_str(),
                 r.backend.as_deref().unwrap_or("no process group"),
                 r.wall_s,
                 if r.timed_out { ", timed out" } else { "" },

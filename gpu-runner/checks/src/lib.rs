@@ -1,0 +1,159 @@
+//! The ten checks of a verdict, as pure judgement over [`evidence::Evidence`]: what the runs'
+//! records, logs and tensors showed, against what a correct DDP conversion does. Each check
+//! states its evidence with numbers, and on failure a hint and the lesson section that teaches
+//! the fix.
+//!
+//! Nothing here reads a file or links libtorch: `gpu-runner` gathers the evidence (it reads the
+//! harness's records and compares tensors with tch) and this crate judges it. That split is
+//! what lets every check be unit-tested in milliseconds on evidence made up for a corner case,
+//! while the real-torch tests in `gpu-runner/tests/grade.rs` prove the gathering.
+
+pub mod checkpoint;
+pub mod evidence;
+pub mod lessons;
+pub mod outcome;
+pub mod process_group;
+pub mod record;
+pub mod replicas;
+pub mod rank0_logging;
+pub mod sampler;
+pub mod speedup;
+
+use grading_protocol::{Check, CheckId, CheckStatus};
+
+pub use evidence::{Evidence, RunEvidence};
+pub use outcome::{nothing_to_grade, summarize};
+
+/// Every check for a graded job, in report order.
+pub fn all(evidence: &Evidence) -> Vec<Check> {
+    let run = &evidence.ddp[0];
+    let sharding = sampler::sharding(run);
+    let sharded = sharding.status != CheckStatus::Fail;
+    let speedup = if let Some(why) = &evidence.not_timed {
+        skip(CheckId::Speedup, format!("not measured: {why}"))
+    } else if evidence.single.is_empty() {
+        skip(CheckId::Speedup, "not measured: the N-process run did not complete its epochs")
+    } else {
+        speedup::speedup(evidence, sharded)
+    };
+    let launched = process_group::launched(run);
+    let grouped = launched.status == CheckStatus::Pass;
+    // Without one process group there is no rank 0, no shard and no all-reduce to judge: the
+    // checks that compare ranks within the group would only repeat `launched` in other words,
+    // so their failures wait for it (their evidence kept) and the learner sees the cause first.
+    let within_group = |c: Check| if grouped || c.status == CheckStatus::Pass { c } else { waits_for_launched(c) };
+    vec![
+        launched,
+        process_group::ddp_wrapped(run),
+        within_group(sharding),
+        sampler::set_epoch(run),
+        within_group(rank0_logging::rank0_logging(run)),
+        within_group(replicas::in_sync(run)),
+        within_group(checkpoint::rank0_only(run)),
+        checkpoint::unwrapped(run),
+        process_group::no_deadlock(run),
+        within_group(speedup),
+    ]
+}
+
+/// The message a skipped check carries when it waits for `launched`.
+pub const WAITS_FOR_LAUNCHED: &str = "not judged until `launched` passes";
+
+fn waits_for_launched(c: Check) -> Check {
+    let message = format!("{WAITS_FOR_LAUNCHED}: the processes did not form one process group (seen: {})", c.message);
+    skip(c.id, message)
+}
+
+fn check(id: CheckId, status: CheckStatus, message: impl Into<String>, hint: Option<String>) -> Check {
+    Check {
+        id,
+        status,
+        required: true,
+        message: message.into(),
+        hint: if status == CheckStatus::Pass { None } else { hint },
+        lesson: lessons::url(id),
+    }
+}
+
+fn pass(id: CheckId, message: impl Into<String>) -> Check {
+    check(id, CheckStatus::Pass, message, None)
+}
+
+fn fail(id: CheckId, message: impl Into<String>, hint: impl Into<String>) -> Check {
+    check(id, CheckStatus::Fail, message, Some(hint.into()))
+}
+
+fn skip(id: CheckId, message: impl Into<String>) -> Check {
+    check(id, CheckStatus::Skip, message, None)
+}
+
+/// Thousands separators, for the evidence.
+pub fn count(n: impl Into<u64>) -> String {
+    let s = n.into().to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Rank 0's records; empty when the run has none (a run always has one per process started,
+/// but evidence is data and may be made up).
+fn rank0(run: &RunEvidence) -> &record::RankRecord {
+    static NONE: record::RankRecord = record::RankRecord { rank: 0, events: Vec::new() };
+    run.records.first().unwrap_or(&NONE)
+}
+
+#[cfg(test)]
+pub(crate) mod test_support;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_have_thousands_separators() {
+        assert_eq!(count(0u64), "0");
+        assert_eq!(count(999u64), "999");
+        assert_eq!(count(1000u64), "1,000");
+        assert_eq!(count(32_768u64), "32,768");
+        assert_eq!(count(1_234_567u64), "1,234,567");
+    }
+
+    #[test]
+    fn a_correct_run_passes_every_check_in_order() {
+        let checks = all(&test_support::correct(2.0));
+        assert_eq!(checks.iter().map(|c| c.id).collect::<Vec<_>>(), CheckId::ALL);
+        for c in &checks {
+            assert_eq!((c.status, c.hint.as_deref()), (CheckStatus::Pass, None), "{c:?}");
+            assert_eq!(c.lesson, lessons::url(c.id));
+        }
+    }
+
+    #[test]
+    fn without_one_group_the_within_group_failures_wait_for_launched() {
+        let mut e = test_support::correct(2.0);
+        let run = &mut e.ddp[0];
+        run.records[1].events.retain(|ev| !matches!(ev, record::Event::Init { .. }));
+        run.stdout[1] = "loss 1\nloss 2\nloss 3\n".into();
+        let checks = all(&e);
+        assert_eq!(checks[0].status, CheckStatus::Fail);
+        let logging = &checks[4];
+        assert_eq!(logging.status, CheckStatus::Skip);
+        assert!(logging.message.starts_with("not judged until `launched` passes: the processes did not form one process group (seen: loss lines: rank 0 printed 3, rank 1 printed 3"), "{}", logging.message);
+        assert_eq!(checks[4].hint, None);
+        // What passes on its own account still passes.
+        assert_eq!(checks[2].status, CheckStatus::Pass);
+    }
+
+    #[test]
+    fn without_single_runs_the_speedup_is_not_measured() {
+        let mut e = test_support::correct(2.0);
+        e.single.clear();
+        let c = &all(&e)[9];
+        assert_eq!((c.status, c.message.as_str()), (CheckStatus::Skip, "not measured: the N-process run did not complete its epochs"));
+    }
+}

@@ -1,0 +1,201 @@
+//! Did the processes form one group, train through DDP, and leave every collective they
+//! entered?
+
+use std::collections::BTreeSet;
+
+use grading_protocol::{Check, CheckId};
+
+use crate::evidence::RunEvidence;
+use crate::record::Event;
+use crate::{count, fail, pass, rank0};
+
+pub fn launched(run: &RunEvidence) -> Check {
+    const ID: CheckId = CheckId::Launched;
+    let n = run.nproc;
+    let inits: Vec<(u32, &str, u32, u32)> =
+        run.records.iter().filter_map(|r| r.init().map(|(b, rank, world)| (r.rank, b, rank, world))).collect();
+    if inits.is_empty() {
+        return fail(
+            ID,
+            format!("no rank called init_process_group (of {n} started)"),
+            "call dist.init_process_group() before anything distributed; torchrun supplies the rank, world size and address",
+        );
+    }
+    let worlds: BTreeSet<u32> = inits.iter().map(|i| i.3).collect();
+    if inits.len() as u32 == n && worlds.len() == 1 && worlds.contains(&n) {
+        let backend = inits[0].1;
+        return pass(ID, format!("all {n} ranks joined one process group ({backend}, world size {n})"));
+    }
+    let joined: Vec<String> = inits.iter().map(|i| format!("rank {} (world size {})", i.2, i.3)).collect();
+    fail(
+        ID,
+        format!("{} of {n} processes joined a process group: {}", inits.len(), joined.join(", ")),
+        "let init_process_group read RANK, WORLD_SIZE and MASTER_ADDR from torchrun's environment instead of setting them yourself",
+    )
+}
+
+pub fn ddp_wrapped(run: &RunEvidence) -> Check {
+    const ID: CheckId = CheckId::DdpWrapped;
+    let with: Vec<u32> = run.records.iter().filter(|r| !r.ddp().is_empty()).map(|r| r.rank).collect();
+    let first = rank0(run);
+    if with.len() as u32 == run.nproc {
+        let numel = first.ddp().first().map(|d| d.2).unwrap_or(0);
+        let site = first.events.iter().find_map(|e| match e {
+            Event::Ddp { site, .. } => site.clone(),
+            _ => None,
+        });
+        return pass(
+            ID,
+            format!(
+                "every rank wrapped its model in DistributedDataParallel ({} trainable values{})",
+                count(numel),
+                site.map(|s| format!(", at {s}")).unwrap_or_default()
+            ),
+        );
+    }
+    let by_hand = first.collectives().iter().filter(|(op, _)| *op == "all_reduce").count();
+    let msg = if with.is_empty() && by_hand > first.training_passes().len() {
+        format!(
+            "no rank constructed DistributedDataParallel; rank 0 called all_reduce {} times itself, averaging the gradients by hand",
+            count(by_hand as u64)
+        )
+    } else if with.is_empty() {
+        "no rank constructed DistributedDataParallel".to_string()
+    } else {
+        format!("only ranks {with:?} of {} constructed DistributedDataParallel", run.nproc)
+    };
+    let hint = if by_hand > 0 && with.is_empty() {
+        "wrap the model with DDP(model, device_ids=[local_rank]) and drop the hand-written all_reduce: DDP averages the gradients in buckets, overlapped with the backward pass"
+    } else {
+        "wrap the model with DDP(model, device_ids=[local_rank]) after moving it to the rank's device"
+    };
+    fail(ID, msg, hint)
+}
+
+pub fn no_deadlock(run: &RunEvidence) -> Check {
+    const ID: CheckId = CheckId::NoDeadlock;
+    let stuck: Vec<(u32, &str, Option<&str>)> = run
+        .records
+        .iter()
+        .filter_map(|r| {
+            r.failed_collective()
+                .map(|(op, site, _)| (r.rank, op, site))
+                .or_else(|| r.stuck_in().map(|(op, site)| (r.rank, op, site)))
+        })
+        .collect();
+    let Some(&(rank, op, site)) = stuck.first() else {
+        let per_rank: Vec<usize> = run.records.iter().map(|r| r.collectives().len()).collect();
+        return pass(ID, format!("every rank left every collective it entered ({per_rank:?} collectives per rank)"));
+    };
+    let where_ = site.map(|s| format!(" at {s}")).unwrap_or_default();
+    let others: Vec<String> = run
+        .records
+        .iter()
+        .filter(|r| r.rank != rank)
+        .map(|r| {
+            let calls = r.collectives().iter().filter(|(o, s)| *o == op && *s == site).count();
+            let state = if r.in_destroy_or_done() { "finished" } else { "did not finish" };
+            format!("rank {} made {calls} such call(s) there and {state}", r.rank)
+        })
+        .collect();
+    fail(
+        ID,
+        format!("rank {rank} waited in {op}(){where_} that the other ranks never reached ({})", others.join("; ")),
+        "every rank must call every collective: move the barrier (or all_reduce) out of the if rank == 0 block",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use grading_protocol::CheckStatus;
+
+    use super::*;
+    use crate::test_support::*;
+
+    #[test]
+    fn every_rank_in_one_group_passes() {
+        let c = launched(&correct_run(2, 8, 1, 1.0));
+        assert_eq!((c.status, c.message.as_str()), (CheckStatus::Pass, "all 2 ranks joined one process group (gloo, world size 2)"));
+        assert_eq!(launched(&correct_run(1, 8, 1, 1.0)).message, "all 1 ranks joined one process group (gloo, world size 1)");
+    }
+
+    #[test]
+    fn ranks_that_each_form_their_own_world_fail() {
+        let mut run = correct_run(2, 8, 1, 1.0);
+        edit(&mut run, 1, |e| match e {
+            Event::Init { backend, site, time, .. } => {
+                Some(Event::Init { backend: backend.clone(), rank: 0, world: 1, site: site.clone(), time: *time })
+            }
+            _ => None,
+        });
+        edit(&mut run, 0, |e| match e {
+            Event::Init { backend, site, time, .. } => {
+                Some(Event::Init { backend: backend.clone(), rank: 0, world: 1, site: site.clone(), time: *time })
+            }
+            _ => None,
+        });
+        let c = launched(&run);
+        assert_eq!(c.status, CheckStatus::Fail);
+        assert_eq!(c.message, "2 of 2 processes joined a process group: rank 0 (world size 1), rank 0 (world size 1)");
+    }
+
+    #[test]
+    fn no_init_at_all_fails() {
+        let mut run = correct_run(2, 8, 1, 1.0);
+        for r in &mut run.records {
+            r.events.retain(|e| !matches!(e, Event::Init { .. }));
+        }
+        assert_eq!(launched(&run).message, "no rank called init_process_group (of 2 started)");
+    }
+
+    #[test]
+    fn ddp_on_every_rank_passes_and_names_the_line() {
+        let c = ddp_wrapped(&correct_run(2, 8, 1, 1.0));
+        assert_eq!(c.status, CheckStatus::Pass);
+        assert_eq!(c.message, "every rank wrapped its model in DistributedDataParallel (12,345 trainable values, at train.py:30)");
+    }
+
+    #[test]
+    fn averaging_by_hand_is_recognised() {
+        let mut run = correct_run(2, 8, 2, 1.0);
+        for r in &mut run.records {
+            r.events.retain(|e| !matches!(e, Event::Ddp { .. }));
+            for seq in 10..20 {
+                r.events.extend(coll("all_reduce", seq, "train.py:44"));
+            }
+        }
+        let c = ddp_wrapped(&run);
+        assert_eq!(c.status, CheckStatus::Fail);
+        assert!(c.message.ends_with("rank 0 called all_reduce 10 times itself, averaging the gradients by hand"), "{}", c.message);
+        assert!(c.hint.unwrap().contains("drop the hand-written all_reduce"));
+    }
+
+    #[test]
+    fn ddp_on_some_ranks_only_names_them() {
+        let mut run = correct_run(2, 8, 1, 1.0);
+        run.records[1].events.retain(|e| !matches!(e, Event::Ddp { .. }));
+        assert_eq!(ddp_wrapped(&run).message, "only ranks [0] of 2 constructed DistributedDataParallel");
+    }
+
+    #[test]
+    fn a_barrier_only_rank_0_reaches_is_a_deadlock_at_its_line() {
+        let mut run = correct_run(2, 8, 1, 1.0);
+        run.records[0].events.push(Event::CollEnter { op: "barrier".into(), seq: 2, site: Some("train.py:63".into()), time: 0.0 });
+        let c = no_deadlock(&run);
+        assert_eq!(c.status, CheckStatus::Fail);
+        assert_eq!(
+            c.message,
+            "rank 0 waited in barrier() at train.py:63 that the other ranks never reached (rank 1 made 0 such call(s) there and finished)"
+        );
+        assert_eq!(no_deadlock(&correct_run(2, 8, 1, 1.0)).message, "every rank left every collective it entered ([1, 1] collectives per rank)");
+    }
+
+    #[test]
+    fn a_collective_that_failed_counts_as_stuck() {
+        let mut run = correct_run(2, 8, 1, 1.0);
+        run.records[1].events.push(Event::CollEnter { op: "all_reduce".into(), seq: 7, site: Some("train.py:70".into()), time: 0.0 });
+        run.records[1].events.push(Event::CollExit { op: "all_reduce".into(), seq: 7, ok: false, error: Some("timed out".into()), time: 0.0 });
+        let c = no_deadlock(&run);
+        assert!(c.message.starts_with("rank 1 waited in all_reduce() at train.py:70"), "{}", c.message);
+    }
+}

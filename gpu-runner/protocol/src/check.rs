@@ -1,0 +1,119 @@
+//! One check of a verdict, and the ids the web app and lessons refer to checks by.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// The ten checks, in report order. The serialized names are stable: stored verdicts, lesson
+/// links and the web app use them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckId {
+    Launched,
+    DdpWrapped,
+    SamplerSharding,
+    SamplerSetEpoch,
+    Rank0Logging,
+    ReplicasInSync,
+    CheckpointRank0Only,
+    CheckpointUnwrapped,
+    NoDeadlock,
+    Speedup,
+}
+
+impl CheckId {
+    /// Every check, in the order a verdict lists them.
+    pub const ALL: [CheckId; 10] = [
+        CheckId::Launched,
+        CheckId::DdpWrapped,
+        CheckId::SamplerSharding,
+        CheckId::SamplerSetEpoch,
+        CheckId::Rank0Logging,
+        CheckId::ReplicasInSync,
+        CheckId::CheckpointRank0Only,
+        CheckId::CheckpointUnwrapped,
+        CheckId::NoDeadlock,
+        CheckId::Speedup,
+    ];
+
+    /// The id as it appears in JSON and in messages, e.g. `rank0_logging`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckId::Launched => "launched",
+            CheckId::DdpWrapped => "ddp_wrapped",
+            CheckId::SamplerSharding => "sampler_sharding",
+            CheckId::SamplerSetEpoch => "sampler_set_epoch",
+            CheckId::Rank0Logging => "rank0_logging",
+            CheckId::ReplicasInSync => "replicas_in_sync",
+            CheckId::CheckpointRank0Only => "checkpoint_rank0_only",
+            CheckId::CheckpointUnwrapped => "checkpoint_unwrapped",
+            CheckId::NoDeadlock => "no_deadlock",
+            CheckId::Speedup => "speedup",
+        }
+    }
+}
+
+impl fmt::Display for CheckId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownCheckId(pub String);
+
+impl fmt::Display for UnknownCheckId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let known: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
+        write!(f, "unknown check `{}`: the checks are {}", self.0, known.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownCheckId {}
+
+impl FromStr for CheckId {
+    type Err = UnknownCheckId;
+
+    fn from_str(s: &str) -> Result<CheckId, UnknownCheckId> {
+        CheckId::ALL.into_iter().find(|c| c.as_str() == s).ok_or_else(|| UnknownCheckId(s.to_string()))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckStatus {
+    Pass,
+    Fail,
+    /// Not evaluated: what it needs never happened (the message says what).
+    Skip,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub id: CheckId,
+    pub status: CheckStatus,
+    pub required: bool,
+    /// The evidence, in words, with the numbers.
+    pub message: String,
+    /// What to do about a failure; absent when it passed.
+    pub hint: Option<String>,
+    /// The lesson section that teaches it: `/lessons/SLUG#ANCHOR`.
+    pub lesson: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_serialize_as_their_names() {
+        for id in CheckId::ALL {
+            assert_eq!(serde_json::to_value(id).unwrap(), id.as_str());
+            assert_eq!(serde_json::from_value::<CheckId>(id.as_str().into()).unwrap(), id);
+            assert_eq!(id.as_str().parse::<CheckId>(), Ok(id));
+        }
+        let err = "rank_0_logging".parse::<CheckId>().unwrap_err().to_string();
+        assert!(err.contains("the checks are launched, ddp_wrapped"), "{err}");
+    }
+}
