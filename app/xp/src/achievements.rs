@@ -1,0 +1,193 @@
+//! Achievements and their rules. Each is earned at the moment its rule first holds, replaying
+//! the learner's events in time order.
+
+use std::collections::BTreeSet;
+
+use crate::{Action, CourseFacts, Earned, Event};
+
+pub struct Achievement {
+    pub id: &'static str,
+    pub name_en: &'static str,
+    pub name_ko: &'static str,
+    /// The rule, in words, for the rules page.
+    pub rule: &'static str,
+}
+
+const fn a(id: &'static str, name_en: &'static str, name_ko: &'static str, rule: &'static str) -> Achievement {
+    Achievement { id, name_en, name_ko, rule }
+}
+
+pub const ACHIEVEMENTS: [Achievement; 14] = [
+    a("first-lesson", "First step", "첫걸음", "Complete a lesson."),
+    a("halfway", "Halfway there", "반환점", "Complete half of the course's lessons."),
+    a("all-lessons", "Course complete", "완주", "Complete every lesson."),
+    a("first-simulation", "Hands on", "직접 해보기", "Explore a simulation to its end."),
+    a("all-simulations", "Simulated everything", "모든 시뮬레이션", "Explore every simulation in the course."),
+    a("first-quiz", "Quiz taker", "퀴즈 도전", "Pass a quiz."),
+    a("perfect-quiz", "Flawless", "만점", "Answer every question of a quiz right in one attempt."),
+    a("all-quizzes", "Quiz master", "퀴즈 마스터", "Pass every quiz in the course."),
+    a("exercise-passed", "It really runs", "진짜로 돈다", "Pass a graded exercise."),
+    a("exercise-first-try", "First try", "한 번에", "Pass a graded exercise with its first submission."),
+    a("streak-3", "Three days running", "3일 연속", "Earn XP on three consecutive days (UTC)."),
+    a("streak-7", "A week in lockstep", "7일 연속", "Earn XP on seven consecutive days (UTC)."),
+    a("five-days", "Regular", "단골", "Earn XP on five different days."),
+    a("level-3", "Rank Zero reached", "랭크 제로 달성", "Reach level 3."),
+];
+
+#[derive(Default)]
+struct State {
+    lessons: BTreeSet<String>,
+    simulations: BTreeSet<String>,
+    quizzes: BTreeSet<String>,
+    perfect_quiz: bool,
+    exercises: BTreeSet<String>,
+    first_try: bool,
+    days: BTreeSet<i64>,
+    xp: u32,
+}
+
+impl State {
+    fn longest_streak(&self) -> usize {
+        let (mut best, mut run, mut prev) = (0, 0, None);
+        for &d in &self.days {
+            run = if prev == Some(d - 1) { run + 1 } else { 1 };
+            best = usize::max(best, run);
+            prev = Some(d);
+        }
+        best
+    }
+
+    fn holds(&self, id: &str, course: &CourseFacts) -> bool {
+        let lessons = course.lessons.len();
+        let all = |done: usize, total: usize| total > 0 && done >= total;
+        match id {
+            "first-lesson" => !self.lessons.is_empty(),
+            "halfway" => lessons > 0 && self.lessons.len() * 2 >= lessons,
+            "all-lessons" => all(self.lessons.len(), lessons),
+            "first-simulation" => !self.simulations.is_empty(),
+            "all-simulations" => all(self.simulations.len(), course.total_simulations() as usize),
+            "first-quiz" => !self.quizzes.is_empty(),
+            "perfect-quiz" => self.perfect_quiz,
+            "all-quizzes" => all(self.quizzes.len(), course.total_quizzes() as usize),
+            "exercise-passed" => !self.exercises.is_empty(),
+            "exercise-first-try" => self.first_try,
+            "streak-3" => self.longest_streak() >= 3,
+            "streak-7" => self.longest_streak() >= 7,
+            "five-days" => self.days.len() >= 5,
+            "level-3" => crate::level_for(self.xp).number >= 3,
+            other => unreachable!("achievement {other} has no rule"),
+        }
+    }
+}
+
+/// The achievements the events earn, each with the time its rule first held, in the order of
+/// [`ACHIEVEMENTS`]. `events` are the course's known events in time order.
+pub(crate) fn earned(course: &CourseFacts, events: &[&Event]) -> Vec<Earned> {
+    let mut state = State::default();
+    let mut when: Vec<Option<i64>> = vec![None; ACHIEVEMENTS.len()];
+    let mut counted = BTreeSet::new();
+    for e in events {
+        let subject = e.action.subject();
+        let first = counted.insert((e.action.kind(), subject.clone()));
+        match &e.action {
+            Action::LessonCompleted { .. } => drop(state.lessons.insert(subject)),
+            Action::SimulationExplored { .. } => drop(state.simulations.insert(subject)),
+            Action::QuizPassed { perfect, .. } => {
+                state.quizzes.insert(subject);
+                state.perfect_quiz |= perfect;
+            }
+            Action::ExercisePassed { first_try, .. } => {
+                state.exercises.insert(subject);
+                state.first_try |= first_try;
+            }
+        }
+        if first {
+            state.xp += crate::xp_for(course, &e.action);
+            state.days.insert(e.at.div_euclid(86_400));
+        }
+        for (i, a) in ACHIEVEMENTS.iter().enumerate() {
+            if when[i].is_none() && state.holds(a.id, course) {
+                when[i] = Some(e.at);
+            }
+        }
+    }
+    ACHIEVEMENTS.iter().zip(when).filter_map(|(a, at)| Some(Earned { id: a.id.to_string(), at: at? })).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_course::{course, event};
+    use crate::{progress, Action};
+
+    const DAY: i64 = 86_400;
+
+    fn ids(events: &[Event]) -> Vec<String> {
+        progress(&course(), events).achievements.into_iter().map(|a| a.id).collect()
+    }
+
+    #[test]
+    fn there_are_at_least_thirteen_with_unique_ids_and_rules() {
+        assert!(ACHIEVEMENTS.len() >= 13);
+        let unique: BTreeSet<&str> = ACHIEVEMENTS.iter().map(|a| a.id).collect();
+        assert_eq!(unique.len(), ACHIEVEMENTS.len());
+        let state = State::default();
+        for a in &ACHIEVEMENTS {
+            let _ = state.holds(a.id, &course()); // every id has a rule (no panic)
+        }
+    }
+
+    #[test]
+    fn lessons_earn_first_halfway_and_all_at_the_right_moment() {
+        let done = |l: &str, at| event(Action::LessonCompleted { lesson: l.into() }, at);
+        let p = progress(&course(), &[done("a", 100), done("b", 200), done("c", 300)]);
+        let at = |id: &str| p.achievements.iter().find(|a| a.id == id).map(|a| a.at);
+        assert_eq!((at("first-lesson"), at("halfway"), at("all-lessons")), (Some(100), Some(200), Some(300)));
+    }
+
+    #[test]
+    fn simulations_quizzes_and_exercises() {
+        let c = course();
+        let sims: Vec<Event> = c
+            .lessons
+            .iter()
+            .flat_map(|l| (0..l.simulations).map(move |s| event(Action::SimulationExplored { lesson: l.slug.clone(), sim: s }, 10)))
+            .collect();
+        assert_eq!(ids(&sims[..1]), ["first-simulation"]);
+        assert_eq!(ids(&sims), ["first-simulation", "all-simulations"]);
+        let quiz = |l: &str, q, perfect| event(Action::QuizPassed { lesson: l.into(), quiz: q, perfect }, 10);
+        assert_eq!(ids(&[quiz("a", 0, false)]), ["first-quiz"]);
+        assert_eq!(ids(&[quiz("a", 0, false), quiz("a", 0, true)]), ["first-quiz", "perfect-quiz"], "a later perfect attempt counts");
+        assert_eq!(ids(&[quiz("a", 0, true), quiz("b", 0, false)]), ["first-quiz", "perfect-quiz"]);
+        assert_eq!(ids(&[quiz("a", 0, true), quiz("b", 0, false), quiz("c", 0, false)]), ["first-quiz", "perfect-quiz", "all-quizzes"]);
+        let ex = |first_try| event(Action::ExercisePassed { exercise: "ddp".into(), first_try }, 10);
+        assert_eq!(ids(&[ex(false)]), ["exercise-passed"]);
+        assert_eq!(ids(&[ex(true)]), ["exercise-passed", "exercise-first-try"]);
+    }
+
+    #[test]
+    fn streaks_need_consecutive_days_and_repeats_do_not_count() {
+        let sim = |s, day: i64| event(Action::SimulationExplored { lesson: "a".into(), sim: s }, day * DAY + 3600);
+        assert_eq!(ids(&[sim(0, 1), sim(1, 2), sim(2, 4)]).contains(&"streak-3".to_string()), false);
+        // Day 3 only repeats an action already counted: no XP, so not an active day.
+        let repeat = event(Action::SimulationExplored { lesson: "a".into(), sim: 0 }, 3 * DAY);
+        assert!(!ids(&[sim(0, 1), sim(1, 2), repeat.clone(), sim(2, 4)]).contains(&"streak-3".to_string()));
+        let lesson = |l: &str, day: i64| event(Action::LessonCompleted { lesson: l.into() }, day * DAY);
+        let got = ids(&[sim(0, 1), sim(1, 2), lesson("a", 3), lesson("b", 4), lesson("c", 9)]);
+        assert!(got.contains(&"streak-3".to_string()) && got.contains(&"five-days".to_string()), "{got:?}");
+        assert!(!got.contains(&"streak-7".to_string()));
+        let week: Vec<Event> = (0..7).map(|d| event(Action::QuizPassed { lesson: ["a", "b", "c"][d % 3].into(), quiz: (d / 3) as u32, perfect: false }, d as i64 * DAY)).collect();
+        let c = crate::test_course::course_with_quizzes(3);
+        let p = progress(&c, &week);
+        assert!(p.achievements.iter().any(|a| a.id == "streak-7"), "{:?}", p.achievements);
+    }
+
+    #[test]
+    fn level_3_follows_the_xp() {
+        let c = crate::test_course::big_course();
+        let events: Vec<Event> = c.lessons.iter().map(|l| event(Action::LessonCompleted { lesson: l.slug.clone() }, 1)).collect();
+        let p = progress(&c, &events);
+        assert!(p.level.number >= 3);
+        assert!(p.achievements.iter().any(|a| a.id == "level-3"));
+    }
+}
