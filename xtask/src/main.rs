@@ -1,43 +1,92 @@
 //! `cargo xtask run` and `cargo xtask test`: the README's two commands.
 //!
 //! Each does its own set-up first, idempotently, so a fresh machine needs nothing else: Debian
-//! packages, the wasm32 target, wasm-bindgen-cli matching the `wasm-bindgen` crate in Cargo.lock,
-//! wasm-opt from the npm registry, and the Python environment with the pinned torch. Every step
-//! checks before it acts, so a second run costs seconds.
+//! packages, the wasm32 target, rustfmt and clippy, wasm-bindgen-cli matching the
+//! `wasm-bindgen` crate in Cargo.lock, wasm-opt from the npm registry, and the Python
+//! environment with the pinned torch. Every step checks before it acts, so a second run costs
+//! seconds.
 //!
-//! Other subcommands: `setup [run|test]`, `build [--dev]`, `serve` (run without building).
+//! Other subcommands: `setup [run|test]`, `build [--dev]`, `serve` (run without building),
+//! `lint` (what `test` checks first).
 
 mod postgres;
 mod setup;
 mod site;
+mod stages;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
 
-const USAGE: &str = "usage: cargo xtask <run [--dev] | test | build [--dev] | setup [run|test]>";
+use stages::Stages;
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", about = "Set-up, build, run and test Lockstep: the README's two commands and their parts.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Set up the machine, build the site and serve it at http://127.0.0.1:3000.
+    Run {
+        /// Build faster, with a larger browser bundle.
+        #[arg(long)]
+        dev: bool,
+    },
+    /// Set up the machine, then lint and run every test (what CI runs).
+    Test,
+    /// Set up the machine and build the browser bundle into target/site.
+    Build {
+        #[arg(long)]
+        dev: bool,
+    },
+    /// Only the set-up: for running the app, or (the default) for the tests too.
+    Setup {
+        #[arg(value_enum, default_value_t = SetupFor::Test)]
+        purpose: SetupFor,
+    },
+    /// Serve the site as last built, without setting up or building.
+    Serve {
+        #[arg(long)]
+        dev: bool,
+    },
+    /// `cargo fmt --check`, clippy with warnings as errors, and the dependency invariants.
+    Lint,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SetupFor {
+    Run,
+    Test,
+}
 
 fn main() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let root = repo_root();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    match args.as_slice() {
-        ["run", rest @ ..] => {
-            let profile = site::Profile::from_flags(rest)?;
+    match Cli::parse().command {
+        Task::Run { dev } => {
+            let profile = site::Profile::from_dev_flag(dev);
             setup::ensure(&root, setup::Purpose::Run)?;
             site::build(&root, profile)?;
             serve(&root, profile)
         }
-        ["test"] => test(&root),
-        ["build", rest @ ..] => {
-            let profile = site::Profile::from_flags(rest)?;
+        Task::Test => test(&root),
+        Task::Build { dev } => {
             setup::ensure(&root, setup::Purpose::Run)?;
-            site::build(&root, profile)
+            site::build(&root, site::Profile::from_dev_flag(dev))
         }
-        ["setup"] | ["setup", "test"] => setup::ensure(&root, setup::Purpose::Test),
-        ["setup", "run"] => setup::ensure(&root, setup::Purpose::Run),
-        _ => bail!("{USAGE}"),
+        Task::Setup { purpose: SetupFor::Test } => setup::ensure(&root, setup::Purpose::Test),
+        Task::Setup { purpose: SetupFor::Run } => setup::ensure(&root, setup::Purpose::Run),
+        Task::Serve { dev } => serve(&root, site::Profile::from_dev_flag(dev)),
+        Task::Lint => {
+            let mut stages = Stages::new();
+            let result = lint(&root, &mut stages);
+            stages.print();
+            result
+        }
     }
 }
 
@@ -59,34 +108,98 @@ fn serve(root: &Path, profile: site::Profile) -> Result<()> {
 }
 
 fn test(root: &Path) -> Result<()> {
-    setup::ensure(root, setup::Purpose::Test)?;
-    // The browser tests load the bundle exactly as it ships.
-    site::build(root, site::Profile::Release)?;
-    // sim-engine must keep building for the browser.
-    run(cargo().current_dir(root).args(["build", "--package", "sim-engine", "--target", site::WASM_TARGET]))?;
+    let mut stages = Stages::new();
+    let result = test_stages(root, &mut stages);
+    stages.print();
+    // The test summary stays the very last line: CI reads it.
+    if let Some(summary) = stages.summary() {
+        println!("{summary}");
+    }
+    result
+}
 
-    let pg = postgres::TestServer::start()?;
+fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
+    stages.time("set-up", || setup::ensure(root, setup::Purpose::Test))?;
+    // Cheap checks first: a formatting slip should not cost a 30-minute run.
+    lint(root, stages)?;
+    // The browser tests load the bundle exactly as it ships.
+    stages.time("browser bundle (release)", || site::build(root, site::Profile::Release))?;
+    // sim-engine must keep building for the browser.
+    stages.time("sim-engine for wasm32", || {
+        run(cargo().current_dir(root).args(["build", "--package", "sim-engine", "--target", site::WASM_TARGET]))
+    })?;
+    let pg = stages.time("PostgreSQL start", postgres::TestServer::start)?;
     let mut cmd = cargo();
     cmd.current_dir(root)
         .args(["test", "--workspace", "--exclude", "lockstep-hydrate", "--no-fail-fast"])
         .env("LOCKSTEP_TEST_POSTGRES_URL", pg.url())
         .env("LOCKSTEP_SITE_ROOT", site::site_dir(root))
         .env("LOCKSTEP_VENV", setup::venv_dir());
-    let result = run_tests(&mut cmd);
+    let result = stages.time("cargo test (build and run)", || run_tests(&mut cmd));
     drop(pg);
+    let (summary, result) = match result {
+        Ok(summary) => (summary, Ok(())),
+        Err(e) => (e.summary.clone(), Err(e.into())),
+    };
+    stages.set_summary(summary);
     result
 }
 
-/// Runs `cargo test`, passing its output through, and ends with one line totalling every
-/// test binary's `test result:` line, so the last line of the run speaks for all of them.
-fn run_tests(cmd: &mut Command) -> Result<()> {
+/// Formatting, clippy (warnings are errors) on the native workspace and on the browser crate
+/// for wasm32, and the invariant that the web app never links libtorch.
+fn lint(root: &Path, stages: &mut Stages) -> Result<()> {
+    stages.time("rustfmt --check", || run(cargo().current_dir(root).args(["fmt", "--all", "--check"])))?;
+    stages.time("clippy (native)", || {
+        run(cargo().current_dir(root).args(["clippy", "--workspace", "--exclude", "lockstep-hydrate", "--all-targets", "--", "-D", "warnings"]))
+    })?;
+    stages.time("clippy (wasm32)", || {
+        run(cargo().current_dir(root).args(["clippy", "--package", "lockstep-hydrate", "--target", site::WASM_TARGET, "--", "-D", "warnings"]))
+    })?;
+    stages.time("invariants", || no_libtorch_in_the_web_app(root))
+}
+
+/// ARCHITECTURE.md: "The web app never links libtorch." Checked on the resolved dependency
+/// graph, so a new dependency path to tch fails here whichever crate brings it.
+fn no_libtorch_in_the_web_app(root: &Path) -> Result<()> {
+    for package in ["lockstep-server", "lockstep-web", "grading-protocol", "grading-checks"] {
+        let tree = output(cargo().current_dir(root).args(["tree", "--package", package, "--edges", "normal", "--prefix", "none", "--format", "{p}"]))
+            .with_context(|| format!("cargo tree --package {package} failed"))?;
+        if let Some(line) = tree.lines().find(|l| l.starts_with("tch ") || l.starts_with("torch-sys ")) {
+            bail!("{package} depends on {line}: only gpu-runner may link libtorch (ARCHITECTURE.md, Invariants)");
+        }
+    }
+    Ok(())
+}
+
+/// A failed `cargo test`, with the totals it got to.
+#[derive(Debug)]
+struct TestsFailed {
+    summary: String,
+    reason: String,
+}
+
+impl std::fmt::Display for TestsFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for TestsFailed {}
+
+/// Runs `cargo test`, passing its output through, and returns one line totalling every test
+/// binary's `test result:` line, so the last line of the run can speak for all of them.
+fn run_tests(cmd: &mut Command) -> Result<String, TestsFailed> {
     use std::io::{BufRead, BufReader};
 
     eprintln!("xtask: {}", format!("{cmd:?}").replace('"', ""));
-    let mut child = cmd.stdout(std::process::Stdio::piped()).spawn().context("cannot start cargo test")?;
-    let (mut passed, mut failed, mut ignored) = (0u64, 0u64, 0u64);
-    for line in BufReader::new(child.stdout.take().context("no stdout")?).lines() {
-        let line = line?;
+    let failed = |summary: String, reason: String| TestsFailed { summary, reason };
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| failed(String::new(), format!("cannot start cargo test: {e}")))?;
+    let (mut passed, mut fails, mut ignored) = (0u64, 0u64, 0u64);
+    let stdout = child.stdout.take().expect("stdout was piped");
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
         println!("{line}");
         if let Some(rest) = line.strip_prefix("test result: ") {
             for part in rest.split(';') {
@@ -95,22 +208,22 @@ fn run_tests(cmd: &mut Command) -> Result<()> {
                 let n: u64 = n.parse().unwrap_or(0);
                 match what {
                     "passed" => passed += n,
-                    "failed" => failed += n,
+                    "failed" => fails += n,
                     "ignored" => ignored += n,
                     _ => {}
                 }
             }
         }
     }
-    let status = child.wait()?;
-    println!("summary: {passed} passed, {failed} failed, {ignored} skipped");
+    let status = child.wait().map_err(|e| failed(String::new(), format!("waiting for cargo test: {e}")))?;
+    let summary = format!("summary: {passed} passed, {fails} failed, {ignored} skipped");
     if !status.success() {
-        bail!("cargo test failed: {status}");
+        return Err(failed(summary, format!("cargo test failed: {status}")));
     }
     if passed == 0 {
-        bail!("cargo test ran no test");
+        return Err(failed(summary, "cargo test ran no test".into()));
     }
-    Ok(())
+    Ok(summary)
 }
 
 /// Cargo, with the set-up's Python environment active: `tch` (in gpu-runner) builds against the

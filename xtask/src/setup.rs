@@ -25,6 +25,9 @@ fn debian_packages(purpose: Purpose) -> &'static [&'static str] {
 pub fn ensure(root: &Path, purpose: Purpose) -> Result<()> {
     apt_packages(debian_packages(purpose))?;
     wasm_target()?;
+    if purpose == Purpose::Test {
+        rust_components()?;
+    }
     wasm_bindgen_cli(root)?;
     wasm_opt(root)?;
     python_env(root)?;
@@ -83,6 +86,19 @@ fn wasm_target() -> Result<()> {
         return Ok(());
     }
     run(Command::new("rustup").args(["target", "add", crate::site::WASM_TARGET]))
+}
+
+/// rustfmt and clippy, which the test command runs before the tests.
+fn rust_components() -> Result<()> {
+    let installed = output(Command::new("rustup").args(["component", "list", "--installed"])).unwrap_or_default();
+    let missing: Vec<&str> = ["rustfmt", "clippy"]
+        .into_iter()
+        .filter(|c| !installed.lines().any(|l| l.trim().starts_with(&format!("{c}-"))))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    run(Command::new("rustup").args(["component", "add"]).args(&missing))
 }
 
 /// The version of a package as Cargo.lock pins it.

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::{cargo, run, setup};
 
@@ -25,11 +25,12 @@ pub enum Profile {
 }
 
 impl Profile {
-    pub fn from_flags(flags: &[&str]) -> Result<Profile> {
-        match flags {
-            [] => Ok(Profile::Release),
-            ["--dev"] => Ok(Profile::Dev),
-            other => bail!("unknown flags {other:?} (only --dev)"),
+    /// `--dev` picks [`Profile::Dev`].
+    pub fn from_dev_flag(dev: bool) -> Profile {
+        if dev {
+            Profile::Dev
+        } else {
+            Profile::Release
         }
     }
 }

@@ -1,24 +1,36 @@
 //! `lessons check [DIR]`: validates every lesson and prints `file:line: message` per problem.
+//!
+//! Exit codes: 0 no problems, 1 problems found, 2 a command line it cannot read or a lessons
+//! folder it cannot read.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: lessons check [LESSONS_DIR]   (default: ./lessons)";
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "lessons", version, about = "Checks the course's lesson files the way the web app reads them.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check every lesson; print each problem as file:line: message.
+    Check {
+        /// The lessons folder.
+        #[arg(default_value = "lessons")]
+        dir: PathBuf,
+    },
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = match args.as_slice() {
-        [cmd] if cmd == "check" => PathBuf::from("lessons"),
-        [cmd, dir] if cmd == "check" => PathBuf::from(dir),
-        _ => {
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    let Command::Check { dir } = Cli::parse().command;
     let course = match lockstep_course::load(&dir) {
         Ok(course) => course,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("lessons: {e}");
             return ExitCode::from(2);
         }
     };

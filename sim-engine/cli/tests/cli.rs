@@ -43,7 +43,36 @@ fn errors_exit_2_with_a_message() {
     assert!(err.contains("--ranks 3 but --values has 2 vectors"), "{err}");
     let (code, _, err) = sim(&["sampler", "--len", "10", "--replicas", "4", "--rank", "0", "--bogus", "1"]);
     assert_eq!(code, 2);
-    assert!(err.contains("unknown option --bogus"), "{err}");
+    assert!(err.contains("unexpected argument '--bogus'"), "{err}");
+    let (code, _, err) = sim(&["sampler", "--len", "ten", "--replicas", "4", "--rank", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'ten' for '--len <LEN>'"), "{err}");
+}
+
+#[test]
+fn flag_equals_value_is_the_same_as_flag_space_value() {
+    // torch: DistributedSampler(range(10), num_replicas=4, rank=2, seed=0) in epoch 0
+    let (code, v, err) = sim(&["sampler", "--len=10", "--replicas=4", "--rank=2", "--seed=0", "--epoch=0"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v, serde_json::json!({"indices": [7, 0, 4]}));
+    let (_, v, _) = sim(&["sampler", "--len=10", "--replicas=4", "--rank=3", "--shuffle=false", "--drop-last"]);
+    assert_eq!(v, serde_json::json!({"indices": [3, 7]}));
+}
+
+#[test]
+fn help_and_version() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sim")).arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for command in ["sampler", "ring", "allreduce", "dp", "ddp"] {
+        assert!(help.contains(command), "{help}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_sim")).args(["sampler", "--help"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--drop-last"));
+    let out = Command::new(env!("CARGO_BIN_EXE_sim")).arg("--version").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("sim {}", env!("CARGO_PKG_VERSION")));
+    let out = Command::new(env!("CARGO_BIN_EXE_sim")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "no command is a usage error");
 }
 
 #[test]
