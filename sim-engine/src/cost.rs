@@ -78,6 +78,52 @@ pub fn preset(id: &str) -> Option<Link> {
     PRESETS.into_iter().find(|l| l.id == id)
 }
 
+/// A link preset by name, for what names one (a lesson directive): the [`Link`] it stands for
+/// cannot be missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum LinkPreset {
+    #[cfg_attr(feature = "serde", serde(rename = "pcie4"))]
+    PcieGen4X16,
+    #[cfg_attr(feature = "serde", serde(rename = "pcie5"))]
+    PcieGen5X16,
+    #[cfg_attr(feature = "serde", serde(rename = "nvlink4"))]
+    Nvlink4H100,
+    #[cfg_attr(feature = "serde", serde(rename = "ib-ndr"))]
+    InfinibandNdr,
+    #[cfg_attr(feature = "serde", serde(rename = "gloo-cpu"))]
+    CpuLoopbackGloo,
+}
+
+impl LinkPreset {
+    /// In the order of [`PRESETS`].
+    pub const ALL: [LinkPreset; 5] = [
+        LinkPreset::PcieGen4X16,
+        LinkPreset::PcieGen5X16,
+        LinkPreset::Nvlink4H100,
+        LinkPreset::InfinibandNdr,
+        LinkPreset::CpuLoopbackGloo,
+    ];
+
+    pub fn link(self) -> Link {
+        match self {
+            LinkPreset::PcieGen4X16 => PCIE_GEN4_X16,
+            LinkPreset::PcieGen5X16 => PCIE_GEN5_X16,
+            LinkPreset::Nvlink4H100 => NVLINK4_H100,
+            LinkPreset::InfinibandNdr => INFINIBAND_NDR,
+            LinkPreset::CpuLoopbackGloo => CPU_LOOPBACK_GLOO,
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        self.link().id
+    }
+
+    pub fn from_id(id: &str) -> Option<LinkPreset> {
+        LinkPreset::ALL.into_iter().find(|l| l.id() == id)
+    }
+}
+
 /// Predicted all-reduce time and bandwidths.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {

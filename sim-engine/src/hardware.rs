@@ -81,6 +81,60 @@ pub fn preset(name: &str) -> Option<Hardware> {
     PRESETS.into_iter().find(|h| h.name == name)
 }
 
+/// A preset with CUDA devices, by name: what `torch.nn.DataParallel` can run on, so a
+/// DataParallel timeline of one always exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum CudaPreset {
+    #[cfg_attr(feature = "serde", serde(rename = "h100-nvlink"))]
+    H100Nvlink,
+    #[cfg_attr(feature = "serde", serde(rename = "h100-pcie"))]
+    H100Pcie,
+    #[cfg_attr(feature = "serde", serde(rename = "a100-pcie"))]
+    A100Pcie,
+}
+
+impl CudaPreset {
+    /// In the order of [`PRESETS`].
+    pub const ALL: [CudaPreset; 3] = [CudaPreset::H100Nvlink, CudaPreset::H100Pcie, CudaPreset::A100Pcie];
+
+    pub fn hardware(self) -> Hardware {
+        match self {
+            CudaPreset::H100Nvlink => H100_NVLINK,
+            CudaPreset::H100Pcie => H100_PCIE,
+            CudaPreset::A100Pcie => A100_PCIE,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.hardware().name
+    }
+
+    pub fn from_name(name: &str) -> Option<CudaPreset> {
+        CudaPreset::ALL.into_iter().find(|h| h.name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cuda_presets_are_exactly_the_presets_with_cuda_devices() {
+        let cuda: Vec<&str> = PRESETS.iter().filter(|h| h.device.cuda).map(|h| h.name).collect();
+        assert_eq!(CudaPreset::ALL.map(CudaPreset::name).to_vec(), cuda);
+        assert!(CudaPreset::ALL.iter().all(|h| h.hardware().device.cuda));
+    }
+
+    #[test]
+    fn the_link_presets_name_every_link_in_order() {
+        assert_eq!(cost::LinkPreset::ALL.map(|l| l.link()), cost::PRESETS);
+        for l in cost::LinkPreset::ALL {
+            assert_eq!(cost::LinkPreset::from_id(l.id()), Some(l));
+        }
+    }
+}
+
 impl Hardware {
     pub fn compute_s(&self, flops: f64) -> f64 {
         flops / self.device.flops

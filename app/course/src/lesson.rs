@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use crate::diagnostic::Diagnostic;
 use crate::front_matter::{self, FrontMatter};
 use crate::markdown::{self, Block, LessonLink, TocEntry};
+use crate::slug::slug_for_file;
 
 /// A lesson that parsed and rendered without problems.
 #[derive(Debug, Clone)]
@@ -117,7 +118,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Parsed {
         file: file.to_string(),
         front,
         order_line: split.order_line,
-        body: rendered.blocks(),
+        body: rendered.blocks,
         toc: rendered.toc,
         anchors: rendered.anchors,
         links: rendered.links,
@@ -125,30 +126,9 @@ pub(crate) fn parse(file: &str, text: &str) -> Parsed {
     }
 }
 
-/// `02-dataparallel.md` → `dataparallel`: the number orders files in a listing, the URL
-/// does not need it.
-pub fn slug_for_file(file: &str) -> String {
-    let stem = file.strip_suffix(".md").unwrap_or(file);
-    let without_number = stem.trim_start_matches(|c: char| c.is_ascii_digit());
-    let slug = without_number.strip_prefix(['-', '_']).unwrap_or(without_number);
-    if slug.is_empty() {
-        stem.to_string()
-    } else {
-        slug.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn slugs() {
-        assert_eq!(slug_for_file("02-dataparallel.md"), "dataparallel");
-        assert_eq!(slug_for_file("10_ring.md"), "ring");
-        assert_eq!(slug_for_file("intro.md"), "intro");
-        assert_eq!(slug_for_file("42.md"), "42");
-    }
 
     #[test]
     fn broken_front_matter_still_renders_body_and_collects_all_problems() {

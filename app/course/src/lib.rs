@@ -11,15 +11,18 @@
 //! served as usual.
 
 mod diagnostic;
+pub mod fence;
 pub mod front_matter;
 pub mod lesson;
 pub mod live;
 mod load;
 pub mod markdown;
+pub mod slug;
 
 pub use diagnostic::Diagnostic;
 pub use front_matter::FrontMatter;
-pub use lesson::{slug_for_file, Lesson, LessonEntry};
+pub use lesson::{Lesson, LessonEntry};
 pub use load::{load, Course, CourseError, CourseMeta, COURSE_FILE};
 pub use lockstep_embed::Simulation;
 pub use markdown::{Block, TocEntry};
+pub use slug::slug_for_file;

@@ -88,7 +88,7 @@ pub fn load(dir: &Path) -> Result<Course, CourseError> {
 
 fn unreadable(name: &str, message: String) -> Parsed {
     Parsed {
-        slug: lesson::slug_for_file(name),
+        slug: crate::slug::slug_for_file(name),
         file: name.to_string(),
         front: None,
         order_line: 1,
@@ -135,7 +135,7 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
             }
         }
         if let Some(first) = slugs.get(&p.slug) {
-            let message = format!("lesson URL /lessons/{} is already used by {first}: rename one file", p.slug);
+            let message = format!("lesson URL {} is already used by {first}: rename one file", lockstep_routes::lesson(&p.slug));
             p.problems.push(Diagnostic::new(&p.file, 1, message));
         } else {
             slugs.insert(p.slug.clone(), p.file.clone());

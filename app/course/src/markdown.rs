@@ -15,10 +15,12 @@ use pulldown_cmark::{
 use lockstep_embed::Simulation;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
-use crate::lesson::slug_for_file;
+use crate::fence::{self, Fence};
+use crate::slug::{heading_id, slug_for_file, unique_id};
 
-/// Stands in the rendered HTML where a simulation goes. Lesson text cannot produce it: raw HTML
-/// is escaped, and so is code.
+/// Stands in the rendered HTML where a simulation goes until [`render`] cuts the body there.
+/// Lesson text cannot produce it: raw HTML is escaped, and so is code. One HTML writer renders
+/// the whole body (footnote numbers run across it), so the cut comes after.
 const SIMULATION_MARKER: &str = "<!--lockstep-simulation-->";
 
 /// A piece of a lesson's body: rendered markdown, or a simulation the page renders itself.
@@ -47,9 +49,8 @@ pub struct LessonLink {
 
 #[derive(Debug, Default)]
 pub struct Rendered {
-    /// The body as HTML, with a marker where each simulation goes (see [`Rendered::blocks`]).
-    pub html: String,
-    pub simulations: Vec<Simulation>,
+    /// The body: rendered HTML, cut where simulations are embedded.
+    pub blocks: Vec<Block>,
     pub toc: Vec<TocEntry>,
     /// Every heading id in the body, for links into this lesson.
     pub anchors: BTreeSet<String>,
@@ -57,25 +58,20 @@ pub struct Rendered {
     pub problems: Vec<Diagnostic>,
 }
 
-impl Rendered {
-    /// The body cut at its simulations.
-    pub fn blocks(&self) -> Vec<Block> {
-        let mut blocks = Vec::new();
-        let mut sims = self.simulations.iter();
-        for (i, html) in self.html.split(SIMULATION_MARKER).enumerate() {
-            if i > 0 {
-                blocks.push(Block::Simulation(sims.next().expect("one simulation per marker").clone()));
-            }
-            if !html.trim().is_empty() {
-                blocks.push(Block::Html(html.to_string()));
-            }
+/// `html` cut at its markers, the simulations in their places.
+fn cut(html: &str, simulations: Vec<Simulation>) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut sims = simulations.into_iter();
+    for (i, html) in html.split(SIMULATION_MARKER).enumerate() {
+        if i > 0 {
+            blocks.push(Block::Simulation(sims.next().expect("one simulation per marker")));
         }
-        blocks
+        if !html.trim().is_empty() {
+            blocks.push(Block::Html(html.to_string()));
+        }
     }
+    blocks
 }
-
-/// Code-fence directives an instructor may write after the language: ```` ```python title="…" ````.
-pub const FENCE_DIRECTIVES: &[&str] = &["title"];
 
 pub fn options() -> Options {
     Options::ENABLE_TABLES
@@ -92,6 +88,7 @@ pub fn options() -> Options {
 pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
     let lines = LineIndex::new(body, first_line);
     let mut out = Rendered::default();
+    let mut simulations = Vec::new();
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut parser = Parser::new_ext(body, options()).into_offset_iter();
     // How deep inside lists, quotes, tables and footnotes we are: a simulation must stand alone.
@@ -155,30 +152,21 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                         _ => {}
                     }
                 }
-                let language = info.split_whitespace().next();
-                if language == Some(lockstep_embed::FENCE_LANGUAGE) {
-                    let directive = info.trim_start()[lockstep_embed::FENCE_LANGUAGE.len()..].trim();
-                    let checked = if nesting > 0 {
-                        Err("a simulation must stand on its own, not inside a list, quote or table".to_string())
-                    } else if !code.trim().is_empty() {
-                        Err(lockstep_embed::DirectiveError::NonEmptyBody.to_string())
-                    } else {
-                        Simulation::parse(directive).map_err(|e| e.to_string())
-                    };
+                if let Some(checked) = fence::simulation(&info, &code, nesting > 0) {
                     match checked {
                         Ok(sim) => {
-                            out.simulations.push(sim);
+                            simulations.push(sim);
                             events.push(Event::Html(SIMULATION_MARKER.into()));
                         }
                         Err(message) => out.problems.push(Diagnostic::new(file, line, format!("simulation: {message}"))),
                     }
                     continue;
                 }
-                match parse_fence_info(&info) {
-                    Ok(fence) => events.push(Event::Html(code_block_html(&fence, &code).into())),
+                match fence::parse_fence_info(&info) {
+                    Ok(f) => events.push(Event::Html(fence::code_block_html(&f, &code).into())),
                     Err(message) => {
                         out.problems.push(Diagnostic::new(file, line, message));
-                        events.push(Event::Html(code_block_html(&Fence::default(), &code).into()));
+                        events.push(Event::Html(fence::code_block_html(&Fence::default(), &code).into()));
                     }
                 }
             }
@@ -209,7 +197,9 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
         }
     }
 
-    html::push_html(&mut out.html, events.into_iter());
+    let mut html = String::new();
+    html::push_html(&mut html, events.into_iter());
+    out.blocks = cut(&html, simulations);
     out
 }
 
@@ -253,11 +243,7 @@ fn rewrite_link<'a>(file: &str, dest: CowStr<'a>, line: usize, out: &mut Rendere
         ));
         return dest;
     }
-    let target = format!(
-        "/lessons/{}{}",
-        slug_for_file(path),
-        anchor.as_ref().map(|a| format!("#{a}")).unwrap_or_default()
-    );
+    let target = lockstep_routes::lesson_section(&slug_for_file(path), anchor.as_deref());
     out.links.push(LessonLink { file: Some(path.to_string()), anchor, line });
     target.into()
 }
@@ -270,7 +256,7 @@ fn math(file: &str, tex: &str, display: bool, line: usize, out: &mut Rendered) -
         Ok(events) => events,
         Err(e) => {
             out.problems.push(Diagnostic::new(file, line, format!("math `{tex}`: {e}")));
-            return format!("<code class=\"math-error\">{}</code>", escape(tex));
+            return format!("<code class=\"math-error\">{}</code>", fence::escape(tex));
         }
     };
     let config = RenderConfig {
@@ -294,126 +280,19 @@ fn admonition(kind: BlockQuoteKind) -> (&'static str, &'static str) {
     }
 }
 
-/// A code fence's info string, e.g. `python title="DDP training script"`.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Fence {
-    pub lang: Option<String>,
-    pub title: Option<String>,
-}
-
-pub fn parse_fence_info(info: &str) -> Result<Fence, String> {
-    let info = info.trim();
-    let (lang, mut rest) = match info.find(char::is_whitespace) {
-        Some(i) => (&info[..i], info[i..].trim_start()),
-        None => (info, ""),
-    };
-    if lang.contains('=') {
-        return Err(format!(
-            "code fence `{info}`: the language comes first, e.g. ```python title=\"…\"```"
-        ));
-    }
-    let mut fence = Fence {
-        lang: (!lang.is_empty()).then(|| lang.to_string()),
-        title: None,
-    };
-    while !rest.is_empty() {
-        let key_end = rest.find(|c: char| c == '=' || c.is_whitespace()).unwrap_or(rest.len());
-        let key = &rest[..key_end];
-        let Some(after) = rest[key_end..].strip_prefix('=') else {
-            if FENCE_DIRECTIVES.contains(&key) {
-                return Err(format!("code-fence directive `{key}` needs a value: {key}=\"…\" (no spaces around =)"));
-            }
-            return Err(format!(
-                "unknown code-fence directive `{key}` (expected key=\"value\"; known: {})",
-                FENCE_DIRECTIVES.join(", ")
-            ));
-        };
-        let (value, remaining) = if let Some(quoted) = after.strip_prefix('"') {
-            let end = quoted
-                .find('"')
-                .ok_or_else(|| format!("code fence `{info}`: unterminated quote in `{key}`"))?;
-            (&quoted[..end], &quoted[end + 1..])
-        } else {
-            let end = after.find(char::is_whitespace).unwrap_or(after.len());
-            (&after[..end], &after[end..])
-        };
-        match key {
-            "title" => fence.title = Some(value.to_string()),
-            other => {
-                return Err(format!(
-                    "unknown code-fence directive `{other}` (known: {})",
-                    FENCE_DIRECTIVES.join(", ")
-                ))
-            }
-        }
-        rest = remaining.trim_start();
-    }
-    Ok(fence)
-}
-
-fn code_block_html(fence: &Fence, code: &str) -> String {
-    let lang = fence.lang.as_deref().map(escape);
-    let mut s = String::from("<figure class=\"code-block\">");
-    s.push_str("<figcaption>");
-    if let Some(title) = &fence.title {
-        s.push_str(&format!("<span class=\"code-title\">{}</span>", escape(title)));
-    }
-    if let Some(lang) = &lang {
-        s.push_str(&format!("<span class=\"code-lang\">{lang}</span>"));
-    }
-    // The copy button only works once the page is hydrated; CSS hides it until then.
-    s.push_str("<button type=\"button\" class=\"copy-button\" aria-label=\"Copy code\">Copy</button>");
-    s.push_str("</figcaption><pre><code");
-    if let Some(lang) = &lang {
-        s.push_str(&format!(" class=\"language-{lang}\""));
-    }
-    s.push('>');
-    s.push_str(&escape(code));
-    s.push_str("</code></pre></figure>\n");
-    s
-}
-
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    pulldown_cmark_escape::escape_html(&mut out, s).expect("writing to a String cannot fail");
-    out
-}
-
-/// A heading's id: lowercase ASCII letters and digits, every other run of characters one `-`.
-pub fn heading_id(text: &str) -> String {
-    let mut id = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            id.push(c.to_ascii_lowercase());
-        } else if !id.ends_with('-') {
-            id.push('-');
-        }
-    }
-    let id = id.trim_matches('-');
-    if id.is_empty() {
-        "section".to_string()
-    } else {
-        id.to_string()
-    }
-}
-
-fn unique_id(taken: &mut BTreeSet<String>, base: &str) -> String {
-    let mut id = base.to_string();
-    let mut n = 1;
-    while taken.contains(&id) {
-        id = format!("{base}-{n}");
-        n += 1;
-    }
-    taken.insert(id.clone());
-    id
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn r(md: &str) -> Rendered {
         render("t.md", md, 1)
+    }
+
+    impl Rendered {
+        /// The body's HTML without the simulations.
+        fn html(&self) -> String {
+            self.blocks.iter().filter_map(|b| if let Block::Html(h) = b { Some(h.as_str()) } else { None }).collect()
+        }
     }
 
     #[test]
@@ -425,7 +304,7 @@ mod tests {
             vec![(2, "ring-all-reduce-step-by-step"), (3, "why-n-1"), (2, "ring-all-reduce-step-by-step-1")]
         );
         assert!(out.anchors.contains("deep"));
-        assert!(out.html.contains(r#"<h2 id="ring-all-reduce-step-by-step">"#), "{}", out.html);
+        assert!(out.html().contains(r#"<h2 id="ring-all-reduce-step-by-step">"#), "{}", out.html());
         assert!(out.problems.is_empty());
     }
 
@@ -440,8 +319,8 @@ mod tests {
     fn titled_code_block() {
         let out = r("```python title=\"DDP training script\"\nprint('<hi>')\n```\n");
         assert!(out.problems.is_empty(), "{:?}", out.problems);
-        assert!(out.html.contains(r#"<span class="code-title">DDP training script</span>"#));
-        assert!(out.html.contains(r#"<code class="language-python">print(&#39;&lt;hi&gt;&#39;)"#), "{}", out.html);
+        assert!(out.html().contains(r#"<span class="code-title">DDP training script</span>"#));
+        assert!(out.html().contains(r#"<code class="language-python">print(&#39;&lt;hi&gt;&#39;)"#), "{}", out.html());
     }
 
     #[test]
@@ -455,7 +334,7 @@ mod tests {
     fn simulations_cut_the_body() {
         let out = r("Before.\n\n```sim ring-allreduce ranks=3\n```\n\nAfter.\n\n```sim sampler\n```\n");
         assert!(out.problems.is_empty(), "{:?}", out.problems);
-        let blocks = out.blocks();
+        let blocks = &out.blocks;
         assert_eq!(blocks.len(), 4);
         assert!(matches!(&blocks[0], Block::Html(h) if h.contains("Before.")));
         assert!(matches!(&blocks[1], Block::Simulation(Simulation::RingAllReduce(p)) if p.ranks == 3));
@@ -470,7 +349,7 @@ mod tests {
             out.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
             vec!["03-x.md:9: simulation: `ranks=100`: a whole number from 2 to 64"]
         );
-        assert!(out.blocks().iter().all(|b| matches!(b, Block::Html(_))), "a broken directive embeds nothing");
+        assert!(out.blocks.iter().all(|b| matches!(b, Block::Html(_))), "a broken directive embeds nothing");
         let problems = |md: &str| r(md).problems.into_iter().map(|p| p.to_string()).collect::<Vec<_>>();
         assert_eq!(
             problems("- item\n\n  ```sim sampler\n  ```\n"),
@@ -489,33 +368,20 @@ mod tests {
     }
 
     #[test]
-    fn fence_info_parsing() {
-        assert_eq!(parse_fence_info("").unwrap(), Fence::default());
-        assert_eq!(
-            parse_fence_info("bash title=run").unwrap(),
-            Fence { lang: Some("bash".into()), title: Some("run".into()) }
-        );
-        assert!(parse_fence_info("python title=\"open").unwrap_err().contains("unterminated"));
-        assert!(parse_fence_info("python numbered").unwrap_err().contains("`numbered`"));
-        assert!(parse_fence_info("python linenos title=\"x\"").unwrap_err().contains("directive `linenos` "));
-        assert!(parse_fence_info("title=\"x\"").is_err());
-    }
-
-    #[test]
     fn admonitions() {
         let out = r("> [!WARNING]\n> Deadlock ahead.\n\n> plain quote\n");
-        assert!(out.html.contains(r#"<aside class="admonition warning" role="note"><p class="admonition-title">Warning</p>"#), "{}", out.html);
-        assert!(out.html.contains("</aside>"));
-        assert!(out.html.contains("<blockquote>"));
+        assert!(out.html().contains(r#"<aside class="admonition warning" role="note"><p class="admonition-title">Warning</p>"#), "{}", out.html());
+        assert!(out.html().contains("</aside>"));
+        assert!(out.html().contains("<blockquote>"));
     }
 
     #[test]
     fn math_is_mathml() {
         let out = r("Each rank sends $2(N-1)/N$ of the data.\n\n$$\n\\frac{a}{b}\n$$\n");
         assert!(out.problems.is_empty(), "{:?}", out.problems);
-        assert!(out.html.contains("<math"), "{}", out.html);
-        assert!(out.html.contains("<mfrac>"), "{}", out.html);
-        assert!(out.html.contains(r#"display="block""#), "{}", out.html);
+        assert!(out.html().contains("<math"), "{}", out.html());
+        assert!(out.html().contains("<mfrac>"), "{}", out.html());
+        assert!(out.html().contains(r#"display="block""#), "{}", out.html());
     }
 
     #[test]
@@ -528,8 +394,8 @@ mod tests {
     #[test]
     fn lesson_links_are_rewritten_and_recorded() {
         let out = r("See [ring](03-ddp-allreduce.md#the-ring) and [top](#intro) and [PyTorch](https://pytorch.org).\n");
-        assert!(out.html.contains(r#"href="/lessons/ddp-allreduce#the-ring""#), "{}", out.html);
-        assert!(out.html.contains(r#"href="https://pytorch.org""#));
+        assert!(out.html().contains(r#"href="/lessons/ddp-allreduce#the-ring""#), "{}", out.html());
+        assert!(out.html().contains(r#"href="https://pytorch.org""#));
         assert_eq!(
             out.links,
             vec![
@@ -550,15 +416,15 @@ mod tests {
     fn raw_html_is_escaped_and_reported() {
         let out = r("text <script>alert(1)</script>\n");
         assert_eq!(out.problems.len(), 2, "{:?}", out.problems);
-        assert!(!out.html.contains("<script>"), "{}", out.html);
+        assert!(!out.html().contains("<script>"), "{}", out.html());
     }
 
     #[test]
     fn tables_footnotes_tasks() {
         let out = r("| a | b |\n|---|---|\n| 1 | 2 |\n\nA claim.[^1]\n\n- [ ] todo\n- [x] done\n\n[^1]: Source.\n");
-        assert!(out.html.contains("<table>"));
-        assert!(out.html.contains("footnote-definition"));
-        assert!(out.html.contains(r#"type="checkbox""#));
+        assert!(out.html().contains("<table>"));
+        assert!(out.html().contains("footnote-definition"));
+        assert!(out.html().contains(r#"type="checkbox""#));
         assert!(out.problems.is_empty());
     }
 }

@@ -15,7 +15,9 @@ use std::fmt::Display;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-use sim_engine::{cost, hardware};
+pub use sim_engine::allreduce::Algorithm;
+pub use sim_engine::cost::LinkPreset;
+pub use sim_engine::hardware::CudaPreset;
 
 /// The language of a code fence that embeds a simulation.
 pub const FENCE_LANGUAGE: &str = "sim";
@@ -35,9 +37,9 @@ pub struct RingAllReduce {
     /// Values per rank; rank `r` starts with `r·elements + 1 …`, as in lesson 3's table.
     pub elements: usize,
     /// `ring`, `naive` or `tree`.
-    pub algorithm: String,
-    /// A link preset id (`sim_engine::cost::PRESETS`) for the α–β panel.
-    pub link: String,
+    pub algorithm: Algorithm,
+    /// The link of the α–β panel (`nvlink4`, `pcie4`, …).
+    pub link: LinkPreset,
     /// Tensor size for the α–β panel, in MB.
     pub size_mb: f64,
 }
@@ -61,8 +63,8 @@ pub struct DpVsDdp {
     pub layers: Vec<usize>,
     pub batch: usize,
     pub gpus: usize,
-    /// A hardware preset name (`sim_engine::hardware::PRESETS`) with CUDA devices.
-    pub hardware: String,
+    /// A hardware preset with CUDA devices: DataParallel runs on nothing else.
+    pub hardware: CudaPreset,
 }
 
 /// `scatter-gather`: one DataParallel iteration phase by phase, and GPU 0's load against the
@@ -72,7 +74,7 @@ pub struct ScatterGather {
     pub layers: Vec<usize>,
     pub batch: usize,
     pub gpus: usize,
-    pub hardware: String,
+    pub hardware: CudaPreset,
 }
 
 /// Limits that keep every simulation readable on a page (and fast in the browser).
@@ -132,8 +134,8 @@ impl Simulation {
                 Simulation::RingAllReduce(RingAllReduce {
                     ranks,
                     elements: p.ranged("elements", ranks, 1, MAX_ELEMENTS)?,
-                    algorithm: p.choice("algorithm", "ring", &["ring", "naive", "tree"])?,
-                    link: p.choice("link", "nvlink4", &cost::PRESETS.map(|l| l.id))?,
+                    algorithm: p.named("algorithm", Algorithm::Ring, &Algorithm::ALL, Algorithm::name)?,
+                    link: p.named("link", LinkPreset::Nvlink4H100, &LinkPreset::ALL, LinkPreset::id)?,
                     size_mb: p.positive("size-mb", 100.0)?,
                 })
             }
@@ -155,8 +157,7 @@ impl Simulation {
                 let layers = p.layers()?;
                 let batch = p.ranged("batch", 256, 1, 1 << 20)?;
                 let gpus = p.ranged("gpus", 4, 1, MAX_GPUS)?;
-                let cuda: Vec<&str> = hardware::PRESETS.iter().filter(|h| h.device.cuda).map(|h| h.name).collect();
-                let hardware = p.choice("hardware", "h100-nvlink", &cuda)?;
+                let hardware = p.named("hardware", CudaPreset::H100Nvlink, &CudaPreset::ALL, CudaPreset::name)?;
                 if name == "dp-vs-ddp" {
                     Simulation::DpVsDdp(DpVsDdp { layers, batch, gpus, hardware })
                 } else {
@@ -208,12 +209,13 @@ impl Params {
         Ok(v)
     }
 
-    fn choice(&self, key: &'static str, default: &str, options: &[&str]) -> Result<String, DirectiveError> {
-        let v = self.values.get(key).map_or(default, String::as_str);
-        if !options.contains(&v) {
-            return Err(bad(key, v, &format!("one of {}", options.join(", "))));
-        }
-        Ok(v.to_string())
+    /// One of `options`, by the name `name` gives it.
+    fn named<T: Copy>(&self, key: &'static str, default: T, options: &[T], name: fn(T) -> &'static str) -> Result<T, DirectiveError> {
+        let Some(v) = self.values.get(key) else { return Ok(default) };
+        options.iter().copied().find(|o| name(*o) == v).ok_or_else(|| {
+            let names: Vec<&str> = options.iter().map(|o| name(*o)).collect();
+            bad(key, v, &format!("one of {}", names.join(", ")))
+        })
     }
 
     fn layers(&self) -> Result<Vec<usize>, DirectiveError> {
@@ -238,12 +240,26 @@ mod tests {
     #[test]
     fn defaults_and_parameters() {
         let Simulation::RingAllReduce(r) = Simulation::parse("ring-allreduce ranks=3").unwrap() else { panic!() };
-        assert_eq!((r.ranks, r.elements, r.algorithm.as_str(), r.link.as_str()), (3, 3, "ring", "nvlink4"));
+        assert_eq!((r.ranks, r.elements, r.algorithm, r.link), (3, 3, Algorithm::Ring, LinkPreset::Nvlink4H100));
         let Simulation::Sampler(s) = Simulation::parse("sampler len=10 replicas=4 set-epoch=false seed=-7").unwrap() else { panic!() };
         assert_eq!((s.len, s.replicas, s.seed, s.set_epoch, s.shuffle), (10, 4, -7, false, true));
         let Simulation::DpVsDdp(d) = Simulation::parse("dp-vs-ddp layers=784,1024,10 gpus=8").unwrap() else { panic!() };
         assert_eq!((d.layers, d.gpus, d.batch), (vec![784, 1024, 10], 8, 256));
         assert_eq!(Simulation::parse("scatter-gather").unwrap().name(), "scatter-gather");
+        let Simulation::RingAllReduce(r) = Simulation::parse("ring-allreduce algorithm=tree link=gloo-cpu").unwrap() else { panic!() };
+        assert_eq!((r.algorithm, r.link), (Algorithm::Tree, LinkPreset::CpuLoopbackGloo));
+    }
+
+    /// The page carries a simulation's parameters from the server to the browser as JSON: the
+    /// names are the directive's own.
+    #[test]
+    fn parameters_serialize_with_the_directives_names() {
+        let sim = Simulation::parse("ring-allreduce link=ib-ndr algorithm=naive").unwrap();
+        let json = serde_json::to_value(&sim).unwrap();
+        assert_eq!((json["RingAllReduce"]["link"].as_str(), json["RingAllReduce"]["algorithm"].as_str()), (Some("ib-ndr"), Some("naive")));
+        assert_eq!(serde_json::from_value::<Simulation>(json).unwrap(), sim);
+        let sim = Simulation::parse("dp-vs-ddp hardware=a100-pcie").unwrap();
+        assert_eq!(serde_json::to_value(&sim).unwrap()["DpVsDdp"]["hardware"], "a100-pcie");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use leptos_axum::{file_and_error_handler_with_context, generate_route_list, Lept
 use lockstep_course::live::LiveCourse;
 use lockstep_course::{Course, CourseError};
 use lockstep_store::{Store, StoreError};
-use lockstep_web::server::AppContext;
+use lockstep_web::ssr::AppContext;
 use lockstep_web::{shell, App, OUTPUT_NAME};
 
 #[derive(Debug, Clone)]

@@ -7,21 +7,21 @@ use crate::model::{CourseOverview, LessonLookup};
 
 #[server]
 pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
-    let ctx = crate::server::context()?;
+    let ctx = crate::ssr::context()?;
     let completed = ctx.completed_lessons().await?;
-    Ok(crate::server::overview(&ctx.course.current(), &completed))
+    Ok(crate::ssr::page_models::overview(&ctx.course.current(), &completed))
 }
 
 #[server]
 pub async fn get_lesson(slug: String) -> Result<LessonLookup, ServerFnError> {
-    let ctx = crate::server::context()?;
+    let ctx = crate::ssr::context()?;
     let completed = ctx.completed_lessons().await?;
-    Ok(crate::server::lookup(&ctx.course.current(), &slug, &completed))
+    Ok(crate::ssr::page_models::lookup(&ctx.course.current(), &slug, &completed))
 }
 
 /// Records that the learner finished a lesson. Works as a plain form post without JavaScript.
 #[server]
 pub async fn complete_lesson(slug: String) -> Result<(), ServerFnError> {
-    let ctx = crate::server::context()?;
+    let ctx = crate::ssr::context()?;
     ctx.complete_lesson(&slug).await
 }

@@ -14,12 +14,12 @@ pub mod model;
 mod pages;
 pub mod sims;
 #[cfg(feature = "ssr")]
-pub mod server;
+pub mod ssr;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::{path, SsrMode};
+use leptos_router::{path, ParamSegment, SsrMode, StaticSegment};
 
 /// The name of the browser bundle's files under `/pkg/`: `lockstep.js`, `lockstep_bg.wasm`,
 /// `lockstep.css`. The build (`cargo xtask`) writes them under this name.
@@ -65,7 +65,7 @@ pub fn App() -> impl IntoView {
             <main id="main">
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
-                    <Route path=path!("/lessons/:slug") view=pages::LessonPage ssr=SsrMode::Async/>
+                    <Route path=(StaticSegment(lockstep_routes::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
                 </Routes>
             </main>
             <footer class="site-footer">

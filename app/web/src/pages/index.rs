@@ -44,7 +44,7 @@ fn Overview(o: CourseOverview) -> impl IntoView {
             {o.lessons
                 .into_iter()
                 .map(|l| {
-                    let href = format!("/lessons/{}", l.slug);
+                    let href = lockstep_routes::lesson(&l.slug);
                     view! {
                         <li class="lesson-card" class:completed=l.completed class:unavailable=!l.available>
                             <span class="lesson-number" aria-hidden="true">{format!("{:02}", l.position)}</span>

@@ -75,8 +75,8 @@ fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl In
                     }}
                 </section>
                 <nav class="prev-next" aria-label="Lessons">
-                    {prev.map(|p| view! { <a class="prev" rel="prev" href=format!("/lessons/{}", p.slug)>"← " {p.title}</a> })}
-                    {next.map(|n| view! { <a class="next" rel="next" href=format!("/lessons/{}", n.slug)>{n.title} " →"</a> })}
+                    {prev.map(|p| view! { <a class="prev" rel="prev" href=lockstep_routes::lesson(&p.slug)>"← " {p.title}</a> })}
+                    {next.map(|n| view! { <a class="next" rel="next" href=lockstep_routes::lesson(&n.slug)>{n.title} " →"</a> })}
                 </nav>
             </article>
             <aside class="lesson-aside">

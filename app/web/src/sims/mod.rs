@@ -5,14 +5,20 @@
 //! it. The controls need JavaScript, so they stay hidden until the page is hydrated; the state
 //! they start from is complete without them.
 
+mod dp_vs_ddp;
+mod format;
+mod mlp_on_gpus;
+mod number_field;
 mod player;
 mod ring;
 mod sampler;
-mod timeline;
+mod scatter_gather;
 
 use leptos::prelude::*;
 use lockstep_embed::Simulation;
 
+pub use format::{bandwidth, bytes, duration, number};
+pub use number_field::NumberField;
 pub use player::Player;
 
 #[component]
@@ -21,89 +27,12 @@ pub fn SimulationView(sim: Simulation) -> impl IntoView {
     let body = match sim {
         Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
         Simulation::Sampler(p) => view! { <sampler::SamplerView params=p/> }.into_any(),
-        Simulation::DpVsDdp(p) => view! { <timeline::DpVsDdpView params=p/> }.into_any(),
-        Simulation::ScatterGather(p) => view! { <timeline::ScatterGatherView params=p/> }.into_any(),
+        Simulation::DpVsDdp(p) => view! { <dp_vs_ddp::DpVsDdpView params=p/> }.into_any(),
+        Simulation::ScatterGather(p) => view! { <scatter_gather::ScatterGatherView params=p/> }.into_any(),
     };
     view! {
         <section class="sim" data-sim=name>
             {body}
         </section>
-    }
-}
-
-/// A labelled number field. What the learner types is clamped to `min..=max` before `set` sees
-/// it; text that is not a number is ignored.
-#[component]
-pub fn NumberField(label: &'static str, #[prop(into)] value: Signal<i64>, set: Callback<i64>, min: i64, max: i64) -> impl IntoView {
-    view! {
-        <label>
-            {label}
-            <input
-                type="number"
-                min=min
-                max=max
-                prop:value=move || value.get().to_string()
-                on:change=move |ev| {
-                    if let Ok(v) = event_target_value(&ev).parse::<i64>() {
-                        set.run(v.clamp(min, max));
-                    }
-                }
-            />
-        </label>
-    }
-}
-
-/// Formats a float the way the tables show it: integers without a fraction, others with up to
-/// four significant decimals.
-pub fn number(x: f32) -> String {
-    if x == x.trunc() && x.abs() < 1e7 {
-        format!("{x:.0}")
-    } else {
-        let s = format!("{x:.4}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
-
-/// Seconds in the unit a reader takes in at a glance.
-pub fn duration(s: f64) -> String {
-    if s >= 1.0 {
-        format!("{s:.2} s")
-    } else if s >= 1e-3 {
-        format!("{:.2} ms", s * 1e3)
-    } else {
-        format!("{:.1} µs", s * 1e6)
-    }
-}
-
-/// Bytes per second as GB/s.
-pub fn bandwidth(bytes_per_s: f64) -> String {
-    format!("{:.1} GB/s", bytes_per_s / 1e9)
-}
-
-pub fn bytes(b: f64) -> String {
-    if b >= 1e9 {
-        format!("{:.2} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else if b >= 1e3 {
-        format!("{:.1} kB", b / 1e3)
-    } else {
-        format!("{b:.0} B")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formats() {
-        assert_eq!(number(12.0), "12");
-        assert_eq!(number(4.000_000_5), "4");
-        assert_eq!(number(2.5), "2.5");
-        assert_eq!(number(-0.333_333), "-0.3333");
-        assert_eq!(duration(0.5e-3), "500.0 µs");
-        assert_eq!(duration(2.0e-3), "2.00 ms");
-        assert_eq!(bytes(3_215_360.0), "3.2 MB");
     }
 }

@@ -115,8 +115,8 @@ fn size_label(mb: f64) -> String {
 pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
     let ranks = RwSignal::new(params.ranks);
     let elements = RwSignal::new(params.elements);
-    let algorithm = RwSignal::new(Algorithm::from_name(&params.algorithm).unwrap_or(Algorithm::Ring));
-    let link = RwSignal::new(cost::preset(&params.link).unwrap_or(cost::NVLINK4_H100));
+    let algorithm = RwSignal::new(params.algorithm);
+    let link = RwSignal::new(params.link.link());
     let size_at = RwSignal::new(
         SIZES_MB.iter().position(|&s| s >= params.size_mb).unwrap_or(SIZES_MB.len() - 1),
     );

@@ -1,0 +1,135 @@
+//! Code fences: the info string after the language (```` ```python title="…" ````), the titled
+//! code block it renders to, and the `sim` fence that embeds a simulation instead.
+
+use lockstep_embed::Simulation;
+
+/// Code-fence directives an instructor may write after the language: ```` ```python title="…" ````.
+pub const FENCE_DIRECTIVES: &[&str] = &["title"];
+
+/// A code fence's info string, e.g. `python title="DDP training script"`.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Fence {
+    pub lang: Option<String>,
+    pub title: Option<String>,
+}
+
+pub fn parse_fence_info(info: &str) -> Result<Fence, String> {
+    let info = info.trim();
+    let (lang, mut rest) = match info.find(char::is_whitespace) {
+        Some(i) => (&info[..i], info[i..].trim_start()),
+        None => (info, ""),
+    };
+    if lang.contains('=') {
+        return Err(format!(
+            "code fence `{info}`: the language comes first, e.g. ```python title=\"…\"```"
+        ));
+    }
+    let mut fence = Fence {
+        lang: (!lang.is_empty()).then(|| lang.to_string()),
+        title: None,
+    };
+    while !rest.is_empty() {
+        let key_end = rest.find(|c: char| c == '=' || c.is_whitespace()).unwrap_or(rest.len());
+        let key = &rest[..key_end];
+        let Some(after) = rest[key_end..].strip_prefix('=') else {
+            if FENCE_DIRECTIVES.contains(&key) {
+                return Err(format!("code-fence directive `{key}` needs a value: {key}=\"…\" (no spaces around =)"));
+            }
+            return Err(format!(
+                "unknown code-fence directive `{key}` (expected key=\"value\"; known: {})",
+                FENCE_DIRECTIVES.join(", ")
+            ));
+        };
+        let (value, remaining) = if let Some(quoted) = after.strip_prefix('"') {
+            let end = quoted
+                .find('"')
+                .ok_or_else(|| format!("code fence `{info}`: unterminated quote in `{key}`"))?;
+            (&quoted[..end], &quoted[end + 1..])
+        } else {
+            let end = after.find(char::is_whitespace).unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        };
+        match key {
+            "title" => fence.title = Some(value.to_string()),
+            other => {
+                return Err(format!(
+                    "unknown code-fence directive `{other}` (known: {})",
+                    FENCE_DIRECTIVES.join(", ")
+                ))
+            }
+        }
+        rest = remaining.trim_start();
+    }
+    Ok(fence)
+}
+
+pub fn code_block_html(fence: &Fence, code: &str) -> String {
+    let lang = fence.lang.as_deref().map(escape);
+    let mut s = String::from("<figure class=\"code-block\">");
+    s.push_str("<figcaption>");
+    if let Some(title) = &fence.title {
+        s.push_str(&format!("<span class=\"code-title\">{}</span>", escape(title)));
+    }
+    if let Some(lang) = &lang {
+        s.push_str(&format!("<span class=\"code-lang\">{lang}</span>"));
+    }
+    // The copy button only works once the page is hydrated; CSS hides it until then.
+    s.push_str("<button type=\"button\" class=\"copy-button\" aria-label=\"Copy code\">Copy</button>");
+    s.push_str("</figcaption><pre><code");
+    if let Some(lang) = &lang {
+        s.push_str(&format!(" class=\"language-{lang}\""));
+    }
+    s.push('>');
+    s.push_str(&escape(code));
+    s.push_str("</code></pre></figure>\n");
+    s
+}
+
+/// What a ```` ```sim NAME key=value ```` fence embeds, or why it cannot: `None` when the fence
+/// is not a simulation at all. `nested`: the fence is inside a list, quote, table or footnote,
+/// where a simulation cannot stand.
+pub fn simulation(info: &str, code: &str, nested: bool) -> Option<Result<Simulation, String>> {
+    if info.split_whitespace().next() != Some(lockstep_embed::FENCE_LANGUAGE) {
+        return None;
+    }
+    let directive = info.trim_start()[lockstep_embed::FENCE_LANGUAGE.len()..].trim();
+    Some(if nested {
+        Err("a simulation must stand on its own, not inside a list, quote or table".to_string())
+    } else if !code.trim().is_empty() {
+        Err(lockstep_embed::DirectiveError::NonEmptyBody.to_string())
+    } else {
+        Simulation::parse(directive).map_err(|e| e.to_string())
+    })
+}
+
+pub(crate) fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    pulldown_cmark_escape::escape_html(&mut out, s).expect("writing to a String cannot fail");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fence_info_parsing() {
+        assert_eq!(parse_fence_info("").unwrap(), Fence::default());
+        assert_eq!(
+            parse_fence_info("bash title=run").unwrap(),
+            Fence { lang: Some("bash".into()), title: Some("run".into()) }
+        );
+        assert!(parse_fence_info("python title=\"open").unwrap_err().contains("unterminated"));
+        assert!(parse_fence_info("python numbered").unwrap_err().contains("`numbered`"));
+        assert!(parse_fence_info("python linenos title=\"x\"").unwrap_err().contains("directive `linenos` "));
+        assert!(parse_fence_info("title=\"x\"").is_err());
+    }
+
+    #[test]
+    fn only_the_sim_language_is_a_simulation() {
+        assert!(simulation("simple", "x", false).is_none());
+        assert!(simulation("python title=\"sim\"", "", false).is_none());
+        assert!(matches!(simulation("sim sampler len=4", "", false), Some(Ok(Simulation::Sampler(_)))));
+        assert!(matches!(simulation("sim sampler", "", true), Some(Err(_))));
+    }
+}

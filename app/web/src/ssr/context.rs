@@ -1,0 +1,54 @@
+//! What server functions run against: the live course and the database, provided by the server
+//! crate to every render and server function.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use lockstep_course::live::LiveCourse;
+use lockstep_store::Store;
+
+use super::learner_cookie;
+
+/// Provided to every render and server function by the server crate.
+#[derive(Clone)]
+pub struct AppContext {
+    pub course: Arc<LiveCourse>,
+    pub store: Store,
+}
+
+pub fn context() -> Result<AppContext, ServerFnError> {
+    use_context::<AppContext>().ok_or_else(|| ServerFnError::new("the server was started without its context"))
+}
+
+impl AppContext {
+    pub async fn completed_lessons(&self) -> Result<Vec<String>, ServerFnError> {
+        match learner_cookie::from_request() {
+            Some(id) => self.store.completed_lessons(&id).await.map_err(internal),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    pub async fn complete_lesson(&self, slug: &str) -> Result<(), ServerFnError> {
+        if self.course.current().find(slug).is_none() {
+            return Err(ServerFnError::new(format!("there is no lesson `{slug}`")));
+        }
+        let learner = match learner_cookie::from_request() {
+            Some(id) => id,
+            None => learner_cookie::set_new().map_err(internal)?,
+        };
+        self.store.complete_lesson(&learner, slug, unix_now()).await.map_err(internal)?;
+        Ok(())
+    }
+}
+
+pub(crate) fn internal(e: impl std::fmt::Display) -> ServerFnError {
+    tracing::error!("{e}");
+    ServerFnError::new("the server could not complete this request; it has been logged")
+}
+
+/// Now, in Unix seconds: when progress is recorded.
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
