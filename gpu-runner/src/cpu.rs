@@ -48,13 +48,16 @@ fn machine_busy_s() -> Option<f64> {
     // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity fills it.
     let allowed = unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
-        (libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0).then_some(set)
+        (libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0)
+            .then_some(set)
     }?;
     // SAFETY: sysconf has no memory effects.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
     let stat = std::fs::read_to_string("/proc/stat").ok()?;
     // SAFETY: CPU_ISSET reads the set; indices at or past CPU_SETSIZE are never passed.
-    let ticks = busy_ticks(&stat, |cpu| cpu < libc::CPU_SETSIZE as usize && unsafe { libc::CPU_ISSET(cpu, &allowed) });
+    let ticks = busy_ticks(&stat, |cpu| {
+        cpu < libc::CPU_SETSIZE as usize && unsafe { libc::CPU_ISSET(cpu, &allowed) }
+    });
     (hz > 0.0).then(|| ticks as f64 / hz)
 }
 
@@ -63,7 +66,9 @@ fn busy_ticks(stat: &str, allowed: impl Fn(usize) -> bool) -> u64 {
     let mut ticks = 0u64;
     for line in stat.lines() {
         let mut fields = line.split_whitespace();
-        let Some(cpu) = fields.next().and_then(|f| f.strip_prefix("cpu")).and_then(|n| n.parse::<usize>().ok()) else {
+        let Some(cpu) =
+            fields.next().and_then(|f| f.strip_prefix("cpu")).and_then(|n| n.parse::<usize>().ok())
+        else {
             continue;
         };
         if !allowed(cpu) {
@@ -71,7 +76,8 @@ fn busy_ticks(stat: &str, allowed: impl Fn(usize) -> bool) -> u64 {
         }
         // user nice system idle iowait irq softirq steal (guest time is inside user).
         let v: Vec<u64> = fields.take(8).map(|f| f.parse().unwrap_or(0)).collect();
-        ticks += v.iter().enumerate().filter(|(i, _)| *i != 3 && *i != 4).map(|(_, t)| t).sum::<u64>();
+        ticks +=
+            v.iter().enumerate().filter(|(i, _)| *i != 3 && *i != 4).map(|(_, t)| t).sum::<u64>();
     }
     ticks
 }
@@ -82,7 +88,10 @@ mod tests {
 
     #[test]
     fn cgroup_usage_in_both_versions() {
-        assert_eq!(cgroup_usage_s(CgroupUsage::V2CpuStat, "usage_usec 2500000\nuser_usec 2000000\n"), Some(2.5));
+        assert_eq!(
+            cgroup_usage_s(CgroupUsage::V2CpuStat, "usage_usec 2500000\nuser_usec 2000000\n"),
+            Some(2.5)
+        );
         assert_eq!(cgroup_usage_s(CgroupUsage::V1CpuacctUsage, "1500000000\n"), Some(1.5));
         assert_eq!(cgroup_usage_s(CgroupUsage::V2CpuStat, "user_usec 1\n"), None);
     }

@@ -36,8 +36,11 @@ fn load(dir: &Path, file: &str) -> Option<StateDict> {
 
 /// Each rank's last parameters file against rank 0's, when every rank saved one.
 fn final_params(run: &Run) -> Option<FinalParams> {
-    let files: Vec<(u32, Params)> =
-        run.records.iter().map(|r| r.params().first().map(|p| (r.rank, *p))).collect::<Option<_>>()?;
+    let files: Vec<(u32, Params)> = run
+        .records
+        .iter()
+        .map(|r| r.params().first().map(|p| (r.rank, *p)))
+        .collect::<Option<_>>()?;
     let (_, first) = files.first()?;
     let Some(reference) = load(&run.records_dir, first.file) else {
         return Some(FinalParams { reference: None, others: Vec::new() });

@@ -55,7 +55,11 @@ fn teardown_abort(run: &Run) -> Option<String> {
     run.ranks.iter().zip(&run.records).find_map(|(rank, rec)| {
         let crashed = matches!(rank.signal, Some(s) if s == libc::SIGABRT || s == libc::SIGSEGV);
         (crashed && rec.in_destroy_or_done()).then(|| {
-            format!("rank {} was killed by signal {} during teardown, after the script had finished", rank.rank, rank.signal.unwrap_or(0))
+            format!(
+                "rank {} was killed by signal {} during teardown, after the script had finished",
+                rank.rank,
+                rank.signal.unwrap_or(0)
+            )
         })
     })
 }
@@ -86,7 +90,14 @@ impl Runner<'_> {
         loop {
             self.made += 1;
             let dir = self.work.join(format!("run{}-{}p", self.made, nproc));
-            let run = launch::run(self.env, &self.opts.venv, &self.harness, self.script, &settings, &dir)?;
+            let run = launch::run(
+                self.env,
+                &self.opts.venv,
+                &self.harness,
+                self.script,
+                &settings,
+                &dir,
+            )?;
             match teardown_abort(&run) {
                 Some(why) if attempt < TEARDOWN_RETRIES => retried = Some(why),
                 _ => return Ok((run, retried)),
@@ -97,7 +108,12 @@ impl Runner<'_> {
 
     /// One run in `role`, its report filed, as evidence (with its tensors compared when
     /// `tensors`).
-    fn measure(&mut self, nproc: u32, role: RunRole, tensors: bool) -> Result<RunEvidence, RunnerError> {
+    fn measure(
+        &mut self,
+        nproc: u32,
+        role: RunRole,
+        tensors: bool,
+    ) -> Result<RunEvidence, RunnerError> {
         let (run, retried) = self.run(nproc)?;
         self.reports.push(report(role, &run, retried));
         Ok(gather::evidence(run, tensors))
@@ -128,22 +144,36 @@ fn report(role: RunRole, run: &Run, retried: Option<String>) -> RunReport {
 pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
     let env = probe(&opts.venv)?;
     std::fs::metadata(script).map_err(RunnerError::io(format!("reading {}", script.display())))?;
-    let nproc = opts.nproc.unwrap_or(if env.cuda_devices > 0 { env.cuda_devices } else { 2 }).max(1);
+    let nproc =
+        opts.nproc.unwrap_or(if env.cuda_devices > 0 { env.cuda_devices } else { 2 }).max(1);
     let temp;
     let work = match &opts.keep {
         Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(RunnerError::io(format!("creating {}", dir.display())))?;
+            std::fs::create_dir_all(dir)
+                .map_err(RunnerError::io(format!("creating {}", dir.display())))?;
             dir.clone()
         }
         None => {
-            temp = tempfile::Builder::new().prefix("lockstep-job-").tempdir().map_err(RunnerError::io("creating the job directory"))?;
+            temp = tempfile::Builder::new()
+                .prefix("lockstep-job-")
+                .tempdir()
+                .map_err(RunnerError::io("creating the job directory"))?;
             temp.path().to_path_buf()
         }
     };
     let harness = work.join("harness");
     launch::write_harness(&harness)?;
-    let script_name = script.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut runner = Runner { env: &env, opts, script, harness, work: work.clone(), made: 0, reports: Vec::new() };
+    let script_name =
+        script.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut runner = Runner {
+        env: &env,
+        opts,
+        script,
+        harness,
+        work: work.clone(),
+        made: 0,
+        reports: Vec::new(),
+    };
 
     let (first, enforced) = {
         let (run, retried) = runner.run(nproc)?;
@@ -151,7 +181,11 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
         let enforced = run.finished.enforced.clone();
         (gather::evidence(run, true), enforced)
     };
-    let versions = Versions { runner: env!("CARGO_PKG_VERSION").into(), torch: env.torch.clone(), python: env.python.clone() };
+    let versions = Versions {
+        runner: env!("CARGO_PKG_VERSION").into(),
+        torch: env.torch.clone(),
+        python: env.python.clone(),
+    };
     let verdict = |status, summary, error, checks, runs| Verdict {
         schema: SCHEMA,
         status,
@@ -169,7 +203,13 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
 
     if let Some(error) = outcome::nothing_to_grade(&first, &script_name) {
         let summary = outcome::error_summary(&error);
-        return Ok(verdict(grading_protocol::Status::Error, summary, Some(error), Vec::new(), runner.reports));
+        return Ok(verdict(
+            grading_protocol::Status::Error,
+            summary,
+            Some(error),
+            Vec::new(),
+            runner.reports,
+        ));
     }
 
     // The speedup needs the N-process run to have trained (a script that hangs at the very
@@ -182,7 +222,8 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
         single: Vec::new(),
         min_speedup: opts.min_speedup.unwrap_or_else(|| speedup::default_min_speedup(nproc)),
         remeasured: 0,
-        not_timed: (!opts.time_speedup).then(|| "this grade was asked not to time the speedup".to_string()),
+        not_timed: (!opts.time_speedup)
+            .then(|| "this grade was asked not to time the speedup".to_string()),
     };
     if trained && opts.time_speedup {
         for i in 0..opts.repeats.max(1) {
@@ -194,8 +235,12 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
         // A speedup that falls short while other work was using the machine is measured
         // again, a pair of runs at a time, so that a correct script is not failed for a noisy
         // minute. Not when the script did not divide the work: no quiet minute fixes that.
-        let sharded = grading_checks::sampler::sharding(&evidence.ddp[0]).status != grading_protocol::CheckStatus::Fail;
-        while sharded && evidence.remeasured < BUSY_REMEASURES && speedup::worth_measuring_again(&evidence) {
+        let sharded = grading_checks::sampler::sharding(&evidence.ddp[0]).status
+            != grading_protocol::CheckStatus::Fail;
+        while sharded
+            && evidence.remeasured < BUSY_REMEASURES
+            && speedup::worth_measuring_again(&evidence)
+        {
             evidence.remeasured += 1;
             evidence.ddp.push(runner.measure(nproc, RunRole::Ddp, false)?);
             evidence.single.push(runner.measure(1, RunRole::Single, false)?);

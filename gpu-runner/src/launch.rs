@@ -51,26 +51,37 @@ impl Run {
 pub fn write_harness(dir: &Path) -> Result<(), RunnerError> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::create_dir_all(dir).map_err(RunnerError::io("creating the harness directory"))?;
-    std::fs::write(dir.join("lockstep_harness.py"), HARNESS).map_err(RunnerError::io("writing the harness"))?;
+    std::fs::write(dir.join("lockstep_harness.py"), HARNESS)
+        .map_err(RunnerError::io("writing the harness"))?;
     let sh = dir.join("rank.sh");
     std::fs::write(&sh, RANK_SH).map_err(RunnerError::io("writing rank.sh"))?;
-    std::fs::set_permissions(&sh, std::fs::Permissions::from_mode(0o755)).map_err(RunnerError::io("chmod rank.sh"))?;
+    std::fs::set_permissions(&sh, std::fs::Permissions::from_mode(0o755))
+        .map_err(RunnerError::io("chmod rank.sh"))?;
     sandbox::write_etc(dir)
 }
 
 /// Runs `script` (its file name is kept, so tracebacks and call sites name it) with
 /// `settings.nproc` processes. `work` is this run's own directory.
-pub fn run(env: &Environment, venv: &Path, harness: &Path, script: &Path, settings: &Settings, work: &Path) -> Result<Run, RunnerError> {
+pub fn run(
+    env: &Environment,
+    venv: &Path,
+    harness: &Path,
+    script: &Path,
+    settings: &Settings,
+    work: &Path,
+) -> Result<Run, RunnerError> {
     use std::os::unix::fs::PermissionsExt;
     let job = work.join("job");
     let records = work.join("records");
     for d in [&job, &records, &records.join("logs")] {
         std::fs::create_dir_all(d).map_err(RunnerError::io(format!("creating {}", d.display())))?;
         // The sandbox's uid 1000 must be able to write here.
-        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777)).map_err(RunnerError::io("chmod"))?;
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777))
+            .map_err(RunnerError::io("chmod"))?;
     }
     let name = script.file_name().and_then(|n| n.to_str()).unwrap_or("train.py").to_string();
-    std::fs::copy(script, job.join(&name)).map_err(RunnerError::io(format!("copying {}", script.display())))?;
+    std::fs::copy(script, job.join(&name))
+        .map_err(RunnerError::io(format!("copying {}", script.display())))?;
 
     let python = venv.join("bin/python");
     let mut vars: Vec<(String, String)> = vec![
@@ -114,7 +125,9 @@ pub fn run(env: &Environment, venv: &Path, harness: &Path, script: &Path, settin
     let mut stdout = Vec::new();
     let mut recs = Vec::new();
     for rank in 0..settings.nproc {
-        let exit = std::fs::read_to_string(records.join(format!("rank{rank}.exit"))).ok().and_then(|s| s.trim().parse::<i32>().ok());
+        let exit = std::fs::read_to_string(records.join(format!("rank{rank}.exit")))
+            .ok()
+            .and_then(|s| s.trim().parse::<i32>().ok());
         let (exit_code, signal) = match exit {
             Some(s) if s > 128 => (None, Some(s - 128)),
             Some(s) => (Some(s), None),
@@ -130,8 +143,11 @@ pub fn run(env: &Environment, venv: &Path, harness: &Path, script: &Path, settin
             stdout_tail: tail(&out_path),
             stderr_tail: tail(&err_path),
         });
-        stdout.push(String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned());
-        let text = std::fs::read_to_string(records.join(format!("rank{rank}.jsonl"))).unwrap_or_default();
+        stdout.push(
+            String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned(),
+        );
+        let text =
+            std::fs::read_to_string(records.join(format!("rank{rank}.jsonl"))).unwrap_or_default();
         recs.push(RankRecord::parse(rank, &text));
     }
     Ok(Run {

@@ -48,4 +48,3 @@ impl RunnerError {
         move |source| RunnerError::Io { what, source }
     }
 }
-

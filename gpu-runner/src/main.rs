@@ -13,7 +13,10 @@ use gpu_runner::grade::{grade, Options};
 use gpu_runner::protocol::Status;
 
 #[derive(Parser)]
-#[command(version, about = "Runs learners' DDP scripts under torchrun, sandboxed, and grades what they really did.")]
+#[command(
+    version,
+    about = "Runs learners' DDP scripts under torchrun, sandboxed, and grades what they really did."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -109,7 +112,10 @@ fn run(command: Command) -> Result<ExitCode> {
             println!("environment: {}", venv.display());
             println!("python {}, torch {}", env.python, env.torch);
             println!("CUDA devices: {}, backend for jobs: {}", env.cuda_devices, env.backend());
-            println!("sandbox: bubblewrap {}", if gpu_runner::sandbox::available() { "found" } else { "MISSING" });
+            println!(
+                "sandbox: bubblewrap {}",
+                if gpu_runner::sandbox::available() { "found" } else { "MISSING" }
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Grade(args) => {

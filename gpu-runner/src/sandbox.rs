@@ -68,7 +68,8 @@ impl Cgroup {
             // cgroup v2: one directory, if this process may create it.
             let dir = root.join(name);
             std::fs::create_dir(&dir).ok()?;
-            let memory = std::fs::write(dir.join("memory.max"), limits.memory_bytes.to_string()).is_ok();
+            let memory =
+                std::fs::write(dir.join("memory.max"), limits.memory_bytes.to_string()).is_ok();
             let _ = std::fs::write(dir.join("memory.swap.max"), "0");
             let pids = std::fs::write(dir.join("pids.max"), limits.pids.to_string()).is_ok();
             return Some(Cgroup {
@@ -82,12 +83,25 @@ impl Cgroup {
             });
         }
         // cgroup v1: one directory per controller.
-        let mut cg = Cgroup { procs: vec![], dirs: vec![], memory: false, pids: false, oom_events: None, cpu_usage: None, v2: false };
+        let mut cg = Cgroup {
+            procs: vec![],
+            dirs: vec![],
+            memory: false,
+            pids: false,
+            oom_events: None,
+            cpu_usage: None,
+            v2: false,
+        };
         let mem = root.join("memory").join(name);
         if std::fs::create_dir(&mem).is_ok() {
-            cg.memory = std::fs::write(mem.join("memory.limit_in_bytes"), limits.memory_bytes.to_string()).is_ok();
+            cg.memory =
+                std::fs::write(mem.join("memory.limit_in_bytes"), limits.memory_bytes.to_string())
+                    .is_ok();
             // Without swap accounting a job could page out instead of stopping.
-            let _ = std::fs::write(mem.join("memory.memsw.limit_in_bytes"), limits.memory_bytes.to_string());
+            let _ = std::fs::write(
+                mem.join("memory.memsw.limit_in_bytes"),
+                limits.memory_bytes.to_string(),
+            );
             cg.procs.push(mem.join("cgroup.procs"));
             cg.oom_events = Some(mem.join("memory.oom_control"));
             cg.dirs.push(mem);
@@ -119,14 +133,19 @@ impl Cgroup {
         let Some(path) = &self.oom_events else { return false };
         std::fs::read_to_string(path).unwrap_or_default().lines().any(|l| {
             let mut w = l.split_whitespace();
-            w.next() == Some("oom_kill") && w.next().and_then(|n| n.parse::<u64>().ok()).is_some_and(|n| n > 0)
+            w.next() == Some("oom_kill")
+                && w.next().and_then(|n| n.parse::<u64>().ok()).is_some_and(|n| n > 0)
         })
     }
 
     /// Kills everything still in the cgroup.
     fn kill_all(&self) {
         for procs in &self.procs {
-            for pid in std::fs::read_to_string(procs).unwrap_or_default().lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+            for pid in std::fs::read_to_string(procs)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.trim().parse::<i32>().ok())
+            {
                 // SAFETY: kill(2) with a pid read from our own cgroup; no memory is touched.
                 unsafe { libc::kill(pid, libc::SIGKILL) };
             }
@@ -151,9 +170,25 @@ fn bwrap_args(layout: &Layout, env: &[(String, String)], argv: &[String]) -> Vec
     let mut a: Vec<String> = Vec::new();
     let mut push = |xs: &[&str]| a.extend(xs.iter().map(|s| s.to_string()));
     push(&["--unshare-user", "--uid", "1000", "--gid", "1000"]);
-    push(&["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]);
+    push(&[
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+    ]);
     push(&["--hostname", "lockstep", "--die-with-parent", "--new-session"]);
-    push(&["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib"]);
+    push(&[
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        "--symlink",
+        "usr/bin",
+        "/bin",
+        "--symlink",
+        "usr/lib",
+        "/lib",
+    ]);
     push(&["--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin"]);
     push(&["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]);
     for p in &layout.python {
@@ -207,13 +242,22 @@ pub fn available() -> bool {
 
 /// Runs `argv` in the sandbox with `env` as its whole environment. Its stdout and stderr (the
 /// launcher's own; the ranks write their own files) go to `output`.
-pub fn run(layout: &Layout, limits: &Limits, env: &[(String, String)], argv: &[String], output: &Path) -> Result<Finished, RunnerError> {
+pub fn run(
+    layout: &Layout,
+    limits: &Limits,
+    env: &[(String, String)],
+    argv: &[String],
+    output: &Path,
+) -> Result<Finished, RunnerError> {
     if !available() {
-        return Err(RunnerError::Sandbox("bubblewrap (`bwrap`) is not installed: run `cargo xtask run` once".into()));
+        return Err(RunnerError::Sandbox(
+            "bubblewrap (`bwrap`) is not installed: run `cargo xtask run` once".into(),
+        ));
     }
     let name = format!("lockstep-{}-{}", std::process::id(), unique());
     let cgroup = Cgroup::create(&name, limits);
-    let out = File::create(output).map_err(RunnerError::io(format!("creating {}", output.display())))?;
+    let out =
+        File::create(output).map_err(RunnerError::io(format!("creating {}", output.display())))?;
     let err = out.try_clone().map_err(RunnerError::io("duplicating the output file"))?;
 
     // The first process joins the cgroups and then becomes bubblewrap, so nothing the job
@@ -240,11 +284,14 @@ pub fn run(layout: &Layout, limits: &Limits, env: &[(String, String)], argv: &[S
     }
     let meter = cpu::Meter::start();
     let started = Instant::now();
-    let mut child = cmd.spawn().map_err(|source| RunnerError::Spawn { path: "bwrap".into(), source })?;
+    let mut child =
+        cmd.spawn().map_err(|source| RunnerError::Spawn { path: "bwrap".into(), source })?;
     let deadline = started + Duration::from_secs_f64(limits.wall_s);
     let mut timed_out = false;
     let status: ExitStatus = loop {
-        if let Some(status) = child.try_wait().map_err(RunnerError::io("waiting for the sandbox"))? {
+        if let Some(status) =
+            child.try_wait().map_err(RunnerError::io("waiting for the sandbox"))?
+        {
             break status;
         }
         if Instant::now() >= deadline {
@@ -283,6 +330,9 @@ pub fn run(layout: &Layout, limits: &Limits, env: &[(String, String)], argv: &[S
 fn unique() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
     (u64::from(t) << 16) | NEXT.fetch_add(1, Ordering::Relaxed)
 }

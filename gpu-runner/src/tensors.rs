@@ -16,8 +16,10 @@ pub struct StateDict(pub BTreeMap<String, Tensor>);
 
 impl StateDict {
     pub fn load(path: &Path) -> Result<StateDict, RunnerError> {
-        let tensors = Tensor::read_safetensors(path)
-            .map_err(|e| RunnerError::Tensors { path: path.to_path_buf(), message: e.to_string() })?;
+        let tensors = Tensor::read_safetensors(path).map_err(|e| RunnerError::Tensors {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
         Ok(StateDict(tensors.into_iter().map(|(k, t)| (k, t.to_device(Device::Cpu))).collect()))
     }
 

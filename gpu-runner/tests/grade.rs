@@ -43,7 +43,9 @@ fn graded_timed_once(name: &str) -> Verdict {
 
 /// The skip of a grade that did not time the speedup.
 fn untimed(c: &gpu_runner::protocol::Check) -> bool {
-    c.id == CheckId::Speedup && c.status == CheckStatus::Skip && c.message.starts_with("not measured: this grade was asked not to time")
+    c.id == CheckId::Speedup
+        && c.status == CheckStatus::Skip
+        && c.message.starts_with("not measured: this grade was asked not to time")
 }
 
 fn grade_with(name: &str, opts: Options) -> Verdict {
@@ -57,7 +59,11 @@ fn grade_path(script: &Path, opts: Options) -> Verdict {
 
 /// The checks that did not pass, the untimed speedup aside.
 fn not_passed(v: &Verdict) -> BTreeSet<&str> {
-    v.checks.iter().filter(|c| c.status != CheckStatus::Pass && !untimed(c)).map(|c| c.id.as_str()).collect()
+    v.checks
+        .iter()
+        .filter(|c| c.status != CheckStatus::Pass && !untimed(c))
+        .map(|c| c.id.as_str())
+        .collect()
 }
 
 fn failed(v: &Verdict) -> BTreeSet<&str> {
@@ -73,7 +79,15 @@ fn only_waiting_for_launched(v: &Verdict) {
 }
 
 fn explain(v: &Verdict) -> String {
-    format!("{}\n{}", v.report(), v.runs.iter().flat_map(|r| r.ranks.iter().map(|k| k.stderr_tail.clone())).collect::<Vec<_>>().join("\n---\n"))
+    format!(
+        "{}\n{}",
+        v.report(),
+        v.runs
+            .iter()
+            .flat_map(|r| r.ranks.iter().map(|k| k.stderr_tail.clone()))
+            .collect::<Vec<_>>()
+            .join("\n---\n")
+    )
 }
 
 #[test]
@@ -135,8 +149,13 @@ fn averaging_gradients_by_hand_fails_ddp_wrapped_only() {
 /// The lesson's starting point, taken from the course itself, submitted unconverted.
 #[test]
 fn the_unconverted_starter_fails_launched_and_ddp_wrapped() {
-    let lesson = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons/06-checkpoints-and-pitfalls.md")).unwrap();
-    let (_, rest) = lesson.split_once("```python title=\"single_gpu_train.py: the starting point\"\n").expect("the starter's code block");
+    let lesson = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons/06-checkpoints-and-pitfalls.md"),
+    )
+    .unwrap();
+    let (_, rest) = lesson
+        .split_once("```python title=\"single_gpu_train.py: the starting point\"\n")
+        .expect("the starter's code block");
     let (code, _) = rest.split_once("\n```").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("single_gpu_train.py");
@@ -145,7 +164,11 @@ fn the_unconverted_starter_fails_launched_and_ddp_wrapped() {
     assert_eq!(v.status, Status::Fail, "{}", explain(&v));
     assert_eq!(failed(&v), BTreeSet::from(["launched", "ddp_wrapped"]), "{}", explain(&v));
     only_waiting_for_launched(&v);
-    assert!(v.checks[0].message.contains("no rank called init_process_group"), "{}", v.checks[0].message);
+    assert!(
+        v.checks[0].message.contains("no rank called init_process_group"),
+        "{}",
+        v.checks[0].message
+    );
 }
 
 #[test]

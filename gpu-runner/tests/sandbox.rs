@@ -23,15 +23,28 @@ fn run(name: &str, limits: Limits) -> (tempfile::TempDir, Run) {
     let harness = work.path().join("harness");
     launch::write_harness(&harness).unwrap();
     let settings = Settings { nproc: 1, threads: 1, pg_timeout_s: 10.0, limits };
-    let run = launch::run(&env, &venv, &harness, &hostile(name), &settings, &work.path().join("run")).unwrap();
+    let run =
+        launch::run(&env, &venv, &harness, &hostile(name), &settings, &work.path().join("run"))
+            .unwrap();
     // Nothing of the job may outlive it.
     let left = Command::new("pgrep").args(["-f", &format!("/job/{name}")]).output().unwrap();
-    assert!(left.stdout.is_empty(), "processes of {name} survived: {}", String::from_utf8_lossy(&left.stdout));
-    let cgroups = ["/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
-        .filter(|e| e.file_name().to_string_lossy().starts_with(&format!("lockstep-{}-", std::process::id())))
-        .count();
+    assert!(
+        left.stdout.is_empty(),
+        "processes of {name} survived: {}",
+        String::from_utf8_lossy(&left.stdout)
+    );
+    let cgroups = [
+        "/sys/fs/cgroup/memory",
+        "/sys/fs/cgroup/pids",
+        "/sys/fs/cgroup/cpuacct",
+        "/sys/fs/cgroup",
+    ]
+    .iter()
+    .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
+    .filter(|e| {
+        e.file_name().to_string_lossy().starts_with(&format!("lockstep-{}-", std::process::id()))
+    })
+    .count();
     assert_eq!(cgroups, 0, "the job's cgroups were removed");
     (work, run)
 }
@@ -44,7 +57,12 @@ fn small() -> Limits {
 fn no_network_beyond_loopback() {
     let (_dir, r) = run("network.py", small());
     let out = &r.stdout[0];
-    assert!(out.contains("blocked 1.1.1.1") && out.contains("blocked 8.8.8.8") && out.contains("blocked dns"), "{out}");
+    assert!(
+        out.contains("blocked 1.1.1.1")
+            && out.contains("blocked 8.8.8.8")
+            && out.contains("blocked dns"),
+        "{out}"
+    );
     assert!(!out.contains("REACHED"), "{out}");
 }
 
@@ -57,7 +75,12 @@ fn host_files_are_invisible_and_the_system_read_only() {
     let out = &r.stdout[0];
     assert!(!out.contains("VISIBLE"), "{out}");
     assert!(!out.contains("WROTE"), "{out}");
-    assert!(out.contains("hidden /root/.bashrc") && out.contains("hidden /etc/shadow") && out.contains("hidden /tmp/lockstep-secret-*"), "{out}");
+    assert!(
+        out.contains("hidden /root/.bashrc")
+            && out.contains("hidden /etc/shadow")
+            && out.contains("hidden /tmp/lockstep-secret-*"),
+        "{out}"
+    );
     assert!(out.contains("job dir writable"), "{out}");
 }
 
@@ -77,7 +100,12 @@ fn a_fork_bomb_is_contained() {
     assert!(!r.finished.timed_out);
     if r.finished.enforced.pids {
         let out = &r.stdout[0];
-        let n: u32 = out.split("fork refused after ").nth(1).and_then(|s| s.split(':').next()).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{out}"));
+        let n: u32 = out
+            .split("fork refused after ")
+            .nth(1)
+            .and_then(|s| s.split(':').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{out}"));
         assert!(n < 64, "{n} children under a limit of 64");
     }
 }
@@ -123,7 +151,11 @@ fn cpu_time_is_told_apart_from_other_work_on_the_machine() {
         return;
     };
     // The script burns 1.5 s; torchrun, the interpreter and torch's import add a few seconds.
-    assert!(cpu.job_s >= 1.5 && cpu.job_s < 1.5 + r.finished.wall_s, "{cpu:?}, wall {:.1} s", r.finished.wall_s);
+    assert!(
+        cpu.job_s >= 1.5 && cpu.job_s < 1.5 + r.finished.wall_s,
+        "{cpu:?}, wall {:.1} s",
+        r.finished.wall_s
+    );
     // The spinner had a core to itself for most of the run.
     assert!(cpu.others_s > 0.5 * r.finished.wall_s, "{cpu:?}, wall {:.1} s", r.finished.wall_s);
 }

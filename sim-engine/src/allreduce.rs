@@ -55,7 +55,11 @@ impl Phase {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Algorithm {
     Ring,
     Naive,
@@ -129,7 +133,9 @@ pub struct AllReduce {
 pub enum AllReduceError {
     #[error("all-reduce needs at least one rank")]
     NoRanks,
-    #[error("rank {rank} holds {got} values but rank 0 holds {expected}: all-reduce needs equal shapes")]
+    #[error(
+        "rank {rank} holds {got} values but rank 0 holds {expected}: all-reduce needs equal shapes"
+    )]
     ShapeMismatch { rank: usize, expected: usize, got: usize },
 }
 
@@ -234,7 +240,10 @@ fn plan(algorithm: Algorithm, n: usize) -> Vec<(Phase, Sends)> {
         Algorithm::Ring => (0..2 * (n - 1))
             .map(|step| {
                 let phase = if step < n - 1 { Phase::ReduceScatter } else { Phase::AllGather };
-                (phase, (0..n).map(|from| (from, (from + 1) % n, chunk_sent(n, from, step))).collect())
+                (
+                    phase,
+                    (0..n).map(|from| (from, (from + 1) % n, chunk_sent(n, from, step))).collect(),
+                )
             })
             .collect(),
         Algorithm::Naive => {
@@ -248,9 +257,11 @@ fn plan(algorithm: Algorithm, n: usize) -> Vec<(Phase, Sends)> {
                 let half = 1 << k;
                 (half..n).step_by(2 * half).map(|r| (r, r - half)).collect()
             };
-            let reduce = (0..levels).map(|k| (Phase::Reduce, edges(k).into_iter().map(|(r, p)| (r, p, 0)).collect()));
-            let broadcast =
-                (0..levels).rev().map(|k| (Phase::Broadcast, edges(k).into_iter().map(|(r, p)| (p, r, 0)).collect()));
+            let reduce = (0..levels)
+                .map(|k| (Phase::Reduce, edges(k).into_iter().map(|(r, p)| (r, p, 0)).collect()));
+            let broadcast = (0..levels).rev().map(|k| {
+                (Phase::Broadcast, edges(k).into_iter().map(|(r, p)| (p, r, 0)).collect())
+            });
             reduce.chain(broadcast).collect()
         }
     }
@@ -266,7 +277,12 @@ fn execute(
         // All sends of a step happen at once: read every sender's values before any write.
         let transfers: Vec<Transfer> = sends
             .iter()
-            .map(|&(from, to, chunk)| Transfer { from, to, chunk, values: data[from][chunks[chunk].clone()].to_vec() })
+            .map(|&(from, to, chunk)| Transfer {
+                from,
+                to,
+                chunk,
+                values: data[from][chunks[chunk].clone()].to_vec(),
+            })
             .collect();
         for t in &transfers {
             let dest = &mut data[t.to][chunks[t.chunk].clone()];
@@ -294,12 +310,21 @@ mod tests {
 
     #[test]
     fn three_ranks_worked_example() {
-        let r = ring_allreduce(&[vec![1.0, 2.0, 3.0], vec![10.0, 20.0, 30.0], vec![100.0, 200.0, 300.0]]).unwrap();
+        let r = ring_allreduce(&[
+            vec![1.0, 2.0, 3.0],
+            vec![10.0, 20.0, 30.0],
+            vec![100.0, 200.0, 300.0],
+        ])
+        .unwrap();
         assert_eq!(r.steps.len(), 4);
         // Step 1: rank 0 sends chunk 0 to rank 1, rank 1 chunk 1 to rank 2, rank 2 chunk 2 to rank 0.
-        let sent: Vec<(usize, usize, usize)> = r.steps[0].transfers.iter().map(|t| (t.from, t.to, t.chunk)).collect();
+        let sent: Vec<(usize, usize, usize)> =
+            r.steps[0].transfers.iter().map(|t| (t.from, t.to, t.chunk)).collect();
         assert_eq!(sent, vec![(0, 1, 0), (1, 2, 1), (2, 0, 2)]);
-        assert_eq!(r.steps[0].after, vec![vec![1.0, 2.0, 303.0], vec![11.0, 20.0, 30.0], vec![100.0, 220.0, 300.0]]);
+        assert_eq!(
+            r.steps[0].after,
+            vec![vec![1.0, 2.0, 303.0], vec![11.0, 20.0, 30.0], vec![100.0, 220.0, 300.0]]
+        );
         // After reduce-scatter rank r owns the full sum of chunk r + 1.
         assert_eq!(r.steps[1].after[0][1], 222.0);
         assert_eq!(r.steps[1].after[1][2], 333.0);
@@ -314,7 +339,8 @@ mod tests {
     /// The table in lessons/03-ddp-allreduce.md, "Ring all-reduce, step by step", row by row.
     #[test]
     fn lesson_three_table() {
-        let r = ring_allreduce(&[vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]]).unwrap();
+        let r = ring_allreduce(&[vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]])
+            .unwrap();
         let rows: Vec<Vec<Vec<f32>>> = r.steps.iter().map(|s| s.after.clone()).collect();
         assert_eq!(
             rows,
@@ -330,11 +356,19 @@ mod tests {
 
     #[test]
     fn naive_goes_through_rank_zero() {
-        let r = allreduce(Algorithm::Naive, &[vec![1.0, 2.0], vec![10.0, 20.0], vec![100.0, 200.0]]).unwrap();
-        let sends: Vec<(Phase, usize, usize)> =
-            r.steps.iter().flat_map(|s| s.transfers.iter().map(move |t| (s.phase, t.from, t.to))).collect();
+        let r =
+            allreduce(Algorithm::Naive, &[vec![1.0, 2.0], vec![10.0, 20.0], vec![100.0, 200.0]])
+                .unwrap();
+        let sends: Vec<(Phase, usize, usize)> = r
+            .steps
+            .iter()
+            .flat_map(|s| s.transfers.iter().map(move |t| (s.phase, t.from, t.to)))
+            .collect();
         use Phase::{Broadcast, Reduce};
-        assert_eq!(sends, vec![(Reduce, 1, 0), (Reduce, 2, 0), (Broadcast, 0, 1), (Broadcast, 0, 2)]);
+        assert_eq!(
+            sends,
+            vec![(Reduce, 1, 0), (Reduce, 2, 0), (Broadcast, 0, 1), (Broadcast, 0, 2)]
+        );
         assert_eq!(r.steps[1].after[0], vec![111.0, 222.0]);
         assert_eq!(r.steps[2].after[1], vec![111.0, 222.0]);
         assert_eq!(r.steps[2].after[2], vec![100.0, 200.0], "rank 2 waits for the last step");
@@ -368,22 +402,35 @@ mod tests {
     fn invariants_for_many_shapes() {
         for n in 1usize..10 {
             for len in [0, 1, n.saturating_sub(1), n, 3 * n + 2, 17] {
-                let inputs: Vec<Vec<f32>> =
-                    (0..n).map(|r| (0..len).map(|i| ((r * 31 + i * 7) % 13) as f32 - 6.0).collect()).collect();
+                let inputs: Vec<Vec<f32>> = (0..n)
+                    .map(|r| (0..len).map(|i| ((r * 31 + i * 7) % 13) as f32 - 6.0).collect())
+                    .collect();
                 let out = ring_allreduce(&inputs).unwrap();
                 assert_eq!(out.steps.len(), 2 * (n - 1));
                 // Small integers sum exactly in f32, whatever the order.
-                let expected: Vec<f32> = (0..len).map(|i| inputs.iter().map(|v| v[i]).sum()).collect();
+                let expected: Vec<f32> =
+                    (0..len).map(|i| inputs.iter().map(|v| v[i]).sum()).collect();
                 for v in &out.sum {
                     assert_eq!(v, &expected, "n={n} len={len}");
                 }
                 // Each rank sends 2(N−1) chunks: 2(N−1)/N of the tensor when N divides it.
                 for rank in 0..n {
-                    let sent: usize = out.steps.iter().flat_map(|s| &s.transfers).filter(|t| t.from == rank).map(|t| t.values.len()).sum();
+                    let sent: usize = out
+                        .steps
+                        .iter()
+                        .flat_map(|s| &s.transfers)
+                        .filter(|t| t.from == rank)
+                        .map(|t| t.values.len())
+                        .sum();
                     if len % n == 0 {
                         assert_eq!(sent * n, 2 * (n - 1) * len, "n={n} len={len} rank={rank}");
                     }
-                    let sends = out.steps.iter().flat_map(|s| &s.transfers).filter(|t| t.from == rank).count();
+                    let sends = out
+                        .steps
+                        .iter()
+                        .flat_map(|s| &s.transfers)
+                        .filter(|t| t.from == rank)
+                        .count();
                     assert_eq!(sends, 2 * (n - 1));
                 }
             }

@@ -67,7 +67,10 @@ pub fn assign_by_size(bytes: &[u64], order: Option<&[usize]>, limits: &[u64]) ->
         open.bytes += bytes[i];
         open.size_limit = limits[limit_at];
         if open.bytes >= open.size_limit {
-            result.push(std::mem::replace(&mut open, Bucket { params: Vec::new(), bytes: 0, size_limit: 0 }));
+            result.push(std::mem::replace(
+                &mut open,
+                Bucket { params: Vec::new(), bytes: 0, size_limit: 0 },
+            ));
             limit_at = (limit_at + 1).min(limits.len() - 1);
         }
     }
@@ -91,7 +94,11 @@ pub fn first_iteration_buckets(param_bytes: &[u64]) -> Vec<Bucket> {
 
 /// The buckets DDP rebuilds before the second forward, from the gradient-ready order.
 pub fn rebuilt_buckets(param_bytes: &[u64], ready_order: &[usize], cap: BucketCap) -> Vec<Bucket> {
-    assign_by_size(param_bytes, Some(ready_order), &[cap.first_bucket_bytes_cap(), cap.bucket_bytes_cap()])
+    assign_by_size(
+        param_bytes,
+        Some(ready_order),
+        &[cap.first_bucket_bytes_cap(), cap.bucket_bytes_cap()],
+    )
 }
 
 #[cfg(test)]
@@ -111,7 +118,8 @@ mod tests {
         assert_eq!(first.len(), 1);
         assert_eq!(first[0].bytes, 7_454_760);
         let rebuilt = rebuilt_buckets(&sizes(&m), &m.grad_ready_order(), BucketCap::default());
-        let got: Vec<(Vec<usize>, u64)> = rebuilt.into_iter().map(|b| (b.params, b.bytes)).collect();
+        let got: Vec<(Vec<usize>, u64)> =
+            rebuilt.into_iter().map(|b| (b.params, b.bytes)).collect();
         assert_eq!(got, vec![(vec![5, 4, 3, 2], 4_239_400), (vec![1, 0], 3_215_360)]);
     }
 
@@ -127,6 +135,9 @@ mod tests {
         let cap = BucketCap { bucket_cap_mb: Some(0.5) };
         assert_eq!((cap.first_bucket_bytes_cap(), cap.bucket_bytes_cap()), (524_288, 524_288));
         let default = BucketCap::default();
-        assert_eq!((default.first_bucket_bytes_cap(), default.bucket_bytes_cap()), (1_048_576, 26_214_400));
+        assert_eq!(
+            (default.first_bucket_bytes_cap(), default.bucket_bytes_cap()),
+            (1_048_576, 26_214_400)
+        );
     }
 }

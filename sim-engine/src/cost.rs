@@ -52,27 +52,37 @@ const GB: f64 = 1e9;
 /// PCIe 4.0 x16: 16 GT/s per lane, 128b/130b encoding, so 16 × 16 × 128/130 / 8 ≈ 31.5 GB/s
 /// per direction (PCI-SIG, PCI Express Base Specification 4.0). Latency: a few microseconds
 /// per message through the host bridge; 5 µs is a typical figure for GPU peer copies.
-pub const PCIE_GEN4_X16: Link = Link { id: "pcie4", name: "PCIe Gen4 x16", alpha_s: 5e-6, beta_bytes_per_s: 31.5 * GB };
+pub const PCIE_GEN4_X16: Link =
+    Link { id: "pcie4", name: "PCIe Gen4 x16", alpha_s: 5e-6, beta_bytes_per_s: 31.5 * GB };
 
 /// PCIe 5.0 x16: 32 GT/s per lane, so ≈ 63 GB/s per direction (PCI-SIG, PCI Express Base
 /// Specification 5.0). Latency as for Gen4.
-pub const PCIE_GEN5_X16: Link = Link { id: "pcie5", name: "PCIe Gen5 x16", alpha_s: 5e-6, beta_bytes_per_s: 63.0 * GB };
+pub const PCIE_GEN5_X16: Link =
+    Link { id: "pcie5", name: "PCIe Gen5 x16", alpha_s: 5e-6, beta_bytes_per_s: 63.0 * GB };
 
 /// NVLink 4 on H100 SXM: 900 GB/s total per GPU over 18 links, both directions together, so
 /// 450 GB/s per direction (NVIDIA H100 Tensor Core GPU datasheet). Latency about 1 µs.
-pub const NVLINK4_H100: Link = Link { id: "nvlink4", name: "NVLink 4 (H100)", alpha_s: 1e-6, beta_bytes_per_s: 450.0 * GB };
+pub const NVLINK4_H100: Link =
+    Link { id: "nvlink4", name: "NVLink 4 (H100)", alpha_s: 1e-6, beta_bytes_per_s: 450.0 * GB };
 
 /// InfiniBand NDR: 400 Gb/s per port = 50 GB/s per direction (InfiniBand Trade Association
 /// roadmap; NVIDIA ConnectX-7). Latency about 2 µs end to end through one switch.
-pub const INFINIBAND_NDR: Link = Link { id: "ib-ndr", name: "InfiniBand NDR", alpha_s: 2e-6, beta_bytes_per_s: 50.0 * GB };
+pub const INFINIBAND_NDR: Link =
+    Link { id: "ib-ndr", name: "InfiniBand NDR", alpha_s: 2e-6, beta_bytes_per_s: 50.0 * GB };
 
 /// gloo over TCP loopback on the 2-core CPU machines this project tests on, measured with
 /// torch 2.13, 2 processes, `OMP_NUM_THREADS=1` (median of 15 `all_reduce` calls): an empty
 /// tensor took 36 µs; from 1 MiB to 64 MiB the time grew by 0.77 ms per MiB, about 1.3 GB/s.
 /// Other machines differ widely: override both.
-pub const CPU_LOOPBACK_GLOO: Link = Link { id: "gloo-cpu", name: "CPU loopback (gloo)", alpha_s: 36e-6, beta_bytes_per_s: 1.3 * GB };
+pub const CPU_LOOPBACK_GLOO: Link = Link {
+    id: "gloo-cpu",
+    name: "CPU loopback (gloo)",
+    alpha_s: 36e-6,
+    beta_bytes_per_s: 1.3 * GB,
+};
 
-pub const PRESETS: [Link; 5] = [PCIE_GEN4_X16, PCIE_GEN5_X16, NVLINK4_H100, INFINIBAND_NDR, CPU_LOOPBACK_GLOO];
+pub const PRESETS: [Link; 5] =
+    [PCIE_GEN4_X16, PCIE_GEN5_X16, NVLINK4_H100, INFINIBAND_NDR, CPU_LOOPBACK_GLOO];
 
 pub fn preset(id: &str) -> Option<Link> {
     PRESETS.into_iter().find(|l| l.id == id)
@@ -202,7 +212,10 @@ mod tests {
         assert!(big(Algorithm::Ring) < big(Algorithm::Tree));
         assert!(big(Algorithm::Tree) < big(Algorithm::Naive));
         let tiny = |a| allreduce(a, 8.0, 64, link).time_s;
-        assert!(tiny(Algorithm::Tree) < tiny(Algorithm::Ring), "latency-bound: log N steps beat 2(N−1)");
+        assert!(
+            tiny(Algorithm::Tree) < tiny(Algorithm::Ring),
+            "latency-bound: log N steps beat 2(N−1)"
+        );
     }
 
     #[test]

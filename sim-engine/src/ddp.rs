@@ -112,7 +112,11 @@ pub fn simulate(cfg: &DdpConfig) -> Result<DdpRun, DdpError> {
                     ready,
                     cost::allreduce(Algorithm::Ring, bucket.bytes as f64, n, hw.link).time_s,
                     bucket.bytes,
-                    format!("all-reduce bucket {b} ({} tensors, {} bytes)", bucket.params.len(), bucket.bytes),
+                    format!(
+                        "all-reduce bucket {b} ({} tensors, {} bytes)",
+                        bucket.params.len(),
+                        bucket.bytes
+                    ),
                 ));
             }
             done
@@ -123,7 +127,8 @@ pub fn simulate(cfg: &DdpConfig) -> Result<DdpRun, DdpError> {
     // the momentum; activations and input for the rank's share.
     let memory = 4 * total + m.activation_bytes(local) + tensor_bytes(local, m.input_width());
     let single = timeline::single_device_s(m, hw, cfg.batch);
-    let timeline = Timeline::new(cfg.batch, single, setup.events, s.events, vec![memory; n], vec![local; n]);
+    let timeline =
+        Timeline::new(cfg.batch, single, setup.events, s.events, vec![memory; n], vec![local; n]);
     Ok(DdpRun {
         timeline,
         buckets: active.clone(),
@@ -144,16 +149,32 @@ mod tests {
     }
 
     fn run(world_size: usize, iteration: Iteration) -> DdpRun {
-        let cfg = DdpConfig { model: model(), hardware: H100_NVLINK, world_size, batch: 4096, bucket_cap: BucketCap::default(), iteration };
+        let cfg = DdpConfig {
+            model: model(),
+            hardware: H100_NVLINK,
+            world_size,
+            batch: 4096,
+            bucket_cap: BucketCap::default(),
+            iteration,
+        };
         simulate(&cfg).unwrap()
     }
 
     fn allreduces(run: &DdpRun) -> Vec<&crate::timeline::Event> {
-        run.timeline.events.iter().filter(|e| e.device == 0 && e.activity == Activity::AllReduce).collect()
+        run.timeline
+            .events
+            .iter()
+            .filter(|e| e.device == 0 && e.activity == Activity::AllReduce)
+            .collect()
     }
 
     fn backward_end(run: &DdpRun) -> f64 {
-        run.timeline.events.iter().filter(|e| e.device == 0 && e.activity == Activity::Backward).map(|e| e.end_s).fold(0.0, f64::max)
+        run.timeline
+            .events
+            .iter()
+            .filter(|e| e.device == 0 && e.activity == Activity::Backward)
+            .map(|e| e.end_s)
+            .fold(0.0, f64::max)
     }
 
     #[test]
@@ -169,9 +190,15 @@ mod tests {
         let r = run(4, Iteration::Rebuilt);
         let ar = allreduces(&r);
         assert_eq!(ar.len(), 3);
-        assert!(ar[0].start_s < backward_end(&r), "the last layer's bucket is reduced while backward runs");
+        assert!(
+            ar[0].start_s < backward_end(&r),
+            "the last layer's bucket is reduced while backward runs"
+        );
         assert_eq!(r.buckets[0].params[0], 7, "the last layer's bias comes first");
-        assert!(run(4, Iteration::Rebuilt).timeline.summary.iteration_s < run(4, Iteration::First).timeline.summary.iteration_s);
+        assert!(
+            run(4, Iteration::Rebuilt).timeline.summary.iteration_s
+                < run(4, Iteration::First).timeline.summary.iteration_s
+        );
     }
 
     #[test]
@@ -179,7 +206,8 @@ mod tests {
         let r = run(4, Iteration::Rebuilt);
         assert_eq!(r.timeline.setup.len(), 4, "one 147 MB buffer, on each of 4 ranks");
         assert!(r.timeline.events.iter().all(|e| e.activity != Activity::Broadcast));
-        let steps = r.timeline.events.iter().filter(|e| e.activity == Activity::OptimizerStep).count();
+        let steps =
+            r.timeline.events.iter().filter(|e| e.activity == Activity::OptimizerStep).count();
         assert_eq!(steps, 4, "every rank steps");
     }
 
@@ -187,7 +215,14 @@ mod tests {
     fn ddp_beats_dataparallel() {
         for gpus in [2, 4, 8] {
             let ddp = run(gpus, Iteration::Rebuilt).timeline.summary;
-            let dp = dp::simulate(&DpConfig { model: model(), hardware: H100_NVLINK, gpus, batch: 4096 }).unwrap().summary;
+            let dp = dp::simulate(&DpConfig {
+                model: model(),
+                hardware: H100_NVLINK,
+                gpus,
+                batch: 4096,
+            })
+            .unwrap()
+            .summary;
             assert!(ddp.iteration_s < dp.iteration_s, "{gpus} GPUs");
             assert!(ddp.speedup > 1.0);
         }
@@ -199,7 +234,14 @@ mod tests {
     fn cpu_gloo_reproduces_the_measured_crossover() {
         let speedup = |batch| {
             let m = Mlp::new(vec![784, 256, 256, 10]).unwrap();
-            let cfg = DdpConfig { model: m, hardware: CPU_GLOO, world_size: 2, batch, bucket_cap: BucketCap::default(), iteration: Iteration::Rebuilt };
+            let cfg = DdpConfig {
+                model: m,
+                hardware: CPU_GLOO,
+                world_size: 2,
+                batch,
+                bucket_cap: BucketCap::default(),
+                iteration: Iteration::Rebuilt,
+            };
             simulate(&cfg).unwrap().timeline.summary.speedup
         };
         assert!(speedup(64) < 1.0, "{}", speedup(64));

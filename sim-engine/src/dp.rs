@@ -67,7 +67,16 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
     let mut s = Schedule::new(n, 1);
 
     // Scatter: DataParallel's Python, then one copy per other GPU through GPU 0's link.
-    let scattered = s.run(0, Lane::Host, Activity::Scatter, None, 0.0, hw.host_layer_s, 0, "scatter the batch".into());
+    let scattered = s.run(
+        0,
+        Lane::Host,
+        Activity::Scatter,
+        None,
+        0.0,
+        hw.host_layer_s,
+        0,
+        "scatter the batch".into(),
+    );
     let mut input_ready = vec![0.0; n];
     for (d, &samples) in sizes.iter().enumerate().skip(1) {
         let bytes = tensor_bytes(samples, m.input_width());
@@ -86,7 +95,8 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
     // The scatter's Python has already moved the host lane on to `scattered`.
     if cfg.gpus == 1 {
         timeline::train_step(&mut s, hw, m, 0, cfg.batch, |_, _, end| end);
-        let memory = 3 * params + m.activation_bytes(cfg.batch) + tensor_bytes(cfg.batch, m.input_width());
+        let memory =
+            3 * params + m.activation_bytes(cfg.batch) + tensor_bytes(cfg.batch, m.input_width());
         let single = timeline::single_device_s(m, hw, cfg.batch);
         return Ok(Timeline::new(cfg.batch, single, Vec::new(), s.events, vec![memory], sizes));
     }
@@ -115,10 +125,12 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
 
     // parallel_apply: one thread per replica; their Python takes turns on the GIL.
     let mut host = vec![copied; n];
-    let mut kernel_end: Vec<f64> = (0..n).map(|d| if d == 0 { 0.0 } else { input_ready[d].max(replicated) }).collect();
+    let mut kernel_end: Vec<f64> =
+        (0..n).map(|d| if d == 0 { 0.0 } else { input_ready[d].max(replicated) }).collect();
     for l in 0..m.layers() {
         for d in 0..n {
-            (host[d], kernel_end[d]) = s.forward_layer(hw, m, d, l, sizes[d], host[d], kernel_end[d]);
+            (host[d], kernel_end[d]) =
+                s.forward_layer(hw, m, d, l, sizes[d], host[d], kernel_end[d]);
         }
     }
 
@@ -138,7 +150,16 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         gathered = gathered.max(end);
     }
     let host_free = host.iter().copied().fold(0.0, f64::max);
-    let loss_launched = s.run(0, Lane::Host, Activity::Loss, None, host_free.max(gathered), hw.host_layer_s, 0, "loss.backward() from Python".into());
+    let loss_launched = s.run(
+        0,
+        Lane::Host,
+        Activity::Loss,
+        None,
+        host_free.max(gathered),
+        hw.host_layer_s,
+        0,
+        "loss.backward() from Python".into(),
+    );
     let loss_end = s.run(
         0,
         Lane::Compute,
@@ -255,7 +276,12 @@ mod tests {
     #[test]
     fn only_the_master_steps_and_every_iteration_replicates() {
         let t = run(4, 1024);
-        let steps: Vec<usize> = t.events.iter().filter(|e| e.activity == Activity::OptimizerStep).map(|e| e.device).collect();
+        let steps: Vec<usize> = t
+            .events
+            .iter()
+            .filter(|e| e.activity == Activity::OptimizerStep)
+            .map(|e| e.device)
+            .collect();
         assert_eq!(steps, vec![0]);
         assert!(t.events.iter().any(|e| e.activity == Activity::Replicate && e.device == 3));
         assert!(t.setup.is_empty());

@@ -41,7 +41,13 @@ const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 /// (NVIDIA H100 Tensor Core GPU datasheet). GPUs joined by NVLink 4.
 pub const H100_NVLINK: Hardware = Hardware {
     name: "h100-nvlink",
-    device: Device { name: "H100 SXM5 80GB", flops: 495.0 * T / 2.0, memory_bandwidth: 3350.0 * GB, memory_bytes: 80.0 * GIB, cuda: true },
+    device: Device {
+        name: "H100 SXM5 80GB",
+        flops: 495.0 * T / 2.0,
+        memory_bandwidth: 3350.0 * GB,
+        memory_bytes: 80.0 * GIB,
+        cuda: true,
+    },
     link: cost::NVLINK4_H100,
     host_layer_s: 20e-6,
 };
@@ -50,7 +56,13 @@ pub const H100_NVLINK: Hardware = Hardware {
 /// GPUs joined through PCIe Gen5 x16.
 pub const H100_PCIE: Hardware = Hardware {
     name: "h100-pcie",
-    device: Device { name: "H100 PCIe 80GB", flops: 378.0 * T / 2.0, memory_bandwidth: 2000.0 * GB, memory_bytes: 80.0 * GIB, cuda: true },
+    device: Device {
+        name: "H100 PCIe 80GB",
+        flops: 378.0 * T / 2.0,
+        memory_bandwidth: 2000.0 * GB,
+        memory_bytes: 80.0 * GIB,
+        cuda: true,
+    },
     link: cost::PCIE_GEN5_X16,
     host_layer_s: 20e-6,
 };
@@ -59,7 +71,13 @@ pub const H100_PCIE: Hardware = Hardware {
 /// Tensor Core GPU datasheet). GPUs joined through PCIe Gen4 x16.
 pub const A100_PCIE: Hardware = Hardware {
     name: "a100-pcie",
-    device: Device { name: "A100 PCIe 80GB", flops: 156.0 * T / 2.0, memory_bandwidth: 1935.0 * GB, memory_bytes: 80.0 * GIB, cuda: true },
+    device: Device {
+        name: "A100 PCIe 80GB",
+        flops: 156.0 * T / 2.0,
+        memory_bandwidth: 1935.0 * GB,
+        memory_bytes: 80.0 * GIB,
+        cuda: true,
+    },
     link: cost::PCIE_GEN4_X16,
     host_layer_s: 20e-6,
 };
@@ -70,7 +88,13 @@ pub const A100_PCIE: Hardware = Hardware {
 /// read plus write, and one `Linear` + `ReLU` step of an `nn.Sequential` took 17 µs of Python.
 pub const CPU_GLOO: Hardware = Hardware {
     name: "cpu-gloo",
-    device: Device { name: "CPU core", flops: 100.0 * GB, memory_bandwidth: 10.9 * GB, memory_bytes: 24.0 * GIB, cuda: false },
+    device: Device {
+        name: "CPU core",
+        flops: 100.0 * GB,
+        memory_bandwidth: 10.9 * GB,
+        memory_bytes: 24.0 * GIB,
+        cuda: false,
+    },
     link: cost::CPU_LOOPBACK_GLOO,
     host_layer_s: 17e-6,
 };
@@ -96,7 +120,8 @@ pub enum CudaPreset {
 
 impl CudaPreset {
     /// In the order of [`PRESETS`].
-    pub const ALL: [CudaPreset; 3] = [CudaPreset::H100Nvlink, CudaPreset::H100Pcie, CudaPreset::A100Pcie];
+    pub const ALL: [CudaPreset; 3] =
+        [CudaPreset::H100Nvlink, CudaPreset::H100Pcie, CudaPreset::A100Pcie];
 
     pub fn hardware(self) -> Hardware {
         match self {

@@ -81,7 +81,11 @@ impl Mlp {
             .flat_map(|l| {
                 let (i, o) = self.layer_shape(l);
                 [
-                    Param { name: format!("{}.weight", 2 * l), layer: l, numel: i as u64 * o as u64 },
+                    Param {
+                        name: format!("{}.weight", 2 * l),
+                        layer: l,
+                        numel: i as u64 * o as u64,
+                    },
                     Param { name: format!("{}.bias", 2 * l), layer: l, numel: o as u64 },
                 ]
             })
@@ -117,7 +121,8 @@ impl Mlp {
     /// Bytes autograd keeps for backward: every layer's input and output, per sample.
     pub fn activation_bytes(&self, samples: usize) -> u64 {
         let l = self.layers();
-        let per_sample: usize = self.widths[..l].iter().sum::<usize>() + self.widths[1..].iter().sum::<usize>();
+        let per_sample: usize =
+            self.widths[..l].iter().sum::<usize>() + self.widths[1..].iter().sum::<usize>();
         tensor_bytes(per_sample, samples)
     }
 }
@@ -129,7 +134,8 @@ mod tests {
     #[test]
     fn parameters_as_torch_lists_them() {
         let m = Mlp::new(vec![784, 1024, 10]).unwrap();
-        let names: Vec<(String, u64)> = m.parameters().into_iter().map(|p| (p.name, p.numel)).collect();
+        let names: Vec<(String, u64)> =
+            m.parameters().into_iter().map(|p| (p.name, p.numel)).collect();
         assert_eq!(
             names,
             vec![

@@ -89,7 +89,9 @@ impl DistributedSampler {
         }
         // Position i of the padded (or truncated) list holds base[i % len]: padding repeats the
         // list from its start as often as needed. Only this rank's positions are produced.
-        let at = |i: usize| base.as_ref().map_or((i % self.len) as u64, |p: &Permutation| p.get(i % self.len));
+        let at = |i: usize| {
+            base.as_ref().map_or((i % self.len) as u64, |p: &Permutation| p.get(i % self.len))
+        };
         Ok((self.rank..self.total_size()).step_by(self.num_replicas).map(at).collect())
     }
 
@@ -102,7 +104,11 @@ impl DistributedSampler {
     /// The shard of each epoch in `epochs`, as a training loop sees it. With `set_epoch` false
     /// the loop never calls `sampler.set_epoch(epoch)`, so the sampler stays at epoch 0 and
     /// every epoch repeats the first epoch's order.
-    pub fn epochs(&self, epochs: std::ops::Range<u64>, set_epoch: bool) -> Result<Vec<Vec<u64>>, SamplerError> {
+    pub fn epochs(
+        &self,
+        epochs: std::ops::Range<u64>,
+        set_epoch: bool,
+    ) -> Result<Vec<Vec<u64>>, SamplerError> {
         epochs.map(|e| self.indices(if set_epoch { e } else { 0 })).collect()
     }
 }
@@ -140,7 +146,8 @@ mod tests {
                 for r in 1..9 {
                     let mut seen = vec![0usize; len];
                     for rank in 0..r {
-                        let s = DistributedSampler::new(len, r, rank as i64, shuffle, 7, false).unwrap();
+                        let s = DistributedSampler::new(len, r, rank as i64, shuffle, 7, false)
+                            .unwrap();
                         let idx = s.indices(3).unwrap();
                         assert_eq!(idx.len(), s.num_samples());
                         for i in idx {
@@ -193,6 +200,9 @@ mod tests {
         assert_eq!(e.to_string(), "Invalid rank 4, rank should be in the interval [0, 3]");
         let e = DistributedSampler::new(10, 4, -1, true, 0, false).unwrap_err();
         assert_eq!(e.to_string(), "Invalid rank -1, rank should be in the interval [0, 3]");
-        assert_eq!(DistributedSampler::new(10, 0, 0, true, 0, false).unwrap_err(), SamplerError::NoReplicas);
+        assert_eq!(
+            DistributedSampler::new(10, 0, 0, true, 0, false).unwrap_err(),
+            SamplerError::NoReplicas
+        );
     }
 }

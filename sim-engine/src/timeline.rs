@@ -118,10 +118,15 @@ impl Timeline {
             .iter()
             .zip(&samples)
             .enumerate()
-            .map(|(d, (&memory_bytes, &samples))| DeviceSummary { busy_s: busy(&events, d), memory_bytes, samples })
+            .map(|(d, (&memory_bytes, &samples))| DeviceSummary {
+                busy_s: busy(&events, d),
+                memory_bytes,
+                samples,
+            })
             .collect();
-        let busiest_device =
-            (0..devices.len()).max_by(|&a, &b| devices[a].busy_s.total_cmp(&devices[b].busy_s)).unwrap_or(0);
+        let busiest_device = (0..devices.len())
+            .max_by(|&a, &b| devices[a].busy_s.total_cmp(&devices[b].busy_s))
+            .unwrap_or(0);
         let summary = Summary {
             iteration_s,
             single_device_s,
@@ -164,7 +169,12 @@ pub(crate) struct Schedule {
 impl Schedule {
     /// `hosts` is 1 for DP (one interpreter) and the number of ranks for DDP.
     pub fn new(devices: usize, hosts: usize) -> Schedule {
-        Schedule { events: Vec::new(), compute_free: vec![0.0; devices], comm_free: vec![0.0; devices], host_free: vec![0.0; hosts] }
+        Schedule {
+            events: Vec::new(),
+            compute_free: vec![0.0; devices],
+            comm_free: vec![0.0; devices],
+            host_free: vec![0.0; hosts],
+        }
     }
 
     fn free_mut(&mut self, lane: Lane, device: usize) -> &mut f64 {
@@ -245,8 +255,16 @@ impl Schedule {
         host_ready: f64,
         data_ready: f64,
     ) -> (f64, f64) {
-        let launched =
-            self.run(device, Lane::Host, Activity::Forward, Some(layer), host_ready, hw.host_layer_s, 0, format!("forward of layer {layer} in Python"));
+        let launched = self.run(
+            device,
+            Lane::Host,
+            Activity::Forward,
+            Some(layer),
+            host_ready,
+            hw.host_layer_s,
+            0,
+            format!("forward of layer {layer} in Python"),
+        );
         let end = self.run(
             device,
             Lane::Compute,
@@ -268,7 +286,8 @@ impl Schedule {
 
 /// Time of the loss over `samples` outputs: a few passes over the logits, memory-bound.
 pub(crate) fn loss_s(hw: &Hardware, model: &Mlp, samples: usize) -> f64 {
-    3.0 * crate::model::tensor_bytes(samples, model.output_width()) as f64 / hw.device.memory_bandwidth
+    3.0 * crate::model::tensor_bytes(samples, model.output_width()) as f64
+        / hw.device.memory_bandwidth
 }
 
 /// One iteration of an ordinary training loop on `device` (its own process): forward, loss,
@@ -286,7 +305,16 @@ pub(crate) fn train_step(
     for l in 0..m.layers() {
         (host, end) = s.forward_layer(hw, m, device, l, samples, host, end);
     }
-    let launched = s.run(device, Lane::Host, Activity::Loss, None, host, hw.host_layer_s, 0, "loss.backward() from Python".into());
+    let launched = s.run(
+        device,
+        Lane::Host,
+        Activity::Loss,
+        None,
+        host,
+        hw.host_layer_s,
+        0,
+        "loss.backward() from Python".into(),
+    );
     let mut t = s.run(
         device,
         Lane::Compute,
@@ -337,7 +365,16 @@ mod tests {
     use super::*;
 
     fn ev(device: usize, lane: Lane, start_s: f64, end_s: f64) -> Event {
-        Event { device, lane, activity: Activity::Forward, index: None, start_s, end_s, bytes: 0, label: String::new() }
+        Event {
+            device,
+            lane,
+            activity: Activity::Forward,
+            index: None,
+            start_s,
+            end_s,
+            bytes: 0,
+            label: String::new(),
+        }
     }
 
     #[test]

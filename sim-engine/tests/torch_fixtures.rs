@@ -73,14 +73,23 @@ fn chunk_sizes_match_torch() {
     let cases = fixture("chunk");
     assert!(cases.len() > 300);
     for c in cases {
-        let (batch, chunks) = (c["batch"].as_u64().unwrap() as usize, c["chunks"].as_u64().unwrap() as usize);
+        let (batch, chunks) =
+            (c["batch"].as_u64().unwrap() as usize, c["chunks"].as_u64().unwrap() as usize);
         let expected: Vec<usize> = u64s(&c["sizes"]).into_iter().map(|x| x as usize).collect();
-        assert_eq!(torch_chunk_sizes(batch, chunks), expected, "torch.arange({batch}).chunk({chunks})");
+        assert_eq!(
+            torch_chunk_sizes(batch, chunks),
+            expected,
+            "torch.arange({batch}).chunk({chunks})"
+        );
     }
 }
 
 fn f32_rows(v: &Value) -> Vec<Vec<f32>> {
-    v.as_array().unwrap().iter().map(|r| r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect())
+        .collect()
 }
 
 /// gloo's `all_reduce` with 2 to 8 processes. The fixture's inputs make the sum independent of
@@ -90,11 +99,14 @@ fn allreduce_matches_gloo() {
     let cases = fixture("allreduce");
     assert!(cases.len() >= 20);
     for c in cases {
-        let (inputs, sum, mean) = (f32_rows(&c["inputs"]), f32_rows(&c["sum"]), f32_rows(&c["mean"]));
+        let (inputs, sum, mean) =
+            (f32_rows(&c["inputs"]), f32_rows(&c["sum"]), f32_rows(&c["mean"]));
         let n = inputs.len();
         for algorithm in Algorithm::ALL {
             let out = allreduce(algorithm, &inputs).unwrap();
-            let bits = |rows: &[Vec<f32>]| -> Vec<Vec<u32>> { rows.iter().map(|r| r.iter().map(|x| x.to_bits()).collect()).collect() };
+            let bits = |rows: &[Vec<f32>]| -> Vec<Vec<u32>> {
+                rows.iter().map(|r| r.iter().map(|x| x.to_bits()).collect()).collect()
+            };
             assert_eq!(bits(&out.sum), bits(&sum), "{} sum of {inputs:?}", algorithm.name());
             // DDP's mean multiplies by f32(1/N) first; for N a power of two that is exact, and
             // with two ranks the one addition commutes, so those must match bit for bit too.
@@ -107,7 +119,11 @@ fn allreduce_matches_gloo() {
                     for i in 0..inputs[0].len() {
                         let scale = inputs.iter().map(|v| v[i].abs()).sum::<f32>() / n as f32;
                         let (a, b) = (got[i], torch[i]);
-                        assert!((a - b).abs() <= 2.0 * n as f32 * f32::EPSILON * scale, "{} mean: {a} vs {b}", algorithm.name());
+                        assert!(
+                            (a - b).abs() <= 2.0 * n as f32 * f32::EPSILON * scale,
+                            "{} mean: {a} vs {b}",
+                            algorithm.name()
+                        );
                     }
                 }
             }
@@ -135,7 +151,8 @@ fn ddp_buckets_match_torch() {
         assert_eq!(model.grad_ready_order(), usizes(&c["grad_ready_order"]), "ready order of {c}");
         let rebuilt = rebuilt_buckets(&sizes, &model.grad_ready_order(), cap);
         let got: Vec<Vec<usize>> = rebuilt.iter().map(|b| b.params.clone()).collect();
-        let expected: Vec<Vec<usize>> = c["rebuilt_buckets"].as_array().unwrap().iter().map(usizes).collect();
+        let expected: Vec<Vec<usize>> =
+            c["rebuilt_buckets"].as_array().unwrap().iter().map(usizes).collect();
         assert_eq!(got, expected, "rebuilt buckets of {c}");
         let bytes: Vec<u64> = rebuilt.iter().map(|b| b.bytes).collect();
         assert_eq!(bytes, u64s(&c["rebuilt_bucket_sizes"]), "rebuilt bucket sizes of {c}");

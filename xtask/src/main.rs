@@ -23,7 +23,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use stages::Stages;
 
 #[derive(Parser)]
-#[command(name = "cargo xtask", bin_name = "cargo xtask", about = "Set-up, build, run and test Lockstep: the README's two commands and their parts.")]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    about = "Set-up, build, run and test Lockstep: the README's two commands and their parts."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Task,
@@ -91,7 +95,10 @@ fn main() -> Result<()> {
 }
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the repository").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the repository")
+        .to_path_buf()
 }
 
 /// The web app with its defaults: SQLite in `./lockstep.sqlite3`, lessons from `./lessons`,
@@ -126,7 +133,13 @@ fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
     stages.time("browser bundle (release)", || site::build(root, site::Profile::Release))?;
     // sim-engine must keep building for the browser.
     stages.time("sim-engine for wasm32", || {
-        run(cargo().current_dir(root).args(["build", "--package", "sim-engine", "--target", site::WASM_TARGET]))
+        run(cargo().current_dir(root).args([
+            "build",
+            "--package",
+            "sim-engine",
+            "--target",
+            site::WASM_TARGET,
+        ]))
     })?;
     let pg = stages.time("PostgreSQL start", postgres::TestServer::start)?;
     let mut cmd = cargo();
@@ -148,12 +161,32 @@ fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
 /// Formatting, clippy (warnings are errors) on the native workspace and on the browser crate
 /// for wasm32, and the invariant that the web app never links libtorch.
 fn lint(root: &Path, stages: &mut Stages) -> Result<()> {
-    stages.time("rustfmt --check", || run(cargo().current_dir(root).args(["fmt", "--all", "--check"])))?;
+    stages.time("rustfmt --check", || {
+        run(cargo().current_dir(root).args(["fmt", "--all", "--check"]))
+    })?;
     stages.time("clippy (native)", || {
-        run(cargo().current_dir(root).args(["clippy", "--workspace", "--exclude", "lockstep-hydrate", "--all-targets", "--", "-D", "warnings"]))
+        run(cargo().current_dir(root).args([
+            "clippy",
+            "--workspace",
+            "--exclude",
+            "lockstep-hydrate",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))
     })?;
     stages.time("clippy (wasm32)", || {
-        run(cargo().current_dir(root).args(["clippy", "--package", "lockstep-hydrate", "--target", site::WASM_TARGET, "--", "-D", "warnings"]))
+        run(cargo().current_dir(root).args([
+            "clippy",
+            "--package",
+            "lockstep-hydrate",
+            "--target",
+            site::WASM_TARGET,
+            "--",
+            "-D",
+            "warnings",
+        ]))
     })?;
     stages.time("invariants", || no_libtorch_in_the_web_app(root))
 }
@@ -162,9 +195,21 @@ fn lint(root: &Path, stages: &mut Stages) -> Result<()> {
 /// graph, so a new dependency path to tch fails here whichever crate brings it.
 fn no_libtorch_in_the_web_app(root: &Path) -> Result<()> {
     for package in ["lockstep-server", "lockstep-web", "grading-protocol", "grading-checks"] {
-        let tree = output(cargo().current_dir(root).args(["tree", "--package", package, "--edges", "normal", "--prefix", "none", "--format", "{p}"]))
-            .with_context(|| format!("cargo tree --package {package} failed"))?;
-        if let Some(line) = tree.lines().find(|l| l.starts_with("tch ") || l.starts_with("torch-sys ")) {
+        let tree = output(cargo().current_dir(root).args([
+            "tree",
+            "--package",
+            package,
+            "--edges",
+            "normal",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ]))
+        .with_context(|| format!("cargo tree --package {package} failed"))?;
+        if let Some(line) =
+            tree.lines().find(|l| l.starts_with("tch ") || l.starts_with("torch-sys "))
+        {
             bail!("{package} depends on {line}: only gpu-runner may link libtorch (ARCHITECTURE.md, Invariants)");
         }
     }
@@ -215,7 +260,8 @@ fn run_tests(cmd: &mut Command) -> Result<String, TestsFailed> {
             }
         }
     }
-    let status = child.wait().map_err(|e| failed(String::new(), format!("waiting for cargo test: {e}")))?;
+    let status =
+        child.wait().map_err(|e| failed(String::new(), format!("waiting for cargo test: {e}")))?;
     let summary = format!("summary: {passed} passed, {fails} failed, {ignored} skipped");
     if !status.success() {
         return Err(failed(summary, format!("cargo test failed: {status}")));
@@ -233,8 +279,9 @@ pub(crate) fn cargo() -> Command {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     let venv = setup::venv_dir();
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let path = std::env::join_paths(std::iter::once(venv.join("bin")).chain(std::env::split_paths(&path)))
-        .expect("PATH entries without separators");
+    let path =
+        std::env::join_paths(std::iter::once(venv.join("bin")).chain(std::env::split_paths(&path)))
+            .expect("PATH entries without separators");
     cmd.env("VIRTUAL_ENV", &venv).env("PATH", path).env("LIBTORCH_USE_PYTORCH", "1");
     cmd
 }

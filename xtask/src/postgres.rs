@@ -29,7 +29,10 @@ fn server_bin_dir() -> Result<PathBuf> {
         .filter(|(_, bin)| bin.join("initdb").exists())
         .collect();
     versions.sort();
-    versions.pop().map(|(_, b)| b).context("no PostgreSQL server binaries under /usr/lib/postgresql")
+    versions
+        .pop()
+        .map(|(_, b)| b)
+        .context("no PostgreSQL server binaries under /usr/lib/postgresql")
 }
 
 fn free_port() -> Result<u16> {
@@ -46,7 +49,10 @@ impl TestServer {
             std::fs::remove_dir_all(&dir)?;
         }
         std::fs::create_dir_all(&dir)?;
-        let password = format!("pw{:x}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_nanos());
+        let password = format!(
+            "pw{:x}",
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_nanos()
+        );
         std::fs::write(dir.join("pwfile"), &password)?;
         if as_postgres {
             // The directory must be reachable and owned by the server's user.
@@ -72,7 +78,11 @@ impl TestServer {
             server.dir.display()
         );
         server.pg("pg_ctl", |c| {
-            c.arg("-D").arg(server.data()).args(["-o", &opts, "-l"]).arg(server.dir.join("log")).args(["-w", "start"]);
+            c.arg("-D")
+                .arg(server.data())
+                .args(["-o", &opts, "-l"])
+                .arg(server.dir.join("log"))
+                .args(["-w", "start"]);
         })?;
         eprintln!("xtask: PostgreSQL test server on 127.0.0.1:{}", server.port);
         Ok(server)

@@ -18,7 +18,9 @@ pub enum Purpose {
 fn debian_packages(purpose: Purpose) -> &'static [&'static str] {
     match purpose {
         Purpose::Run => &["bubblewrap", "gzip", "python3-venv"],
-        Purpose::Test => &["bubblewrap", "gzip", "python3-venv", "chromium", "chromium-driver", "postgresql"],
+        Purpose::Test => {
+            &["bubblewrap", "gzip", "python3-venv", "chromium", "chromium-driver", "postgresql"]
+        }
     }
 }
 
@@ -58,10 +60,8 @@ fn apt_packages(packages: &[&str]) -> Result<()> {
         })
         .collect();
     // python3-venv only matters for a Debian python3; a python3 that already has venv is fine.
-    let missing: Vec<&str> = missing
-        .into_iter()
-        .filter(|p| *p != "python3-venv" || !python_has_venv())
-        .collect();
+    let missing: Vec<&str> =
+        missing.into_iter().filter(|p| *p != "python3-venv" || !python_has_venv()).collect();
     if missing.is_empty() {
         return Ok(());
     }
@@ -81,7 +81,8 @@ fn python_has_venv() -> bool {
 }
 
 fn wasm_target() -> Result<()> {
-    let installed = output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
+    let installed =
+        output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
     if installed.lines().any(|l| l.trim() == crate::site::WASM_TARGET) {
         return Ok(());
     }
@@ -90,7 +91,8 @@ fn wasm_target() -> Result<()> {
 
 /// rustfmt and clippy, which the test command runs before the tests.
 fn rust_components() -> Result<()> {
-    let installed = output(Command::new("rustup").args(["component", "list", "--installed"])).unwrap_or_default();
+    let installed = output(Command::new("rustup").args(["component", "list", "--installed"]))
+        .unwrap_or_default();
     let missing: Vec<&str> = ["rustfmt", "clippy"]
         .into_iter()
         .filter(|c| !installed.lines().any(|l| l.trim().starts_with(&format!("{c}-"))))
@@ -105,7 +107,8 @@ fn rust_components() -> Result<()> {
 fn locked_version(root: &Path, package: &str) -> Result<String> {
     let lock = std::fs::read_to_string(root.join("Cargo.lock")).context("reading Cargo.lock")?;
     let needle = format!("name = \"{package}\"\nversion = \"");
-    let start = lock.find(&needle).with_context(|| format!("{package} is not in Cargo.lock"))? + needle.len();
+    let start = lock.find(&needle).with_context(|| format!("{package} is not in Cargo.lock"))?
+        + needle.len();
     let end = lock[start..].find('"').context("malformed Cargo.lock")?;
     Ok(lock[start..start + end].to_string())
 }
@@ -131,9 +134,11 @@ fn wasm_opt(root: &Path) -> Result<()> {
     if output(Command::new(wasm_opt_path(root)).arg("--version")).is_some() {
         return Ok(());
     }
-    run(Command::new("npm")
-        .current_dir(root.join("xtask/node"))
-        .args(["ci", "--no-audit", "--no-fund"]))
+    run(Command::new("npm").current_dir(root.join("xtask/node")).args([
+        "ci",
+        "--no-audit",
+        "--no-fund",
+    ]))
 }
 
 /// The Python environment the runner uses: `LOCKSTEP_VENV`, or one per user in the cache
@@ -153,7 +158,8 @@ pub fn venv_dir() -> PathBuf {
 /// holding the installed requirements makes the check cheap and notices when they change.
 fn python_env(root: &Path) -> Result<()> {
     let requirements = root.join("gpu-runner/requirements.txt");
-    let wanted = std::fs::read_to_string(&requirements).context("reading gpu-runner/requirements.txt")?;
+    let wanted =
+        std::fs::read_to_string(&requirements).context("reading gpu-runner/requirements.txt")?;
     let dir = venv_dir();
     let marker = dir.join(".lockstep-requirements");
     let python = dir.join("bin/python");
@@ -165,7 +171,8 @@ fn python_env(root: &Path) -> Result<()> {
         run(Command::new("python3").arg("-m").arg("venv").arg(&dir))?;
     }
     run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "-r"]).arg(&requirements))?;
-    let check = output(Command::new(&python).args(["-c", "import torch; print(torch.__version__)"]));
+    let check =
+        output(Command::new(&python).args(["-c", "import torch; print(torch.__version__)"]));
     let Some(version) = check else {
         bail!("torch does not import in {}", dir.display());
     };

@@ -62,7 +62,8 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     }
     std::fs::create_dir_all(&pkg)?;
 
-    let wasm_in = root.join("target").join(WASM_TARGET).join(profile_dir).join("lockstep_hydrate.wasm");
+    let wasm_in =
+        root.join("target").join(WASM_TARGET).join(profile_dir).join("lockstep_hydrate.wasm");
     run(Command::new("wasm-bindgen")
         .args(["--target", "web", "--no-typescript", "--out-name", OUTPUT_NAME, "--out-dir"])
         .arg(&pkg)
@@ -91,12 +92,21 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     std::fs::write(pkg.join(format!("{OUTPUT_NAME}.css")), css)?;
     copy_dir(&root.join("public"), &site)?;
 
-    for file in [format!("{OUTPUT_NAME}_bg.wasm"), format!("{OUTPUT_NAME}.js"), format!("{OUTPUT_NAME}.css")] {
+    for file in [
+        format!("{OUTPUT_NAME}_bg.wasm"),
+        format!("{OUTPUT_NAME}.js"),
+        format!("{OUTPUT_NAME}.css"),
+    ] {
         run(Command::new("gzip").args(["--keep", "--force", "-9"]).arg(pkg.join(file)))?;
     }
     let size = std::fs::metadata(&wasm)?.len();
     let gz = std::fs::metadata(wasm.with_extension("wasm.gz"))?.len();
-    eprintln!("xtask: browser bundle {}: wasm {} bytes, {} bytes gzipped", site.display(), size, gz);
+    eprintln!(
+        "xtask: browser bundle {}: wasm {} bytes, {} bytes gzipped",
+        site.display(),
+        size,
+        gz
+    );
     Ok(())
 }
 

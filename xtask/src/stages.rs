@@ -14,7 +14,11 @@ impl Stages {
     }
 
     /// Runs one stage and records how long it took and whether it succeeded.
-    pub fn time<T, E>(&mut self, name: &'static str, stage: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    pub fn time<T, E>(
+        &mut self,
+        name: &'static str,
+        stage: impl FnOnce() -> Result<T, E>,
+    ) -> Result<T, E> {
         let started = Instant::now();
         let result = stage();
         self.done.push((name, started.elapsed().as_secs_f64(), result.is_ok()));

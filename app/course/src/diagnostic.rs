@@ -13,11 +13,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(file: impl Into<String>, line: usize, message: impl Into<String>) -> Self {
-        Self {
-            file: file.into(),
-            line: line.max(1),
-            message: message.into(),
-        }
+        Self { file: file.into(), line: line.max(1), message: message.into() }
     }
 }
 
@@ -37,9 +33,8 @@ pub(crate) struct LineIndex {
 
 impl LineIndex {
     pub(crate) fn new(text: &str, first_line: usize) -> Self {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let starts =
+            std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         Self { starts, first_line }
     }
 

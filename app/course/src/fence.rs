@@ -24,16 +24,15 @@ pub fn parse_fence_info(info: &str) -> Result<Fence, String> {
             "code fence `{info}`: the language comes first, e.g. ```python title=\"…\"```"
         ));
     }
-    let mut fence = Fence {
-        lang: (!lang.is_empty()).then(|| lang.to_string()),
-        title: None,
-    };
+    let mut fence = Fence { lang: (!lang.is_empty()).then(|| lang.to_string()), title: None };
     while !rest.is_empty() {
         let key_end = rest.find(|c: char| c == '=' || c.is_whitespace()).unwrap_or(rest.len());
         let key = &rest[..key_end];
         let Some(after) = rest[key_end..].strip_prefix('=') else {
             if FENCE_DIRECTIVES.contains(&key) {
-                return Err(format!("code-fence directive `{key}` needs a value: {key}=\"…\" (no spaces around =)"));
+                return Err(format!(
+                    "code-fence directive `{key}` needs a value: {key}=\"…\" (no spaces around =)"
+                ));
             }
             return Err(format!(
                 "unknown code-fence directive `{key}` (expected key=\"value\"; known: {})",
@@ -74,7 +73,9 @@ pub fn code_block_html(fence: &Fence, code: &str) -> String {
         s.push_str(&format!("<span class=\"code-lang\">{lang}</span>"));
     }
     // The copy button only works once the page is hydrated; CSS hides it until then.
-    s.push_str("<button type=\"button\" class=\"copy-button\" aria-label=\"Copy code\">Copy</button>");
+    s.push_str(
+        "<button type=\"button\" class=\"copy-button\" aria-label=\"Copy code\">Copy</button>",
+    );
     s.push_str("</figcaption><pre><code");
     if let Some(lang) = &lang {
         s.push_str(&format!(" class=\"language-{lang}\""));
@@ -121,7 +122,9 @@ mod tests {
         );
         assert!(parse_fence_info("python title=\"open").unwrap_err().contains("unterminated"));
         assert!(parse_fence_info("python numbered").unwrap_err().contains("`numbered`"));
-        assert!(parse_fence_info("python linenos title=\"x\"").unwrap_err().contains("directive `linenos` "));
+        assert!(parse_fence_info("python linenos title=\"x\"")
+            .unwrap_err()
+            .contains("directive `linenos` "));
         assert!(parse_fence_info("title=\"x\"").is_err());
     }
 
@@ -129,7 +132,10 @@ mod tests {
     fn only_the_sim_language_is_a_simulation() {
         assert!(simulation("simple", "x", false).is_none());
         assert!(simulation("python title=\"sim\"", "", false).is_none());
-        assert!(matches!(simulation("sim sampler len=4", "", false), Some(Ok(Simulation::Sampler(_)))));
+        assert!(matches!(
+            simulation("sim sampler len=4", "", false),
+            Some(Ok(Simulation::Sampler(_)))
+        ));
         assert!(matches!(simulation("sim sampler", "", true), Some(Err(_))));
     }
 }

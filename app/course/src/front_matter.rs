@@ -85,11 +85,7 @@ fn parse_toml(file: &str, toml_text: &str) -> Result<FrontMatter, Vec<Diagnostic
     let lines = LineIndex::new(toml_text, 2);
     let front: FrontMatter = toml::from_str(toml_text).map_err(|e| {
         let line = e.span().map_or(1, |s| lines.line_of(s.start));
-        vec![Diagnostic::new(
-            file,
-            line,
-            format!("front matter: {}", e.message()),
-        )]
+        vec![Diagnostic::new(file, line, format!("front matter: {}", e.message()))]
     })?;
 
     let mut problems = Vec::new();
@@ -104,7 +100,11 @@ fn parse_toml(file: &str, toml_text: &str) -> Result<FrontMatter, Vec<Diagnostic
         problems.push(Diagnostic::new(file, at("order"), "front matter: `order` starts at 1"));
     }
     if front.minutes == 0 {
-        problems.push(Diagnostic::new(file, at("minutes"), "front matter: `minutes` must be at least 1"));
+        problems.push(Diagnostic::new(
+            file,
+            at("minutes"),
+            "front matter: `minutes` must be at least 1",
+        ));
     }
     for tag in &front.tags {
         let ok = !tag.is_empty()
@@ -126,11 +126,12 @@ fn parse_toml(file: &str, toml_text: &str) -> Result<FrontMatter, Vec<Diagnostic
 
 /// Line (1-based, within `toml_text`) where `key = ...` is set, if it is.
 fn key_line(toml_text: &str, key: &str) -> Option<usize> {
-    toml_text.lines().position(|l| {
-        l.trim_start()
-            .strip_prefix(key)
-            .is_some_and(|rest| rest.trim_start().starts_with('='))
-    }).map(|i| i + 1)
+    toml_text
+        .lines()
+        .position(|l| {
+            l.trim_start().strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map(|i| i + 1)
 }
 
 #[cfg(test)]

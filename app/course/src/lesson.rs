@@ -21,7 +21,10 @@ pub struct Lesson {
 impl Lesson {
     /// The body's HTML without the simulations.
     pub fn html(&self) -> String {
-        self.body.iter().filter_map(|b| if let Block::Html(h) = b { Some(h.as_str()) } else { None }).collect()
+        self.body
+            .iter()
+            .filter_map(|b| if let Block::Html(h) = b { Some(h.as_str()) } else { None })
+            .collect()
     }
 }
 

@@ -32,9 +32,7 @@ pub struct Course {
 impl Course {
     /// Every problem in the course, in the order `lessons check` prints them.
     pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.course_problems
-            .iter()
-            .chain(self.lessons.iter().flat_map(|l| l.problems()))
+        self.course_problems.iter().chain(self.lessons.iter().flat_map(|l| l.problems()))
     }
 
     /// The lesson with this slug and its 0-based position in the course.
@@ -72,18 +70,17 @@ pub fn load(dir: &Path) -> Result<Course, CourseError> {
         .map(|name| match std::fs::read(dir.join(name)) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => lesson::parse(name, &text),
-                Err(e) => unreadable(name, format!("the file is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to())),
+                Err(e) => unreadable(
+                    name,
+                    format!("the file is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to()),
+                ),
             },
             Err(e) => unreadable(name, format!("cannot read the file: {e}")),
         })
         .collect();
 
     let (meta, course_problems) = read_meta(dir);
-    Ok(Course {
-        meta,
-        lessons: cross_check(parsed),
-        course_problems,
-    })
+    Ok(Course { meta, lessons: cross_check(parsed), course_problems })
 }
 
 fn unreadable(name: &str, message: String) -> Parsed {
@@ -105,7 +102,8 @@ fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>) {
     let text = match std::fs::read_to_string(dir.join(COURSE_FILE)) {
         Ok(text) => text,
         Err(e) => {
-            let message = format!("cannot read {COURSE_FILE} (title and summary of the course): {e}");
+            let message =
+                format!("cannot read {COURSE_FILE} (title and summary of the course): {e}");
             return (fallback, vec![Diagnostic::new(COURSE_FILE, 1, message)]);
         }
     };
@@ -135,7 +133,10 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
             }
         }
         if let Some(first) = slugs.get(&p.slug) {
-            let message = format!("lesson URL {} is already used by {first}: rename one file", lockstep_routes::lesson(&p.slug));
+            let message = format!(
+                "lesson URL {} is already used by {first}: rename one file",
+                lockstep_routes::lesson(&p.slug)
+            );
             p.problems.push(Diagnostic::new(&p.file, 1, message));
         } else {
             slugs.insert(p.slug.clone(), p.file.clone());
@@ -148,7 +149,9 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
                 (None, a) => format!("#{}", a.as_deref().unwrap_or("")),
             };
             let message = match (anchors.get(target), &link.anchor) {
-                (None, _) => Some(format!("broken link `{shown}`: there is no lesson file {target}")),
+                (None, _) => {
+                    Some(format!("broken link `{shown}`: there is no lesson file {target}"))
+                }
                 (Some(ids), Some(a)) if !ids.contains(a) => {
                     Some(format!("broken link `{shown}`: {target} has no heading with id `{a}`"))
                 }
@@ -217,7 +220,8 @@ mod tests {
     #[test]
     fn broken_links() {
         let body = "## Here\n\n[a](missing.md)\n[b](02-b.md#nowhere)\n[c](#here) [d](#gone)\n";
-        let (_d, c) = course(&[("01-a.md", lesson("A", 1, body)), ("02-b.md", lesson("B", 2, "## There\n"))]);
+        let (_d, c) =
+            course(&[("01-a.md", lesson("A", 1, body)), ("02-b.md", lesson("B", 2, "## There\n"))]);
         assert_eq!(
             messages(&c),
             vec![

@@ -97,12 +97,20 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
     while let Some((event, range)) = parser.next() {
         let line = lines.line_of(range.start);
         match &event {
-            Event::Start(Tag::List(_) | Tag::Item | Tag::BlockQuote(_) | Tag::Table(_) | Tag::FootnoteDefinition(_)) => {
-                nesting += 1
-            }
-            Event::End(TagEnd::List(_) | TagEnd::Item | TagEnd::BlockQuote(_) | TagEnd::Table | TagEnd::FootnoteDefinition) => {
-                nesting -= 1
-            }
+            Event::Start(
+                Tag::List(_)
+                | Tag::Item
+                | Tag::BlockQuote(_)
+                | Tag::Table(_)
+                | Tag::FootnoteDefinition(_),
+            ) => nesting += 1,
+            Event::End(
+                TagEnd::List(_)
+                | TagEnd::Item
+                | TagEnd::BlockQuote(_)
+                | TagEnd::Table
+                | TagEnd::FootnoteDefinition,
+            ) => nesting -= 1,
             _ => {}
         }
         match event {
@@ -158,7 +166,11 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                             simulations.push(sim);
                             events.push(Event::Html(SIMULATION_MARKER.into()));
                         }
-                        Err(message) => out.problems.push(Diagnostic::new(file, line, format!("simulation: {message}"))),
+                        Err(message) => out.problems.push(Diagnostic::new(
+                            file,
+                            line,
+                            format!("simulation: {message}"),
+                        )),
                     }
                     continue;
                 }
@@ -166,7 +178,9 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                     Ok(f) => events.push(Event::Html(fence::code_block_html(&f, &code).into())),
                     Err(message) => {
                         out.problems.push(Diagnostic::new(file, line, message));
-                        events.push(Event::Html(fence::code_block_html(&Fence::default(), &code).into()));
+                        events.push(Event::Html(
+                            fence::code_block_html(&Fence::default(), &code).into(),
+                        ));
                     }
                 }
             }
@@ -291,7 +305,10 @@ mod tests {
     impl Rendered {
         /// The body's HTML without the simulations.
         fn html(&self) -> String {
-            self.blocks.iter().filter_map(|b| if let Block::Html(h) = b { Some(h.as_str()) } else { None }).collect()
+            self.blocks
+                .iter()
+                .filter_map(|b| if let Block::Html(h) = b { Some(h.as_str()) } else { None })
+                .collect()
         }
     }
 
@@ -301,7 +318,11 @@ mod tests {
         let ids: Vec<_> = out.toc.iter().map(|t| (t.level, t.id.as_str())).collect();
         assert_eq!(
             ids,
-            vec![(2, "ring-all-reduce-step-by-step"), (3, "why-n-1"), (2, "ring-all-reduce-step-by-step-1")]
+            vec![
+                (2, "ring-all-reduce-step-by-step"),
+                (3, "why-n-1"),
+                (2, "ring-all-reduce-step-by-step-1")
+            ]
         );
         assert!(out.anchors.contains("deep"));
         assert!(out.html().contains(r#"<h2 id="ring-all-reduce-step-by-step">"#), "{}", out.html());
@@ -320,24 +341,34 @@ mod tests {
         let out = r("```python title=\"DDP training script\"\nprint('<hi>')\n```\n");
         assert!(out.problems.is_empty(), "{:?}", out.problems);
         assert!(out.html().contains(r#"<span class="code-title">DDP training script</span>"#));
-        assert!(out.html().contains(r#"<code class="language-python">print(&#39;&lt;hi&gt;&#39;)"#), "{}", out.html());
+        assert!(
+            out.html().contains(r#"<code class="language-python">print(&#39;&lt;hi&gt;&#39;)"#),
+            "{}",
+            out.html()
+        );
     }
 
     #[test]
     fn unknown_fence_directive_has_its_line() {
         let out = render("05-x.md", "text\n\n```python highlight=\"1-3\"\nx\n```\n", 12);
         assert_eq!(out.problems.len(), 1);
-        assert_eq!(out.problems[0].to_string(), "05-x.md:14: unknown code-fence directive `highlight` (known: title)");
+        assert_eq!(
+            out.problems[0].to_string(),
+            "05-x.md:14: unknown code-fence directive `highlight` (known: title)"
+        );
     }
 
     #[test]
     fn simulations_cut_the_body() {
-        let out = r("Before.\n\n```sim ring-allreduce ranks=3\n```\n\nAfter.\n\n```sim sampler\n```\n");
+        let out =
+            r("Before.\n\n```sim ring-allreduce ranks=3\n```\n\nAfter.\n\n```sim sampler\n```\n");
         assert!(out.problems.is_empty(), "{:?}", out.problems);
         let blocks = &out.blocks;
         assert_eq!(blocks.len(), 4);
         assert!(matches!(&blocks[0], Block::Html(h) if h.contains("Before.")));
-        assert!(matches!(&blocks[1], Block::Simulation(Simulation::RingAllReduce(p)) if p.ranks == 3));
+        assert!(
+            matches!(&blocks[1], Block::Simulation(Simulation::RingAllReduce(p)) if p.ranks == 3)
+        );
         assert!(matches!(&blocks[2], Block::Html(h) if h.contains("After.")));
         assert!(matches!(&blocks[3], Block::Simulation(Simulation::Sampler(_))));
     }
@@ -349,8 +380,12 @@ mod tests {
             out.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
             vec!["03-x.md:9: simulation: `ranks=100`: a whole number from 2 to 64"]
         );
-        assert!(out.blocks.iter().all(|b| matches!(b, Block::Html(_))), "a broken directive embeds nothing");
-        let problems = |md: &str| r(md).problems.into_iter().map(|p| p.to_string()).collect::<Vec<_>>();
+        assert!(
+            out.blocks.iter().all(|b| matches!(b, Block::Html(_))),
+            "a broken directive embeds nothing"
+        );
+        let problems =
+            |md: &str| r(md).problems.into_iter().map(|p| p.to_string()).collect::<Vec<_>>();
         assert_eq!(
             problems("- item\n\n  ```sim sampler\n  ```\n"),
             vec!["t.md:3: simulation: a simulation must stand on its own, not inside a list, quote or table"]
@@ -399,7 +434,11 @@ mod tests {
         assert_eq!(
             out.links,
             vec![
-                LessonLink { file: Some("03-ddp-allreduce.md".into()), anchor: Some("the-ring".into()), line: 1 },
+                LessonLink {
+                    file: Some("03-ddp-allreduce.md".into()),
+                    anchor: Some("the-ring".into()),
+                    line: 1
+                },
                 LessonLink { file: None, anchor: Some("intro".into()), line: 1 },
             ]
         );

@@ -63,6 +63,9 @@ mod tests {
         assert_eq!(heading_id("Why `N-1`?"), "why-n-1");
         assert_eq!(heading_id("분산 학습"), "section");
         let mut taken = BTreeSet::new();
-        assert_eq!((unique_id(&mut taken, "a"), unique_id(&mut taken, "a"), unique_id(&mut taken, "a")), ("a".into(), "a-1".into(), "a-2".into()));
+        assert_eq!(
+            (unique_id(&mut taken, "a"), unique_id(&mut taken, "a"), unique_id(&mut taken, "a")),
+            ("a".into(), "a-1".into(), "a-2".into())
+        );
     }
 }

@@ -36,6 +36,13 @@ fn the_ddp_course_is_valid() {
         assert!(l.toc.len() >= 3, "{} has sections", l.file);
     }
     let LessonEntry::Ready(last) = &course.lessons[5] else { unreachable!() };
-    assert!(last.toc.iter().any(|t| t.id == "exercise-convert-a-single-gpu-script"), "lesson 6 ends with the exercise");
-    assert_eq!(last.html().matches("type=\"checkbox\"").count(), 3, "the exercise lists its three checks");
+    assert!(
+        last.toc.iter().any(|t| t.id == "exercise-convert-a-single-gpu-script"),
+        "lesson 6 ends with the exercise"
+    );
+    assert_eq!(
+        last.html().matches("type=\"checkbox\"").count(),
+        3,
+        "the exercise lists its three checks"
+    );
 }

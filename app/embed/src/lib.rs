@@ -121,7 +121,9 @@ impl Simulation {
         let name = words.next().ok_or(DirectiveError::MissingName)?;
         let mut params = BTreeMap::new();
         for word in words {
-            let (k, v) = word.split_once('=').ok_or_else(|| DirectiveError::NotKeyValue(word.to_string()))?;
+            let (k, v) = word
+                .split_once('=')
+                .ok_or_else(|| DirectiveError::NotKeyValue(word.to_string()))?;
             if params.insert(k.to_string(), v.to_string()).is_some() {
                 return Err(DirectiveError::Duplicate { key: k.to_string() });
             }
@@ -134,13 +136,26 @@ impl Simulation {
                 Simulation::RingAllReduce(RingAllReduce {
                     ranks,
                     elements: p.ranged("elements", ranks, 1, MAX_ELEMENTS)?,
-                    algorithm: p.named("algorithm", Algorithm::Ring, &Algorithm::ALL, Algorithm::name)?,
-                    link: p.named("link", LinkPreset::Nvlink4H100, &LinkPreset::ALL, LinkPreset::id)?,
+                    algorithm: p.named(
+                        "algorithm",
+                        Algorithm::Ring,
+                        &Algorithm::ALL,
+                        Algorithm::name,
+                    )?,
+                    link: p.named(
+                        "link",
+                        LinkPreset::Nvlink4H100,
+                        &LinkPreset::ALL,
+                        LinkPreset::id,
+                    )?,
                     size_mb: p.positive("size-mb", 100.0)?,
                 })
             }
             "sampler" => {
-                p.expect("sampler", &["len", "replicas", "seed", "epoch", "shuffle", "drop-last", "set-epoch"])?;
+                p.expect(
+                    "sampler",
+                    &["len", "replicas", "seed", "epoch", "shuffle", "drop-last", "set-epoch"],
+                )?;
                 Simulation::Sampler(Sampler {
                     len: p.ranged("len", 10, 1, MAX_SAMPLER_LEN)?,
                     replicas: p.ranged("replicas", 4, 1, MAX_REPLICAS)?,
@@ -157,7 +172,12 @@ impl Simulation {
                 let layers = p.layers()?;
                 let batch = p.ranged("batch", 256, 1, 1 << 20)?;
                 let gpus = p.ranged("gpus", 4, 1, MAX_GPUS)?;
-                let hardware = p.named("hardware", CudaPreset::H100Nvlink, &CudaPreset::ALL, CudaPreset::name)?;
+                let hardware = p.named(
+                    "hardware",
+                    CudaPreset::H100Nvlink,
+                    &CudaPreset::ALL,
+                    CudaPreset::name,
+                )?;
                 if name == "dp-vs-ddp" {
                     Simulation::DpVsDdp(DpVsDdp { layers, batch, gpus, hardware })
                 } else {
@@ -180,19 +200,34 @@ struct Params {
 impl Params {
     fn expect(&self, sim: &'static str, known: &[&'static str]) -> Result<(), DirectiveError> {
         match self.values.keys().find(|k| !known.contains(&k.as_str())) {
-            Some(key) => Err(DirectiveError::UnknownParameter { sim, key: key.clone(), known: known.to_vec() }),
+            Some(key) => Err(DirectiveError::UnknownParameter {
+                sim,
+                key: key.clone(),
+                known: known.to_vec(),
+            }),
             None => Ok(()),
         }
     }
 
-    fn value<T: FromStr>(&self, key: &'static str, default: T, expected: &str) -> Result<T, DirectiveError> {
+    fn value<T: FromStr>(
+        &self,
+        key: &'static str,
+        default: T,
+        expected: &str,
+    ) -> Result<T, DirectiveError> {
         match self.values.get(key) {
             None => Ok(default),
             Some(v) => v.parse().map_err(|_| bad(key, v, expected)),
         }
     }
 
-    fn ranged<T: FromStr + PartialOrd + Display + Copy>(&self, key: &'static str, default: T, min: T, max: T) -> Result<T, DirectiveError> {
+    fn ranged<T: FromStr + PartialOrd + Display + Copy>(
+        &self,
+        key: &'static str,
+        default: T,
+        min: T,
+        max: T,
+    ) -> Result<T, DirectiveError> {
         let expected = format!("a whole number from {min} to {max}");
         let v = self.value(key, default, &expected)?;
         if v < min || v > max {
@@ -210,7 +245,13 @@ impl Params {
     }
 
     /// One of `options`, by the name `name` gives it.
-    fn named<T: Copy>(&self, key: &'static str, default: T, options: &[T], name: fn(T) -> &'static str) -> Result<T, DirectiveError> {
+    fn named<T: Copy>(
+        &self,
+        key: &'static str,
+        default: T,
+        options: &[T],
+        name: fn(T) -> &'static str,
+    ) -> Result<T, DirectiveError> {
         let Some(v) = self.values.get(key) else { return Ok(default) };
         options.iter().copied().find(|o| name(*o) == v).ok_or_else(|| {
             let names: Vec<&str> = options.iter().map(|o| name(*o)).collect();
@@ -221,7 +262,11 @@ impl Params {
     fn layers(&self) -> Result<Vec<usize>, DirectiveError> {
         let Some(v) = self.values.get("layers") else { return Ok(DEFAULT_LAYERS.to_vec()) };
         let expected = "layer widths separated by commas, at least two, each from 1 to 65536 (e.g. 784,1024,10)";
-        let widths: Vec<usize> = v.split(',').map(str::parse).collect::<Result<_, _>>().map_err(|_| bad("layers", v, expected))?;
+        let widths: Vec<usize> = v
+            .split(',')
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad("layers", v, expected))?;
         if widths.len() < 2 || widths.iter().any(|&w| w == 0 || w > 65536) {
             return Err(bad("layers", v, expected));
         }
@@ -239,14 +284,32 @@ mod tests {
 
     #[test]
     fn defaults_and_parameters() {
-        let Simulation::RingAllReduce(r) = Simulation::parse("ring-allreduce ranks=3").unwrap() else { panic!() };
-        assert_eq!((r.ranks, r.elements, r.algorithm, r.link), (3, 3, Algorithm::Ring, LinkPreset::Nvlink4H100));
-        let Simulation::Sampler(s) = Simulation::parse("sampler len=10 replicas=4 set-epoch=false seed=-7").unwrap() else { panic!() };
+        let Simulation::RingAllReduce(r) = Simulation::parse("ring-allreduce ranks=3").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (r.ranks, r.elements, r.algorithm, r.link),
+            (3, 3, Algorithm::Ring, LinkPreset::Nvlink4H100)
+        );
+        let Simulation::Sampler(s) =
+            Simulation::parse("sampler len=10 replicas=4 set-epoch=false seed=-7").unwrap()
+        else {
+            panic!()
+        };
         assert_eq!((s.len, s.replicas, s.seed, s.set_epoch, s.shuffle), (10, 4, -7, false, true));
-        let Simulation::DpVsDdp(d) = Simulation::parse("dp-vs-ddp layers=784,1024,10 gpus=8").unwrap() else { panic!() };
+        let Simulation::DpVsDdp(d) =
+            Simulation::parse("dp-vs-ddp layers=784,1024,10 gpus=8").unwrap()
+        else {
+            panic!()
+        };
         assert_eq!((d.layers, d.gpus, d.batch), (vec![784, 1024, 10], 8, 256));
         assert_eq!(Simulation::parse("scatter-gather").unwrap().name(), "scatter-gather");
-        let Simulation::RingAllReduce(r) = Simulation::parse("ring-allreduce algorithm=tree link=gloo-cpu").unwrap() else { panic!() };
+        let Simulation::RingAllReduce(r) =
+            Simulation::parse("ring-allreduce algorithm=tree link=gloo-cpu").unwrap()
+        else {
+            panic!()
+        };
         assert_eq!((r.algorithm, r.link), (Algorithm::Tree, LinkPreset::CpuLoopbackGloo));
     }
 
@@ -256,7 +319,10 @@ mod tests {
     fn parameters_serialize_with_the_directives_names() {
         let sim = Simulation::parse("ring-allreduce link=ib-ndr algorithm=naive").unwrap();
         let json = serde_json::to_value(&sim).unwrap();
-        assert_eq!((json["RingAllReduce"]["link"].as_str(), json["RingAllReduce"]["algorithm"].as_str()), (Some("ib-ndr"), Some("naive")));
+        assert_eq!(
+            (json["RingAllReduce"]["link"].as_str(), json["RingAllReduce"]["algorithm"].as_str()),
+            (Some("ib-ndr"), Some("naive"))
+        );
         assert_eq!(serde_json::from_value::<Simulation>(json).unwrap(), sim);
         let sim = Simulation::parse("dp-vs-ddp hardware=a100-pcie").unwrap();
         assert_eq!(serde_json::to_value(&sim).unwrap()["DpVsDdp"]["hardware"], "a100-pcie");
@@ -269,12 +335,18 @@ mod tests {
         assert_eq!(e("ring"), "unknown simulation `ring`: use one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather");
         assert_eq!(e("ring-allreduce ranks=1"), "`ranks=1`: a whole number from 2 to 64");
         assert_eq!(e("ring-allreduce ranks=four"), "`ranks=four`: a whole number from 2 to 64");
-        assert_eq!(e("ring-allreduce link=ethernet"), "`link=ethernet`: one of pcie4, pcie5, nvlink4, ib-ndr, gloo-cpu");
+        assert_eq!(
+            e("ring-allreduce link=ethernet"),
+            "`link=ethernet`: one of pcie4, pcie5, nvlink4, ib-ndr, gloo-cpu"
+        );
         assert_eq!(e("sampler epochs=2"), "`sampler` has no parameter `epochs`: it takes len, replicas, seed, epoch, shuffle, drop-last, set-epoch");
         assert_eq!(e("sampler shuffle=yes"), "`shuffle=yes`: true or false");
         assert_eq!(e("sampler len=4 len=5"), "`len` is given twice");
         assert_eq!(e("sampler ranks"), "`ranks` is not a `key=value` parameter");
-        assert_eq!(e("dp-vs-ddp hardware=cpu-gloo"), "`hardware=cpu-gloo`: one of h100-nvlink, h100-pcie, a100-pcie");
+        assert_eq!(
+            e("dp-vs-ddp hardware=cpu-gloo"),
+            "`hardware=cpu-gloo`: one of h100-nvlink, h100-pcie, a100-pcie"
+        );
         assert!(e("dp-vs-ddp layers=784").starts_with("`layers=784`: layer widths"));
         assert_eq!(e("ring-allreduce size-mb=0"), "`size-mb=0`: a positive number");
     }

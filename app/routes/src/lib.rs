@@ -38,7 +38,10 @@ mod tests {
         assert_eq!(lesson("torchrun"), "/lessons/torchrun");
         let url = lesson_section("torchrun", Some("initializing-the-process-group"));
         assert_eq!(url, "/lessons/torchrun#initializing-the-process-group");
-        assert_eq!(parse_lesson_section(&url), Some(("torchrun", Some("initializing-the-process-group"))));
+        assert_eq!(
+            parse_lesson_section(&url),
+            Some(("torchrun", Some("initializing-the-process-group")))
+        );
         assert_eq!(parse_lesson_section("/lessons/torchrun"), Some(("torchrun", None)));
         assert_eq!(parse_lesson_section("/lessons/"), None);
         assert_eq!(parse_lesson_section("/lessons/a/b"), None);

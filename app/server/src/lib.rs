@@ -48,13 +48,15 @@ impl Config {
     /// `LOCKSTEP_ADDR`, `LOCKSTEP_LESSONS`, `LOCKSTEP_SITE_ROOT`, `DATABASE_URL`,
     /// `LOCKSTEP_WATCH_LESSONS` (`true`/`false`).
     pub fn from_env() -> Result<Config, ServerError> {
-        let var = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
+        let var =
+            |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
         let addr_text = var("LOCKSTEP_ADDR", "127.0.0.1:3000");
-        let addr = addr_text.parse().map_err(|e: std::net::AddrParseError| ServerError::Config {
-            name: "LOCKSTEP_ADDR",
-            value: addr_text.clone(),
-            reason: e.to_string(),
-        })?;
+        let addr =
+            addr_text.parse().map_err(|e: std::net::AddrParseError| ServerError::Config {
+                name: "LOCKSTEP_ADDR",
+                value: addr_text.clone(),
+                reason: e.to_string(),
+            })?;
         let watch_text = var("LOCKSTEP_WATCH_LESSONS", "true");
         let watch_lessons = watch_text.parse().map_err(|_| ServerError::Config {
             name: "LOCKSTEP_WATCH_LESSONS",
@@ -110,10 +112,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         .site_pkg_dir("pkg")
         .site_addr(config.addr)
         .build();
-    Ok(AppState {
-        leptos_options,
-        context: AppContext { course: Arc::new(course), store },
-    })
+    Ok(AppState { leptos_options, context: AppContext { course: Arc::new(course), store } })
 }
 
 /// The whole application. No IO happens here; tests call it directly.
@@ -145,7 +144,8 @@ async fn shutdown_signal() {
     };
     #[cfg(unix)]
     let term = async {
-        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
             s.recv().await;
         }
     };

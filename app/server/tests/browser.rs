@@ -23,7 +23,12 @@ async fn index_to_lesson_two_and_hydration() {
     // Wait for hydration so the click below is a client-side navigation through the router,
     // which fetches the lesson with a server function.
     wait_for_hydration(&c, "the index to hydrate").await;
-    c.find(Locator::Css(r#"a[href="/lessons/dataparallel"]"#)).await.unwrap().click().await.unwrap();
+    c.find(Locator::Css(r#"a[href="/lessons/dataparallel"]"#))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_for("lesson 2's title", || async {
         text(&c, "h1").await.as_deref() == Some("DataParallel and the master-GPU bottleneck")
     })

@@ -103,7 +103,11 @@ fn index_lists_the_six_lessons_in_order() {
         let app = app(&course_dir()).await;
         let page = get(&app, "/", None).await;
         assert_eq!(page.status, StatusCode::OK);
-        assert!(page.body.contains("<title>Distributed training with PyTorch DDP · Lockstep</title>"), "{}", page.body);
+        assert!(
+            page.body.contains("<title>Distributed training with PyTorch DDP · Lockstep</title>"),
+            "{}",
+            page.body
+        );
         let positions: Vec<usize> = [
             "/lessons/why-distributed",
             "/lessons/dataparallel",
@@ -113,7 +117,11 @@ fn index_lists_the_six_lessons_in_order() {
             "/lessons/checkpoints-and-pitfalls",
         ]
         .iter()
-        .map(|href| page.body.find(&format!("href=\"{href}\"")).unwrap_or_else(|| panic!("no link to {href}")))
+        .map(|href| {
+            page.body
+                .find(&format!("href=\"{href}\""))
+                .unwrap_or_else(|| panic!("no link to {href}"))
+        })
         .collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "lessons out of order: {positions:?}");
         assert!(page.body.contains("Lesson 2 of 6"));
@@ -131,7 +139,10 @@ fn lesson_page_is_complete_without_javascript() {
         assert!(b.contains("Lesson 02 of 06"), "position");
         assert!(b.contains("<h1>DataParallel and the master-GPU bottleneck</h1>"));
         assert!(b.contains(r#"<span class="code-title">"#), "titled code block");
-        assert!(b.contains(r#"class="toc""#) && b.contains(r##"href="#one-process-many-threads""##), "table of contents");
+        assert!(
+            b.contains(r#"class="toc""#) && b.contains(r##"href="#one-process-many-threads""##),
+            "table of contents"
+        );
         assert!(b.contains(r#"rel="prev" href="/lessons/why-distributed""#));
         assert!(b.contains(r#"rel="next" href="/lessons/ddp-allreduce""#));
         assert!(b.contains("<math"), "math is rendered on the server");
@@ -159,7 +170,13 @@ fn broken_lesson_gets_an_error_page_and_the_rest_keeps_serving() {
 
         let broken = get(&app, "/lessons/distributed-sampler", None).await;
         assert_eq!(broken.status, StatusCode::INTERNAL_SERVER_ERROR);
-        assert!(broken.body.contains("04-distributed-sampler.md:4: front matter: unknown field `minuts`"), "{}", broken.body);
+        assert!(
+            broken
+                .body
+                .contains("04-distributed-sampler.md:4: front matter: unknown field `minuts`"),
+            "{}",
+            broken.body
+        );
 
         let index = get(&app, "/", None).await;
         assert_eq!(index.status, StatusCode::OK);
@@ -177,9 +194,17 @@ fn edited_lesson_shows_on_next_request() {
         let file = dir.path().join("05-torchrun.md");
         let text = std::fs::read_to_string(&file).unwrap();
         let old_title = text.lines().find(|l| l.starts_with("title = ")).unwrap().to_string();
-        std::fs::write(&file, text.replacen(&old_title, "title = \"Launching with torchrun, edited live\"", 1)).unwrap();
+        std::fs::write(
+            &file,
+            text.replacen(&old_title, "title = \"Launching with torchrun, edited live\"", 1),
+        )
+        .unwrap();
         let page = get(&app, "/lessons/torchrun", None).await;
-        assert!(page.body.contains("<h1>Launching with torchrun, edited live</h1>"), "{}", page.body);
+        assert!(
+            page.body.contains("<h1>Launching with torchrun, edited live</h1>"),
+            "{}",
+            page.body
+        );
     })
 }
 
@@ -207,7 +232,10 @@ fn completing_a_lesson_works_as_a_plain_form_post() {
         let location = res.headers[header::LOCATION].to_str().unwrap();
         assert!(location.starts_with("http://localhost/lessons/ddp-allreduce"), "{location}");
         let set_cookie = res.headers[header::SET_COOKIE].to_str().unwrap();
-        assert!(set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Lax"), "{set_cookie}");
+        assert!(
+            set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Lax"),
+            "{set_cookie}"
+        );
         let cookie = set_cookie.split(';').next().unwrap().to_string();
 
         // Completing twice is harmless and sets no second cookie.
@@ -246,7 +274,13 @@ fn concurrent_requests_all_complete() {
     on_runtime(async {
         let dir = course_with_broken_sampler_lesson();
         let app = std::sync::Arc::new(app(dir.path()).await);
-        let paths = ["/", "/lessons/dataparallel", "/lessons/distributed-sampler", "/nope", "/lessons/torchrun"];
+        let paths = [
+            "/",
+            "/lessons/dataparallel",
+            "/lessons/distributed-sampler",
+            "/nope",
+            "/lessons/torchrun",
+        ];
         let mut tasks = Vec::new();
         for i in 0..200 {
             let app = app.clone();

@@ -7,15 +7,20 @@
 mod common;
 
 use common::*;
-use fantoccini::elements::Element;
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::elements::Element;
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
 async fn sim(c: &Client, name: &str) -> Element {
     let sim = c.find(Locator::Css(&format!(r#"[data-sim="{name}"]"#))).await.unwrap();
-    c.execute("arguments[0].scrollIntoView({block: 'start', behavior: 'instant'})", vec![serde_json::to_value(&sim).unwrap()]).await.unwrap();
+    c.execute(
+        "arguments[0].scrollIntoView({block: 'start', behavior: 'instant'})",
+        vec![serde_json::to_value(&sim).unwrap()],
+    )
+    .await
+    .unwrap();
     sim
 }
 
@@ -23,7 +28,9 @@ async fn sim(c: &Client, name: &str) -> Element {
 /// site scrolls smoothly, and WebDriver would click before the scroll ends).
 async fn click(c: &Client, e: &Element) {
     let e_json = vec![serde_json::to_value(e).unwrap()];
-    c.execute("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", e_json).await.unwrap();
+    c.execute("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", e_json)
+        .await
+        .unwrap();
     e.click().await.unwrap();
 }
 
@@ -51,7 +58,9 @@ async fn set_number(c: &Client, sim: &Element, label: &str, value: usize) {
         const input = [...sim.querySelectorAll('label')].find(l => l.textContent.trim().startsWith(label)).querySelector('input');
         input.value = String(value);
         input.dispatchEvent(new Event('change', { bubbles: true }));"#;
-    c.execute(script, vec![serde_json::to_value(sim).unwrap(), json!(label), json!(value)]).await.unwrap();
+    c.execute(script, vec![serde_json::to_value(sim).unwrap(), json!(label), json!(value)])
+        .await
+        .unwrap();
 }
 
 fn column_sums(values: &[Vec<f64>]) -> Vec<f64> {
@@ -74,20 +83,30 @@ async fn simulations_in_the_course() {
     wait_for_hydration(&c, "lesson 3 to hydrate").await;
     let ring = sim(&c, "ring-allreduce").await;
     let start = ring_values(&c).await;
-    assert_eq!(start, vec![vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]], "lesson 3's starting values");
+    assert_eq!(
+        start,
+        vec![vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]],
+        "lesson 3's starting values"
+    );
     let next = within(&ring, ".sim-step").await;
     for step in 1..=4 {
         click(&c, &next).await;
         wait_for("the step to render", || async {
-            within(&ring, ".sim-position").await.text().await.unwrap() == format!("Step {step} of 4")
+            within(&ring, ".sim-position").await.text().await.unwrap()
+                == format!("Step {step} of 4")
         })
         .await;
     }
     assert_eq!(ring_values(&c).await, vec![vec![12.0, 15.0, 18.0]; 3], "every rank holds the sum");
     assert_eq!(within(&ring, "[data-role=final-sum]").await.text().await.unwrap(), "12 15 18");
     assert_eq!(within(&ring, "[data-role=final-mean]").await.text().await.unwrap(), "4 5 6");
-    assert_eq!(next.attr("aria-disabled").await.unwrap().as_deref(), Some("true"), "no step after the last");
-    std::fs::write(artifacts().join("sim-ring-allreduce.png"), ring.screenshot().await.unwrap()).unwrap();
+    assert_eq!(
+        next.attr("aria-disabled").await.unwrap().as_deref(),
+        Some("true"),
+        "no step after the last"
+    );
+    std::fs::write(artifacts().join("sim-ring-allreduce.png"), ring.screenshot().await.unwrap())
+        .unwrap();
 
     // Five ranks of seven values, played to the end: the result is the sum of what the table
     // started with, whatever the chunking.
@@ -96,7 +115,10 @@ async fn simulations_in_the_course() {
     let start = ring_values(&c).await;
     assert_eq!((start.len(), start[0].len()), (5, 7));
     click(&c, &within(&ring, ".sim-play").await).await;
-    wait_for("the played ring to finish", || async { ring.find(Locator::Css("[data-role=final-sum]")).await.is_ok() }).await;
+    wait_for("the played ring to finish", || async {
+        ring.find(Locator::Css("[data-role=final-sum]")).await.is_ok()
+    })
+    .await;
     let sum = numbers(&within(&ring, "[data-role=final-sum]").await.text().await.unwrap());
     assert_eq!(sum, column_sums(&start));
     assert_eq!(ring_values(&c).await, vec![sum.clone(); 5]);
@@ -168,10 +190,12 @@ async fn simulations_in_the_course() {
     wait_for("epoch 1", || async { indices(2).await != epoch0 }).await;
     // ... after set_epoch(1): [1, 9, 5]
     assert_eq!(indices(2).await, "1 9 5");
-    std::fs::write(artifacts().join("sim-sampler.png"), sampler.screenshot().await.unwrap()).unwrap();
+    std::fs::write(artifacts().join("sim-sampler.png"), sampler.screenshot().await.unwrap())
+        .unwrap();
 
     // Untick set_epoch: the sampler is back at epoch 0, and stays there as epochs pass.
-    let toggle = sampler.find(Locator::XPath(".//label[contains(., 'set_epoch')]/input")).await.unwrap();
+    let toggle =
+        sampler.find(Locator::XPath(".//label[contains(., 'set_epoch')]/input")).await.unwrap();
     click(&c, &toggle).await;
     wait_for("the order to fall back to epoch 0", || async { indices(2).await == epoch0 }).await;
     click(&c, &next).await;
@@ -183,7 +207,11 @@ async fn simulations_in_the_course() {
     let explain = within(&sampler, "[data-role=epoch]").await.text().await.unwrap();
     assert!(explain.contains("set_epoch is never called"), "{explain}");
 
-    std::fs::write(artifacts().join("sim-sampler-without-set-epoch.png"), sampler.screenshot().await.unwrap()).unwrap();
+    std::fs::write(
+        artifacts().join("sim-sampler-without-set-epoch.png"),
+        sampler.screenshot().await.unwrap(),
+    )
+    .unwrap();
 
     // --- DP vs DDP, lesson 1: more GPUs move both speedups, DDP ahead. ---
     c.goto(&format!("{base}/lessons/why-distributed")).await.unwrap();
@@ -195,7 +223,11 @@ async fn simulations_in_the_course() {
             let read = |role: &'static str| {
                 let compare = compare.clone();
                 async move {
-                    let t = within(&compare, &format!("[data-role={role}]")).await.text().await.unwrap();
+                    let t = within(&compare, &format!("[data-role={role}]"))
+                        .await
+                        .text()
+                        .await
+                        .unwrap();
                     t.trim_end_matches('×').parse::<f64>().unwrap()
                 }
             };
@@ -220,9 +252,16 @@ async fn simulations_in_the_course() {
         within(&compare, ".sim-position").await.text().await.unwrap() == "Frame 10 of 10"
     })
     .await;
-    let bars = c.execute(r#"return document.querySelectorAll('[data-sim="dp-vs-ddp"] .gantt rect').length"#, vec![]).await.unwrap();
+    let bars = c
+        .execute(
+            r#"return document.querySelectorAll('[data-sim="dp-vs-ddp"] .gantt rect').length"#,
+            vec![],
+        )
+        .await
+        .unwrap();
     assert!(bars.as_u64().unwrap() > 40, "both timelines drawn: {bars}");
-    std::fs::write(artifacts().join("sim-dp-vs-ddp.png"), compare.screenshot().await.unwrap()).unwrap();
+    std::fs::write(artifacts().join("sim-dp-vs-ddp.png"), compare.screenshot().await.unwrap())
+        .unwrap();
 
     // --- Scatter and gather, lesson 2: torch.chunk's sizes, phase by phase. ---
     c.goto(&format!("{base}/lessons/dataparallel")).await.unwrap();
@@ -242,12 +281,18 @@ async fn simulations_in_the_course() {
         click(&c, &next).await;
     }
     wait_for("the optimizer step", || async {
-        within(&scatter, "[data-role=phase]").await.text().await.unwrap().starts_with("Optimizer step")
+        within(&scatter, "[data-role=phase]")
+            .await
+            .text()
+            .await
+            .unwrap()
+            .starts_with("Optimizer step")
     })
     .await;
     let active = c.execute(r#"return [...document.querySelectorAll('[data-sim="scatter-gather"] .device.active')].map(d => d.dataset.device)"#, vec![]).await.unwrap();
     assert_eq!(active, json!(["0"]), "only GPU 0 steps");
-    std::fs::write(artifacts().join("sim-scatter-gather.png"), scatter.screenshot().await.unwrap()).unwrap();
+    std::fs::write(artifacts().join("sim-scatter-gather.png"), scatter.screenshot().await.unwrap())
+        .unwrap();
 
     c.close().await.unwrap();
 }
@@ -256,7 +301,9 @@ async fn simulations_in_the_course() {
 /// actions; sending keys to an element would focus it first).
 async fn press(c: &Client, key: impl Into<char>) {
     let key = key.into();
-    let keys = KeyActions::new("keyboard".into()).then(KeyAction::Down { value: key }).then(KeyAction::Up { value: key });
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: key })
+        .then(KeyAction::Up { value: key });
     c.perform_actions(keys).await.unwrap();
 }
 
@@ -286,7 +333,10 @@ async fn tab_to(c: &Client, css: &str) {
 }
 
 async fn focused_is(c: &Client, css: &str) -> bool {
-    c.execute("return document.activeElement.matches(arguments[0])", vec![json!(css)]).await.unwrap() == true
+    c.execute("return document.activeElement.matches(arguments[0])", vec![json!(css)])
+        .await
+        .unwrap()
+        == true
 }
 
 /// The issue's accessibility demands, driven with keys only and with reduced motion asked for:
@@ -297,7 +347,8 @@ async fn simulations_by_keyboard_with_reduced_motion() {
     let tmp = tempfile::tempdir().unwrap();
     let base = serve_course(tmp.path()).await;
     let (_driver, webdriver) = start_chromedriver().await;
-    let c = browser(&webdriver, &tmp.path().join("profile"), &["--force-prefers-reduced-motion"]).await;
+    let c =
+        browser(&webdriver, &tmp.path().join("profile"), &["--force-prefers-reduced-motion"]).await;
     c.goto(&format!("{base}/lessons/ddp-allreduce")).await.unwrap();
     wait_for_hydration(&c, "lesson 3 to hydrate").await;
 
@@ -326,10 +377,15 @@ async fn simulations_by_keyboard_with_reduced_motion() {
     // Step the ring to the end with Enter; focus stays on the button when it has no more steps.
     let ring_next = r#"[data-sim="ring-allreduce"] .sim-step"#;
     tab_to(&c, ring_next).await;
-    let position = || async { text(&c, r#"[data-sim="ring-allreduce"] .sim-position"#).await.unwrap_or_default() };
+    let position = || async {
+        text(&c, r#"[data-sim="ring-allreduce"] .sim-position"#).await.unwrap_or_default()
+    };
     for step in 1..=4 {
         press(&c, Key::Enter).await;
-        wait_for("a step by keyboard", || async { position().await == format!("Step {step} of 4") }).await;
+        wait_for("a step by keyboard", || async {
+            position().await == format!("Step {step} of 4")
+        })
+        .await;
     }
     assert!(focused_is(&c, ring_next).await, "focus stays on Next at the last step");
     press(&c, Key::Enter).await;
@@ -352,9 +408,15 @@ async fn simulations_by_keyboard_with_reduced_motion() {
     // The tensor-size slider moves with the arrow keys and says its value.
     let slider = r#"[data-sim="ring-allreduce"] input[type=range]"#;
     tab_to(&c, slider).await;
-    let before = c.execute("return document.activeElement.getAttribute('aria-valuetext')", vec![]).await.unwrap();
+    let before = c
+        .execute("return document.activeElement.getAttribute('aria-valuetext')", vec![])
+        .await
+        .unwrap();
     press(&c, Key::Right).await;
-    let after = c.execute("return document.activeElement.getAttribute('aria-valuetext')", vec![]).await.unwrap();
+    let after = c
+        .execute("return document.activeElement.getAttribute('aria-valuetext')", vec![])
+        .await
+        .unwrap();
     assert_eq!((before, after), (json!("100.0 MB"), json!("400.0 MB")));
 
     // DP vs DDP: the GPU count from the keyboard moves the speedups.

@@ -23,7 +23,9 @@ async fn postgres(name: &str) -> Store {
     );
     let db = format!("t_{name}_{}", std::process::id());
     let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
-    sqlx::Executor::execute(&mut admin, format!("DROP DATABASE IF EXISTS {db}").as_str()).await.unwrap();
+    sqlx::Executor::execute(&mut admin, format!("DROP DATABASE IF EXISTS {db}").as_str())
+        .await
+        .unwrap();
     sqlx::Executor::execute(&mut admin, format!("CREATE DATABASE {db}").as_str()).await.unwrap();
     let (prefix, _) = base.rsplit_once('/').unwrap();
     let store = Store::connect(&format!("{prefix}/{db}")).await.unwrap();

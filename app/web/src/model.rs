@@ -30,7 +30,10 @@ pub struct LessonCard {
 pub enum LessonLookup {
     Found(LessonView),
     /// The file exists but has problems; `problems` are `file:line: message` lines.
-    Broken { title: String, problems: Vec<String> },
+    Broken {
+        title: String,
+        problems: Vec<String>,
+    },
     Missing,
 }
 

@@ -13,7 +13,12 @@ pub struct Achievement {
     pub rule: &'static str,
 }
 
-const fn a(id: &'static str, name_en: &'static str, name_ko: &'static str, rule: &'static str) -> Achievement {
+const fn a(
+    id: &'static str,
+    name_en: &'static str,
+    name_ko: &'static str,
+    rule: &'static str,
+) -> Achievement {
     Achievement { id, name_en, name_ko, rule }
 }
 
@@ -22,12 +27,22 @@ pub const ACHIEVEMENTS: [Achievement; 14] = [
     a("halfway", "Halfway there", "반환점", "Complete half of the course's lessons."),
     a("all-lessons", "Course complete", "완주", "Complete every lesson."),
     a("first-simulation", "Hands on", "직접 해보기", "Explore a simulation to its end."),
-    a("all-simulations", "Simulated everything", "모든 시뮬레이션", "Explore every simulation in the course."),
+    a(
+        "all-simulations",
+        "Simulated everything",
+        "모든 시뮬레이션",
+        "Explore every simulation in the course.",
+    ),
     a("first-quiz", "Quiz taker", "퀴즈 도전", "Pass a quiz."),
     a("perfect-quiz", "Flawless", "만점", "Answer every question of a quiz right in one attempt."),
     a("all-quizzes", "Quiz master", "퀴즈 마스터", "Pass every quiz in the course."),
     a("exercise-passed", "It really runs", "진짜로 돈다", "Pass a graded exercise."),
-    a("exercise-first-try", "First try", "한 번에", "Pass a graded exercise with its first submission."),
+    a(
+        "exercise-first-try",
+        "First try",
+        "한 번에",
+        "Pass a graded exercise with its first submission.",
+    ),
     a("streak-3", "Three days running", "3일 연속", "Earn XP on three consecutive days (UTC)."),
     a("streak-7", "A week in lockstep", "7일 연속", "Earn XP on seven consecutive days (UTC)."),
     a("five-days", "Regular", "단골", "Earn XP on five different days."),
@@ -111,7 +126,11 @@ pub(crate) fn earned(course: &CourseFacts, events: &[&Event]) -> Vec<Earned> {
             }
         }
     }
-    ACHIEVEMENTS.iter().zip(when).filter_map(|(a, at)| Some(Earned { id: a.id.to_string(), at: at? })).collect()
+    ACHIEVEMENTS
+        .iter()
+        .zip(when)
+        .filter_map(|(a, at)| Some(Earned { id: a.id.to_string(), at: at? }))
+        .collect()
 }
 
 #[cfg(test)]
@@ -142,7 +161,10 @@ mod tests {
         let done = |l: &str, at| event(Action::LessonCompleted { lesson: l.into() }, at);
         let p = progress(&course(), &[done("a", 100), done("b", 200), done("c", 300)]);
         let at = |id: &str| p.achievements.iter().find(|a| a.id == id).map(|a| a.at);
-        assert_eq!((at("first-lesson"), at("halfway"), at("all-lessons")), (Some(100), Some(200), Some(300)));
+        assert_eq!(
+            (at("first-lesson"), at("halfway"), at("all-lessons")),
+            (Some(100), Some(200), Some(300))
+        );
     }
 
     #[test]
@@ -151,32 +173,67 @@ mod tests {
         let sims: Vec<Event> = c
             .lessons
             .iter()
-            .flat_map(|l| (0..l.simulations).map(move |s| event(Action::SimulationExplored { lesson: l.slug.clone(), sim: s }, 10)))
+            .flat_map(|l| {
+                (0..l.simulations).map(move |s| {
+                    event(Action::SimulationExplored { lesson: l.slug.clone(), sim: s }, 10)
+                })
+            })
             .collect();
         assert_eq!(ids(&sims[..1]), ["first-simulation"]);
         assert_eq!(ids(&sims), ["first-simulation", "all-simulations"]);
-        let quiz = |l: &str, q, perfect| event(Action::QuizPassed { lesson: l.into(), quiz: q, perfect }, 10);
+        let quiz = |l: &str, q, perfect| {
+            event(Action::QuizPassed { lesson: l.into(), quiz: q, perfect }, 10)
+        };
         assert_eq!(ids(&[quiz("a", 0, false)]), ["first-quiz"]);
-        assert_eq!(ids(&[quiz("a", 0, false), quiz("a", 0, true)]), ["first-quiz", "perfect-quiz"], "a later perfect attempt counts");
+        assert_eq!(
+            ids(&[quiz("a", 0, false), quiz("a", 0, true)]),
+            ["first-quiz", "perfect-quiz"],
+            "a later perfect attempt counts"
+        );
         assert_eq!(ids(&[quiz("a", 0, true), quiz("b", 0, false)]), ["first-quiz", "perfect-quiz"]);
-        assert_eq!(ids(&[quiz("a", 0, true), quiz("b", 0, false), quiz("c", 0, false)]), ["first-quiz", "perfect-quiz", "all-quizzes"]);
-        let ex = |first_try| event(Action::ExercisePassed { exercise: "ddp".into(), first_try }, 10);
+        assert_eq!(
+            ids(&[quiz("a", 0, true), quiz("b", 0, false), quiz("c", 0, false)]),
+            ["first-quiz", "perfect-quiz", "all-quizzes"]
+        );
+        let ex =
+            |first_try| event(Action::ExercisePassed { exercise: "ddp".into(), first_try }, 10);
         assert_eq!(ids(&[ex(false)]), ["exercise-passed"]);
         assert_eq!(ids(&[ex(true)]), ["exercise-passed", "exercise-first-try"]);
     }
 
     #[test]
     fn streaks_need_consecutive_days_and_repeats_do_not_count() {
-        let sim = |s, day: i64| event(Action::SimulationExplored { lesson: "a".into(), sim: s }, day * DAY + 3600);
-        assert_eq!(ids(&[sim(0, 1), sim(1, 2), sim(2, 4)]).contains(&"streak-3".to_string()), false);
+        let sim = |s, day: i64| {
+            event(Action::SimulationExplored { lesson: "a".into(), sim: s }, day * DAY + 3600)
+        };
+        assert_eq!(
+            ids(&[sim(0, 1), sim(1, 2), sim(2, 4)]).contains(&"streak-3".to_string()),
+            false
+        );
         // Day 3 only repeats an action already counted: no XP, so not an active day.
         let repeat = event(Action::SimulationExplored { lesson: "a".into(), sim: 0 }, 3 * DAY);
-        assert!(!ids(&[sim(0, 1), sim(1, 2), repeat.clone(), sim(2, 4)]).contains(&"streak-3".to_string()));
-        let lesson = |l: &str, day: i64| event(Action::LessonCompleted { lesson: l.into() }, day * DAY);
+        assert!(!ids(&[sim(0, 1), sim(1, 2), repeat.clone(), sim(2, 4)])
+            .contains(&"streak-3".to_string()));
+        let lesson =
+            |l: &str, day: i64| event(Action::LessonCompleted { lesson: l.into() }, day * DAY);
         let got = ids(&[sim(0, 1), sim(1, 2), lesson("a", 3), lesson("b", 4), lesson("c", 9)]);
-        assert!(got.contains(&"streak-3".to_string()) && got.contains(&"five-days".to_string()), "{got:?}");
+        assert!(
+            got.contains(&"streak-3".to_string()) && got.contains(&"five-days".to_string()),
+            "{got:?}"
+        );
         assert!(!got.contains(&"streak-7".to_string()));
-        let week: Vec<Event> = (0..7).map(|d| event(Action::QuizPassed { lesson: ["a", "b", "c"][d % 3].into(), quiz: (d / 3) as u32, perfect: false }, d as i64 * DAY)).collect();
+        let week: Vec<Event> = (0..7)
+            .map(|d| {
+                event(
+                    Action::QuizPassed {
+                        lesson: ["a", "b", "c"][d % 3].into(),
+                        quiz: (d / 3) as u32,
+                        perfect: false,
+                    },
+                    d as i64 * DAY,
+                )
+            })
+            .collect();
         let c = crate::test_course::course_with_quizzes(3);
         let p = progress(&c, &week);
         assert!(p.achievements.iter().any(|a| a.id == "streak-7"), "{:?}", p.achievements);
@@ -185,7 +242,11 @@ mod tests {
     #[test]
     fn level_3_follows_the_xp() {
         let c = crate::test_course::big_course();
-        let events: Vec<Event> = c.lessons.iter().map(|l| event(Action::LessonCompleted { lesson: l.slug.clone() }, 1)).collect();
+        let events: Vec<Event> = c
+            .lessons
+            .iter()
+            .map(|l| event(Action::LessonCompleted { lesson: l.slug.clone() }, 1))
+            .collect();
         let p = progress(&c, &events);
         assert!(p.level.number >= 3);
         assert!(p.achievements.iter().any(|a| a.id == "level-3"));

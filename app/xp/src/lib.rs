@@ -102,8 +102,12 @@ impl CourseFacts {
     pub fn knows(&self, action: &Action) -> bool {
         match action {
             Action::LessonCompleted { lesson } => self.lesson(lesson).is_some(),
-            Action::SimulationExplored { lesson, sim } => self.lesson(lesson).is_some_and(|l| *sim < l.simulations),
-            Action::QuizPassed { lesson, quiz, .. } => self.lesson(lesson).is_some_and(|l| *quiz < l.quizzes),
+            Action::SimulationExplored { lesson, sim } => {
+                self.lesson(lesson).is_some_and(|l| *sim < l.simulations)
+            }
+            Action::QuizPassed { lesson, quiz, .. } => {
+                self.lesson(lesson).is_some_and(|l| *quiz < l.quizzes)
+            }
             Action::ExercisePassed { exercise, .. } => self.exercises.iter().any(|e| e == exercise),
         }
     }
@@ -213,11 +217,17 @@ pub struct Gain {
 
 /// The difference between progress before and after.
 pub fn gain(before: &Progress, after: &Progress) -> Gain {
-    let had: BTreeMap<&str, i64> = before.achievements.iter().map(|a| (a.id.as_str(), a.at)).collect();
+    let had: BTreeMap<&str, i64> =
+        before.achievements.iter().map(|a| (a.id.as_str(), a.at)).collect();
     Gain {
         xp: after.xp.saturating_sub(before.xp),
         level: (after.level.number > before.level.number).then(|| after.level.clone()),
-        achievements: after.achievements.iter().filter(|a| !had.contains_key(a.id.as_str())).map(|a| a.id.clone()).collect(),
+        achievements: after
+            .achievements
+            .iter()
+            .filter(|a| !had.contains_key(a.id.as_str()))
+            .map(|a| a.id.clone())
+            .collect(),
     }
 }
 
@@ -232,8 +242,14 @@ mod tests {
     #[test]
     fn nothing_done_is_level_0_with_the_first_threshold_to_go() {
         let p = progress(&course(), &[]);
-        assert_eq!((p.xp, p.level.number, p.next_level_at, p.to_go()), (0, 0, Some(120), Some(120)));
-        assert_eq!((p.lessons_done, p.lessons_total, p.achievements.len(), p.achievements_total), (0, 3, 0, 14));
+        assert_eq!(
+            (p.xp, p.level.number, p.next_level_at, p.to_go()),
+            (0, 0, Some(120), Some(120))
+        );
+        assert_eq!(
+            (p.lessons_done, p.lessons_total, p.achievements.len(), p.achievements_total),
+            (0, 3, 0, 14)
+        );
         assert_eq!((p.level_percent(), p.course_percent()), (0, 0));
         assert_eq!(p.level.name_en, "Tensor Curious");
         assert_eq!(p.level.name_ko, "텐서 호기심");
@@ -243,7 +259,10 @@ mod tests {
     fn repeating_an_action_counts_once() {
         let done = Action::LessonCompleted { lesson: "a".into() };
         let once = progress(&course(), &[event(done.clone(), 10)]);
-        let thrice = progress(&course(), &[event(done.clone(), 10), event(done.clone(), 20), event(done, 5)]);
+        let thrice = progress(
+            &course(),
+            &[event(done.clone(), 10), event(done.clone(), 20), event(done, 5)],
+        );
         assert_eq!(once.xp, 50);
         assert_eq!(thrice.xp, once.xp);
         assert_eq!(thrice.ledger.len(), 1);

@@ -113,7 +113,10 @@ mod tests {
         let mut run = correct_run(2, 8, 1, 1.0);
         run.records[1].events.push(save("model.pt", &["0.weight"]));
         let c = rank0_only(&run);
-        assert_eq!((c.status, c.message.as_str()), (CheckStatus::Fail, "ranks {0, 1} wrote checkpoints (model.pt)"));
+        assert_eq!(
+            (c.status, c.message.as_str()),
+            (CheckStatus::Fail, "ranks {0, 1} wrote checkpoints (model.pt)")
+        );
     }
 
     #[test]
@@ -123,7 +126,9 @@ mod tests {
         run.records[0].events.push(save("late.pt", &["module.0.weight", "module.0.bias"]));
         run.checkpoint_equals_final = Some(false);
         assert_eq!(chosen(&run.records).unwrap().path, "model.pt", "rank 0's first save");
-        run.records[0].events.retain(|e| !matches!(e, Event::Save { path, .. } if path == "model.pt"));
+        run.records[0]
+            .events
+            .retain(|e| !matches!(e, Event::Save { path, .. } if path == "model.pt"));
         let c = unwrapped(&run);
         assert_eq!(c.status, CheckStatus::Fail);
         assert_eq!(c.message, "late.pt: 2 of 2 keys start with module. (first: module.0.weight); note: it differs from the final parameters");

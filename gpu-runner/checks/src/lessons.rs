@@ -11,9 +11,13 @@ pub fn section(id: CheckId) -> (&'static str, &'static str) {
         CheckId::SamplerSharding => ("distributed-sampler", "wiring-it-into-a-dataloader"),
         CheckId::SamplerSetEpoch => ("distributed-sampler", "set-epoch-do-not-skip-it"),
         CheckId::Rank0Logging => ("checkpoints-and-pitfalls", "logging-from-one-rank"),
-        CheckId::ReplicasInSync => ("ddp-allreduce", "backward-bucketed-all-reduce-overlapped-with-computation"),
+        CheckId::ReplicasInSync => {
+            ("ddp-allreduce", "backward-bucketed-all-reduce-overlapped-with-computation")
+        }
         CheckId::CheckpointRank0Only => ("checkpoints-and-pitfalls", "only-rank-0-writes"),
-        CheckId::CheckpointUnwrapped => ("checkpoints-and-pitfalls", "unwrap-the-model-with-module"),
+        CheckId::CheckpointUnwrapped => {
+            ("checkpoints-and-pitfalls", "unwrap-the-model-with-module")
+        }
         CheckId::NoDeadlock => ("checkpoints-and-pitfalls", "the-barrier-deadlock"),
         CheckId::Speedup => ("distributed-sampler", "per-rank-batch-size-vs-global-batch-size"),
     }

@@ -13,9 +13,9 @@ pub mod evidence;
 pub mod lessons;
 pub mod outcome;
 pub mod process_group;
+pub mod rank0_logging;
 pub mod record;
 pub mod replicas;
-pub mod rank0_logging;
 pub mod sampler;
 pub mod speedup;
 
@@ -41,7 +41,8 @@ pub fn all(evidence: &Evidence) -> Vec<Check> {
     // Without one process group there is no rank 0, no shard and no all-reduce to judge: the
     // checks that compare ranks within the group would only repeat `launched` in other words,
     // so their failures wait for it (their evidence kept) and the learner sees the cause first.
-    let within_group = |c: Check| if grouped || c.status == CheckStatus::Pass { c } else { waits_for_launched(c) };
+    let within_group =
+        |c: Check| if grouped || c.status == CheckStatus::Pass { c } else { waits_for_launched(c) };
     vec![
         launched,
         process_group::ddp_wrapped(run),
@@ -60,11 +61,19 @@ pub fn all(evidence: &Evidence) -> Vec<Check> {
 pub const WAITS_FOR_LAUNCHED: &str = "not judged until `launched` passes";
 
 fn waits_for_launched(c: Check) -> Check {
-    let message = format!("{WAITS_FOR_LAUNCHED}: the processes did not form one process group (seen: {})", c.message);
+    let message = format!(
+        "{WAITS_FOR_LAUNCHED}: the processes did not form one process group (seen: {})",
+        c.message
+    );
     skip(c.id, message)
 }
 
-fn check(id: CheckId, status: CheckStatus, message: impl Into<String>, hint: Option<String>) -> Check {
+fn check(
+    id: CheckId,
+    status: CheckStatus,
+    message: impl Into<String>,
+    hint: Option<String>,
+) -> Check {
     Check {
         id,
         status,
@@ -154,6 +163,9 @@ mod tests {
         let mut e = test_support::correct(2.0);
         e.single.clear();
         let c = &all(&e)[9];
-        assert_eq!((c.status, c.message.as_str()), (CheckStatus::Skip, "not measured: the N-process run did not complete its epochs"));
+        assert_eq!(
+            (c.status, c.message.as_str()),
+            (CheckStatus::Skip, "not measured: the N-process run did not complete its epochs")
+        );
     }
 }

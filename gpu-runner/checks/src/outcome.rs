@@ -18,14 +18,17 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
         for e in &rec.events {
             match e {
                 Event::SyntaxError { line, message, text, .. } => {
-                    let text = if text.is_empty() { String::new() } else { format!(": {}", text.trim()) };
+                    let text =
+                        if text.is_empty() { String::new() } else { format!(": {}", text.trim()) };
                     return Some(ErrorInfo {
                         message: format!("SyntaxError: {message}{text}"),
                         file: Some(script_name.into()),
                         line: *line,
                     });
                 }
-                Event::InitError { reason, backend, error, site } if reason == "nccl_without_gpu" => {
+                Event::InitError { reason, backend, error, site }
+                    if reason == "nccl_without_gpu" =>
+                {
                     return Some(ErrorInfo {
                         message: format!(
                             "the script asks for the {} backend, but this runner has no GPU ({error}); choose it with \"nccl\" if torch.cuda.is_available() else \"gloo\"",
@@ -39,7 +42,8 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
             }
         }
     }
-    let anyone_started = run.records.iter().any(|r| r.init().is_some() || r.passes().next().is_some());
+    let anyone_started =
+        run.records.iter().any(|r| r.init().is_some() || r.passes().next().is_some());
     if anyone_started || run.timed_out {
         return None;
     }
@@ -80,7 +84,10 @@ pub fn summarize(checks: &[Check], timed_out: bool, wall_s: f64) -> (Status, Str
     };
     let (failed, skipped) = (ids(CheckStatus::Fail), ids(CheckStatus::Skip));
     if timed_out {
-        return (Status::Timeout, format!("the run was stopped after {wall_s:.0} s (the wall-clock limit)"));
+        return (
+            Status::Timeout,
+            format!("the run was stopped after {wall_s:.0} s (the wall-clock limit)"),
+        );
     }
     if failed.is_empty() && skipped.is_empty() {
         return (Status::Pass, format!("all {} checks passed", checks.len()));
@@ -88,7 +95,12 @@ pub fn summarize(checks: &[Check], timed_out: bool, wall_s: f64) -> (Status, Str
     // A required check that could not be judged is not a pass either.
     let mut parts = Vec::new();
     if !failed.is_empty() {
-        parts.push(format!("{} of {} checks failed: {}", failed.len(), checks.len(), failed.join(", ")));
+        parts.push(format!(
+            "{} of {} checks failed: {}",
+            failed.len(),
+            checks.len(),
+            failed.join(", ")
+        ));
     }
     if !skipped.is_empty() {
         parts.push(format!("{} not judged: {}", skipped.len(), skipped.join(", ")));
@@ -105,11 +117,22 @@ mod tests {
     fn a_syntax_error_names_its_line() {
         let mut run = correct_run(2, 8, 1, 1.0);
         for r in &mut run.records {
-            r.events = vec![Event::SyntaxError { line: Some(32), offset: Some(5), message: "invalid syntax".into(), text: "  for x in\n".into() }];
+            r.events = vec![Event::SyntaxError {
+                line: Some(32),
+                offset: Some(5),
+                message: "invalid syntax".into(),
+                text: "  for x in\n".into(),
+            }];
         }
         let e = nothing_to_grade(&run, "train.py").unwrap();
-        assert_eq!((e.message.as_str(), e.file.as_deref(), e.line), ("SyntaxError: invalid syntax: for x in", Some("train.py"), Some(32)));
-        assert_eq!(error_summary(&e), "nothing could be graded: train.py:32: SyntaxError: invalid syntax: for x in");
+        assert_eq!(
+            (e.message.as_str(), e.file.as_deref(), e.line),
+            ("SyntaxError: invalid syntax: for x in", Some("train.py"), Some(32))
+        );
+        assert_eq!(
+            error_summary(&e),
+            "nothing could be graded: train.py:32: SyntaxError: invalid syntax: for x in"
+        );
     }
 
     #[test]
@@ -123,26 +146,42 @@ mod tests {
         }];
         let e = nothing_to_grade(&run, "train.py").unwrap();
         assert_eq!(e.line, Some(21));
-        assert!(e.message.starts_with("the script asks for the nccl backend, but this runner has no GPU (no CUDA device)"), "{}", e.message);
+        assert!(
+            e.message.starts_with(
+                "the script asks for the nccl backend, but this runner has no GPU (no CUDA device)"
+            ),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
     fn dying_before_anything_distributed_says_how() {
         let mut run = correct_run(2, 8, 1, 1.0);
         for r in &mut run.records {
-            r.events = vec![Event::Exception { kind: "ImportError".into(), message: "no module named foo".into(), site: Some("train.py:3".into()) }];
+            r.events = vec![Event::Exception {
+                kind: "ImportError".into(),
+                message: "no module named foo".into(),
+                site: Some("train.py:3".into()),
+            }];
         }
         let e = nothing_to_grade(&run, "train.py").unwrap();
         assert_eq!((e.message.as_str(), e.line), ("ImportError: no module named foo", Some(3)));
         for r in &mut run.records {
             r.events = vec![Event::End { status: "ok".into(), code: 0 }];
         }
-        assert!(nothing_to_grade(&run, "train.py").unwrap().message.contains("there was nothing to grade"));
+        assert!(nothing_to_grade(&run, "train.py")
+            .unwrap()
+            .message
+            .contains("there was nothing to grade"));
         for r in &mut run.records {
             r.events.clear();
         }
         run.ranks[1].stderr_tail = "Traceback …\nMemoryError\n".into();
-        assert_eq!(nothing_to_grade(&run, "train.py").unwrap().message, "no rank got going: MemoryError");
+        assert_eq!(
+            nothing_to_grade(&run, "train.py").unwrap().message,
+            "no rank got going: MemoryError"
+        );
         run.timed_out = true;
         assert_eq!(nothing_to_grade(&run, "train.py"), None, "a timeout is graded as a timeout");
     }
@@ -155,15 +194,25 @@ mod tests {
     #[test]
     fn summaries() {
         let checks = crate::all(&correct(2.0));
-        assert_eq!(summarize(&checks, false, 300.0), (Status::Pass, "all 10 checks passed".to_string()));
-        assert_eq!(summarize(&checks, true, 8.0), (Status::Timeout, "the run was stopped after 8 s (the wall-clock limit)".to_string()));
+        assert_eq!(
+            summarize(&checks, false, 300.0),
+            (Status::Pass, "all 10 checks passed".to_string())
+        );
+        assert_eq!(
+            summarize(&checks, true, 8.0),
+            (Status::Timeout, "the run was stopped after 8 s (the wall-clock limit)".to_string())
+        );
         let mut broken = checks.clone();
         broken[0].status = CheckStatus::Fail;
         broken[2].status = CheckStatus::Skip;
         broken[9].status = CheckStatus::Skip;
         assert_eq!(
             summarize(&broken, false, 300.0),
-            (Status::Fail, "1 of 10 checks failed: launched; 2 not judged: sampler_sharding, speedup".to_string())
+            (
+                Status::Fail,
+                "1 of 10 checks failed: launched; 2 not judged: sampler_sharding, speedup"
+                    .to_string()
+            )
         );
     }
 }

@@ -12,8 +12,11 @@ use crate::{count, fail, pass, rank0};
 pub fn launched(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::Launched;
     let n = run.nproc;
-    let inits: Vec<(u32, &str, u32, u32)> =
-        run.records.iter().filter_map(|r| r.init().map(|(b, rank, world)| (r.rank, b, rank, world))).collect();
+    let inits: Vec<(u32, &str, u32, u32)> = run
+        .records
+        .iter()
+        .filter_map(|r| r.init().map(|(b, rank, world)| (r.rank, b, rank, world)))
+        .collect();
     if inits.is_empty() {
         return fail(
             ID,
@@ -24,9 +27,13 @@ pub fn launched(run: &RunEvidence) -> Check {
     let worlds: BTreeSet<u32> = inits.iter().map(|i| i.3).collect();
     if inits.len() as u32 == n && worlds.len() == 1 && worlds.contains(&n) {
         let backend = inits[0].1;
-        return pass(ID, format!("all {n} ranks joined one process group ({backend}, world size {n})"));
+        return pass(
+            ID,
+            format!("all {n} ranks joined one process group ({backend}, world size {n})"),
+        );
     }
-    let joined: Vec<String> = inits.iter().map(|i| format!("rank {} (world size {})", i.2, i.3)).collect();
+    let joined: Vec<String> =
+        inits.iter().map(|i| format!("rank {} (world size {})", i.2, i.3)).collect();
     fail(
         ID,
         format!("{} of {n} processes joined a process group: {}", inits.len(), joined.join(", ")),
@@ -36,7 +43,8 @@ pub fn launched(run: &RunEvidence) -> Check {
 
 pub fn ddp_wrapped(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::DdpWrapped;
-    let with: Vec<u32> = run.records.iter().filter(|r| !r.ddp().is_empty()).map(|r| r.rank).collect();
+    let with: Vec<u32> =
+        run.records.iter().filter(|r| !r.ddp().is_empty()).map(|r| r.rank).collect();
     let first = rank0(run);
     if with.len() as u32 == run.nproc {
         let numel = first.ddp().first().map(|d| d.2).unwrap_or(0);
@@ -85,7 +93,12 @@ pub fn no_deadlock(run: &RunEvidence) -> Check {
         .collect();
     let Some(&(rank, op, site)) = stuck.first() else {
         let per_rank: Vec<usize> = run.records.iter().map(|r| r.collectives().len()).collect();
-        return pass(ID, format!("every rank left every collective it entered ({per_rank:?} collectives per rank)"));
+        return pass(
+            ID,
+            format!(
+                "every rank left every collective it entered ({per_rank:?} collectives per rank)"
+            ),
+        );
     };
     let where_ = site.map(|s| format!(" at {s}")).unwrap_or_default();
     let others: Vec<String> = run
@@ -115,28 +128,45 @@ mod tests {
     #[test]
     fn every_rank_in_one_group_passes() {
         let c = launched(&correct_run(2, 8, 1, 1.0));
-        assert_eq!((c.status, c.message.as_str()), (CheckStatus::Pass, "all 2 ranks joined one process group (gloo, world size 2)"));
-        assert_eq!(launched(&correct_run(1, 8, 1, 1.0)).message, "all 1 ranks joined one process group (gloo, world size 1)");
+        assert_eq!(
+            (c.status, c.message.as_str()),
+            (CheckStatus::Pass, "all 2 ranks joined one process group (gloo, world size 2)")
+        );
+        assert_eq!(
+            launched(&correct_run(1, 8, 1, 1.0)).message,
+            "all 1 ranks joined one process group (gloo, world size 1)"
+        );
     }
 
     #[test]
     fn ranks_that_each_form_their_own_world_fail() {
         let mut run = correct_run(2, 8, 1, 1.0);
         edit(&mut run, 1, |e| match e {
-            Event::Init { backend, site, time, .. } => {
-                Some(Event::Init { backend: backend.clone(), rank: 0, world: 1, site: site.clone(), time: *time })
-            }
+            Event::Init { backend, site, time, .. } => Some(Event::Init {
+                backend: backend.clone(),
+                rank: 0,
+                world: 1,
+                site: site.clone(),
+                time: *time,
+            }),
             _ => None,
         });
         edit(&mut run, 0, |e| match e {
-            Event::Init { backend, site, time, .. } => {
-                Some(Event::Init { backend: backend.clone(), rank: 0, world: 1, site: site.clone(), time: *time })
-            }
+            Event::Init { backend, site, time, .. } => Some(Event::Init {
+                backend: backend.clone(),
+                rank: 0,
+                world: 1,
+                site: site.clone(),
+                time: *time,
+            }),
             _ => None,
         });
         let c = launched(&run);
         assert_eq!(c.status, CheckStatus::Fail);
-        assert_eq!(c.message, "2 of 2 processes joined a process group: rank 0 (world size 1), rank 0 (world size 1)");
+        assert_eq!(
+            c.message,
+            "2 of 2 processes joined a process group: rank 0 (world size 1), rank 0 (world size 1)"
+        );
     }
 
     #[test]
@@ -166,7 +196,13 @@ mod tests {
         }
         let c = ddp_wrapped(&run);
         assert_eq!(c.status, CheckStatus::Fail);
-        assert!(c.message.ends_with("rank 0 called all_reduce 10 times itself, averaging the gradients by hand"), "{}", c.message);
+        assert!(
+            c.message.ends_with(
+                "rank 0 called all_reduce 10 times itself, averaging the gradients by hand"
+            ),
+            "{}",
+            c.message
+        );
         assert!(c.hint.unwrap().contains("drop the hand-written all_reduce"));
     }
 
@@ -174,28 +210,54 @@ mod tests {
     fn ddp_on_some_ranks_only_names_them() {
         let mut run = correct_run(2, 8, 1, 1.0);
         run.records[1].events.retain(|e| !matches!(e, Event::Ddp { .. }));
-        assert_eq!(ddp_wrapped(&run).message, "only ranks [0] of 2 constructed DistributedDataParallel");
+        assert_eq!(
+            ddp_wrapped(&run).message,
+            "only ranks [0] of 2 constructed DistributedDataParallel"
+        );
     }
 
     #[test]
     fn a_barrier_only_rank_0_reaches_is_a_deadlock_at_its_line() {
         let mut run = correct_run(2, 8, 1, 1.0);
-        run.records[0].events.push(Event::CollEnter { op: "barrier".into(), seq: 2, site: Some("train.py:63".into()), time: 0.0 });
+        run.records[0].events.push(Event::CollEnter {
+            op: "barrier".into(),
+            seq: 2,
+            site: Some("train.py:63".into()),
+            time: 0.0,
+        });
         let c = no_deadlock(&run);
         assert_eq!(c.status, CheckStatus::Fail);
         assert_eq!(
             c.message,
             "rank 0 waited in barrier() at train.py:63 that the other ranks never reached (rank 1 made 0 such call(s) there and finished)"
         );
-        assert_eq!(no_deadlock(&correct_run(2, 8, 1, 1.0)).message, "every rank left every collective it entered ([1, 1] collectives per rank)");
+        assert_eq!(
+            no_deadlock(&correct_run(2, 8, 1, 1.0)).message,
+            "every rank left every collective it entered ([1, 1] collectives per rank)"
+        );
     }
 
     #[test]
     fn a_collective_that_failed_counts_as_stuck() {
         let mut run = correct_run(2, 8, 1, 1.0);
-        run.records[1].events.push(Event::CollEnter { op: "all_reduce".into(), seq: 7, site: Some("train.py:70".into()), time: 0.0 });
-        run.records[1].events.push(Event::CollExit { op: "all_reduce".into(), seq: 7, ok: false, error: Some("timed out".into()), time: 0.0 });
+        run.records[1].events.push(Event::CollEnter {
+            op: "all_reduce".into(),
+            seq: 7,
+            site: Some("train.py:70".into()),
+            time: 0.0,
+        });
+        run.records[1].events.push(Event::CollExit {
+            op: "all_reduce".into(),
+            seq: 7,
+            ok: false,
+            error: Some("timed out".into()),
+            time: 0.0,
+        });
         let c = no_deadlock(&run);
-        assert!(c.message.starts_with("rank 1 waited in all_reduce() at train.py:70"), "{}", c.message);
+        assert!(
+            c.message.starts_with("rank 1 waited in all_reduce() at train.py:70"),
+            "{}",
+            c.message
+        );
     }
 }

@@ -14,11 +14,17 @@ pub fn rank0_logging(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::Rank0Logging;
     let epochs = rank0(run).training_passes().len();
     let counts: Vec<usize> = run.stdout.iter().map(|o| loss_lines(o).len()).collect();
-    let others: Vec<String> =
-        counts.iter().enumerate().skip(1).filter(|(_, &c)| c > 0).map(|(r, c)| format!("rank {r} printed {c}")).collect();
+    let others: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, &c)| c > 0)
+        .map(|(r, c)| format!("rank {r} printed {c}"))
+        .collect();
     let on_rank0 = counts.first().copied().unwrap_or(0);
     if !others.is_empty() {
-        let example = run.stdout.iter().skip(1).flat_map(|o| loss_lines(o)).next().unwrap_or("").trim();
+        let example =
+            run.stdout.iter().skip(1).flat_map(|o| loss_lines(o)).next().unwrap_or("").trim();
         return fail(
             ID,
             format!(
@@ -37,7 +43,11 @@ pub fn rank0_logging(run: &RunEvidence) -> Check {
         );
     }
     if epochs > 0 && on_rank0 < epochs {
-        return fail(ID, format!("rank 0 printed {on_rank0} loss lines for {epochs} epochs"), "print the loss once per epoch, on rank 0");
+        return fail(
+            ID,
+            format!("rank 0 printed {on_rank0} loss lines for {epochs} epochs"),
+            "print the loss once per epoch, on rank 0",
+        );
     }
     pass(ID, format!("only rank 0 printed loss lines: {on_rank0} for {epochs} epochs"))
 }
@@ -52,7 +62,10 @@ mod tests {
     #[test]
     fn rank_0_once_per_epoch_passes() {
         let c = rank0_logging(&correct_run(2, 8, 3, 1.0));
-        assert_eq!((c.status, c.message.as_str()), (CheckStatus::Pass, "only rank 0 printed loss lines: 3 for 3 epochs"));
+        assert_eq!(
+            (c.status, c.message.as_str()),
+            (CheckStatus::Pass, "only rank 0 printed loss lines: 3 for 3 epochs")
+        );
     }
 
     #[test]
@@ -61,7 +74,10 @@ mod tests {
         run.stdout[1] = "warming up\nEpoch 0 Loss: 0.5\n".into();
         let c = rank0_logging(&run);
         assert_eq!(c.status, CheckStatus::Fail);
-        assert_eq!(c.message, "loss lines: rank 0 printed 2, rank 1 printed 1 (for example \"Epoch 0 Loss: 0.5\")");
+        assert_eq!(
+            c.message,
+            "loss lines: rank 0 printed 2, rank 1 printed 1 (for example \"Epoch 0 Loss: 0.5\")"
+        );
     }
 
     #[test]

@@ -9,22 +9,93 @@ use serde::Deserialize;
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum Event {
-    Start { rank: u32, world: u32, torch: String, cuda_devices: u32, threads: u32, time: f64 },
-    SyntaxError { line: Option<u32>, offset: Option<u32>, message: String, text: String },
-    Init { backend: String, rank: u32, world: u32, site: Option<String>, time: f64 },
-    InitError { backend: Option<String>, site: Option<String>, reason: String, error: String },
-    Ddp { index: u32, params: u32, numel: u64, allreduce_ms: Option<f64>, device: Option<String>, site: Option<String> },
+    Start {
+        rank: u32,
+        world: u32,
+        torch: String,
+        cuda_devices: u32,
+        threads: u32,
+        time: f64,
+    },
+    SyntaxError {
+        line: Option<u32>,
+        offset: Option<u32>,
+        message: String,
+        text: String,
+    },
+    Init {
+        backend: String,
+        rank: u32,
+        world: u32,
+        site: Option<String>,
+        time: f64,
+    },
+    InitError {
+        backend: Option<String>,
+        site: Option<String>,
+        reason: String,
+        error: String,
+    },
+    Ddp {
+        index: u32,
+        params: u32,
+        numel: u64,
+        allreduce_ms: Option<f64>,
+        device: Option<String>,
+        site: Option<String>,
+    },
     Pass(Pass),
-    CollEnter { op: String, seq: u64, site: Option<String>, time: f64 },
-    CollExit { op: String, seq: u64, ok: bool, #[serde(default)] error: Option<String>, time: f64 },
-    Save { path: String, prefix: Option<String>, keys: Option<Vec<String>>, site: Option<String>, #[serde(default)] tensors: Option<String> },
-    SaveError { error: String },
-    Params { index: u32, file: String, when: String, forwards: u64, #[serde(default)] source: ParamsSource },
-    ParamsError { index: u32, error: String },
-    DestroyEnter { site: Option<String> },
+    CollEnter {
+        op: String,
+        seq: u64,
+        site: Option<String>,
+        time: f64,
+    },
+    CollExit {
+        op: String,
+        seq: u64,
+        ok: bool,
+        #[serde(default)]
+        error: Option<String>,
+        time: f64,
+    },
+    Save {
+        path: String,
+        prefix: Option<String>,
+        keys: Option<Vec<String>>,
+        site: Option<String>,
+        #[serde(default)]
+        tensors: Option<String>,
+    },
+    SaveError {
+        error: String,
+    },
+    Params {
+        index: u32,
+        file: String,
+        when: String,
+        forwards: u64,
+        #[serde(default)]
+        source: ParamsSource,
+    },
+    ParamsError {
+        index: u32,
+        error: String,
+    },
+    DestroyEnter {
+        site: Option<String>,
+    },
     DestroyExit {},
-    Exception { #[serde(rename = "type")] kind: String, message: String, site: Option<String> },
-    End { status: String, code: i64 },
+    Exception {
+        #[serde(rename = "type")]
+        kind: String,
+        message: String,
+        site: Option<String>,
+    },
+    End {
+        status: String,
+        code: i64,
+    },
     #[serde(skip)]
     Unreadable(String),
 }
@@ -91,7 +162,10 @@ impl RankRecord {
         let events = text
             .lines()
             .filter(|l| !l.trim().is_empty())
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|_| Event::Unreadable(l.chars().take(200).collect())))
+            .map(|l| {
+                serde_json::from_str(l)
+                    .unwrap_or_else(|_| Event::Unreadable(l.chars().take(200).collect()))
+            })
             .collect();
         RankRecord { rank, events }
     }
@@ -132,7 +206,10 @@ impl RankRecord {
             entry.1 = entry.1.max(p.dataset_len.unwrap_or(0));
         }
         // On a tie, the loader created first.
-        let Some((&loader, _)) = loaders.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))) else { return Vec::new() };
+        let Some((&loader, _)) = loaders.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        else {
+            return Vec::new();
+        };
         self.passes().filter(|p| p.loader == loader && p.complete).collect()
     }
 
@@ -140,7 +217,9 @@ impl RankRecord {
         self.events
             .iter()
             .filter_map(|e| match e {
-                Event::Ddp { index, allreduce_ms, numel, .. } => Some((*index, *allreduce_ms, *numel)),
+                Event::Ddp { index, allreduce_ms, numel, .. } => {
+                    Some((*index, *allreduce_ms, *numel))
+                }
                 _ => None,
             })
             .collect()
@@ -186,7 +265,11 @@ impl RankRecord {
                     sites.insert(*seq, site.as_deref());
                 }
                 Event::CollExit { op, seq, ok: false, error, .. } => {
-                    return Some((op.as_str(), sites.get(seq).copied().flatten(), error.as_deref().unwrap_or("")));
+                    return Some((
+                        op.as_str(),
+                        sites.get(seq).copied().flatten(),
+                        error.as_deref().unwrap_or(""),
+                    ));
                 }
                 _ => {}
             }
@@ -206,7 +289,9 @@ impl RankRecord {
 
     pub fn exception(&self) -> Option<(&str, &str, Option<&str>)> {
         self.events.iter().find_map(|e| match e {
-            Event::Exception { kind, message, site } => Some((kind.as_str(), message.as_str(), site.as_deref())),
+            Event::Exception { kind, message, site } => {
+                Some((kind.as_str(), message.as_str(), site.as_deref()))
+            }
             _ => None,
         })
     }

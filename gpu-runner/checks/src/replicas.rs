@@ -9,7 +9,8 @@ use crate::{count, fail, pass, skip};
 
 pub fn in_sync(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::ReplicasInSync;
-    let files: Option<Vec<Params>> = run.records.iter().map(|r| r.params().first().copied()).collect();
+    let files: Option<Vec<Params>> =
+        run.records.iter().map(|r| r.params().first().copied()).collect();
     let Some(files) = files.filter(|f| !f.is_empty()) else {
         return skip(
             ID,
@@ -35,7 +36,11 @@ pub fn in_sync(run: &RunEvidence) -> Check {
             }
         }
     }
-    let whose = if by_hand { "; no DDP model, so these are the parameters the optimizer updates" } else { "" };
+    let whose = if by_hand {
+        "; no DDP model, so these are the parameters the optimizer updates"
+    } else {
+        ""
+    };
     let Some((rank, name, by)) = worst else {
         return pass(
             ID,
@@ -75,7 +80,10 @@ mod tests {
     fn identical_replicas_pass() {
         let c = in_sync(&correct_run(2, 8, 1, 1.0));
         assert_eq!(c.status, CheckStatus::Pass);
-        assert_eq!(c.message, "all 2 ranks ended with identical parameters, bit for bit (2 tensors, 12,345 values)");
+        assert_eq!(
+            c.message,
+            "all 2 ranks ended with identical parameters, bit for bit (2 tensors, 12,345 values)"
+        );
     }
 
     #[test]
@@ -93,9 +101,13 @@ mod tests {
         let mut run = correct_run(2, 8, 1, 1.0);
         run.final_params.as_mut().unwrap().others = vec![(1, differs(0.1))];
         edit(&mut run, 1, |e| match e {
-            Event::Params { index, file, when, source, .. } => {
-                Some(Event::Params { index: *index, file: file.clone(), when: when.clone(), forwards: 0, source: *source })
-            }
+            Event::Params { index, file, when, source, .. } => Some(Event::Params {
+                index: *index,
+                file: file.clone(),
+                when: when.clone(),
+                forwards: 0,
+                source: *source,
+            }),
             _ => None,
         });
         assert!(in_sync(&run).hint.unwrap().contains("call model(x), not model.module(x)"));
@@ -116,9 +128,14 @@ mod tests {
                 _ => None,
             });
         }
-        assert!(in_sync(&run).message.ends_with("no DDP model, so these are the parameters the optimizer updates)"));
+        assert!(in_sync(&run)
+            .message
+            .ends_with("no DDP model, so these are the parameters the optimizer updates)"));
         run.final_params.as_mut().unwrap().others = vec![(1, differs(0.1))];
-        assert!(in_sync(&run).hint.unwrap().starts_with("without DDP nothing averages the gradients"));
+        assert!(in_sync(&run)
+            .hint
+            .unwrap()
+            .starts_with("without DDP nothing averages the gradients"));
     }
 
     #[test]

@@ -35,7 +35,11 @@ pub fn sharding(run: &RunEvidence) -> Check {
     let drop_last = first.sampler.drop_last.unwrap_or(false);
     let (allowed_dup, allowed_missing) = if drop_last { (0, len % n) } else { (padding, 0) };
     let missing = len.saturating_sub(unique);
-    let sizes: Vec<String> = shards.iter().enumerate().map(|(r, s)| format!("rank {r} read {}", count(s.len() as u64))).collect();
+    let sizes: Vec<String> = shards
+        .iter()
+        .enumerate()
+        .map(|(r, s)| format!("rank {r} read {}", count(s.len() as u64)))
+        .collect();
     let evidence = format!(
         "first epoch: {}; {} read by more than one rank; together {} of {} samples",
         sizes.join(", "),
@@ -64,11 +68,21 @@ pub fn set_epoch(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::SamplerSetEpoch;
     let passes = rank0(run).training_passes();
     if passes.len() < 2 {
-        return skip(ID, format!("rank 0 completed {} pass(es) over its DataLoader; two are needed to compare", passes.len()));
+        return skip(
+            ID,
+            format!(
+                "rank 0 completed {} pass(es) over its DataLoader; two are needed to compare",
+                passes.len()
+            ),
+        );
     }
-    let same: Vec<usize> = (1..passes.len()).filter(|&k| passes[k].indices == passes[k - 1].indices).collect();
-    let epochs: Vec<String> = passes.iter().map(|p| p.sampler.epoch.map_or("-".into(), |e| e.to_string())).collect();
-    let head = |k: usize| passes[k].indices.iter().take(4).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+    let same: Vec<usize> =
+        (1..passes.len()).filter(|&k| passes[k].indices == passes[k - 1].indices).collect();
+    let epochs: Vec<String> =
+        passes.iter().map(|p| p.sampler.epoch.map_or("-".into(), |e| e.to_string())).collect();
+    let head = |k: usize| {
+        passes[k].indices.iter().take(4).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+    };
     if same.is_empty() {
         return pass(
             ID,
@@ -78,7 +92,9 @@ pub fn set_epoch(run: &RunEvidence) -> Check {
     let distributed = passes[0].sampler.kind == "DistributedSampler";
     let hint = if distributed && passes.iter().all(|p| p.sampler.epoch == passes[0].sampler.epoch) {
         "call sampler.set_epoch(epoch) at the start of every epoch: the shuffle is seeded with seed + epoch, so without it every epoch replays the first"
-    } else if passes[0].sampler.shuffle == Some(false) || passes[0].sampler.kind == "SequentialSampler" {
+    } else if passes[0].sampler.shuffle == Some(false)
+        || passes[0].sampler.kind == "SequentialSampler"
+    {
         "the sampler does not shuffle: construct DistributedSampler with shuffle=True (the default)"
     } else {
         "the order must change between epochs: call sampler.set_epoch(epoch) with the epoch number"
@@ -132,11 +148,19 @@ mod tests {
     #[test]
     fn a_padded_last_batch_may_repeat_only_the_padding() {
         // 10 samples on 4 ranks: DistributedSampler pads to 12 by repeating the first two.
-        let padded = with_shards(10, &[vec![0, 4, 8], vec![1, 5, 9], vec![2, 6, 0], vec![3, 7, 1]], false);
+        let padded =
+            with_shards(10, &[vec![0, 4, 8], vec![1, 5, 9], vec![2, 6, 0], vec![3, 7, 1]], false);
         let c = sharding(&padded);
         assert_eq!(c.status, CheckStatus::Pass, "{c:?}");
-        assert!(c.message.ends_with("2 read by more than one rank; together 10 of 10 samples (padding allows 2)"), "{}", c.message);
-        let too_many = with_shards(10, &[vec![0, 4, 8], vec![1, 5, 9], vec![2, 6, 0], vec![3, 1, 1]], false);
+        assert!(
+            c.message.ends_with(
+                "2 read by more than one rank; together 10 of 10 samples (padding allows 2)"
+            ),
+            "{}",
+            c.message
+        );
+        let too_many =
+            with_shards(10, &[vec![0, 4, 8], vec![1, 5, 9], vec![2, 6, 0], vec![3, 1, 1]], false);
         assert_eq!(sharding(&too_many).status, CheckStatus::Fail);
     }
 
@@ -144,8 +168,13 @@ mod tests {
     fn drop_last_may_leave_out_the_tail() {
         let run = with_shards(10, &[vec![0, 4], vec![1, 5], vec![2, 6], vec![3, 7]], true);
         assert_eq!(sharding(&run).status, CheckStatus::Pass);
-        let padded_instead = with_shards(10, &[vec![0, 4], vec![1, 5], vec![2, 6], vec![3, 7]], false);
-        assert_eq!(sharding(&padded_instead).status, CheckStatus::Fail, "without drop_last every sample must be read");
+        let padded_instead =
+            with_shards(10, &[vec![0, 4], vec![1, 5], vec![2, 6], vec![3, 7]], false);
+        assert_eq!(
+            sharding(&padded_instead).status,
+            CheckStatus::Fail,
+            "without drop_last every sample must be read"
+        );
     }
 
     #[test]
@@ -192,7 +221,9 @@ mod tests {
         let mut run = correct_run(2, 16, 3, 1.0);
         let first = shard(16, 2, 0, 0);
         edit(&mut run, 0, |e| match e {
-            Event::Pass(p) => Some(epoch_pass(p.number, first.clone(), 16, sampler(0), p.start, p.end)),
+            Event::Pass(p) => {
+                Some(epoch_pass(p.number, first.clone(), 16, sampler(0), p.start, p.end))
+            }
             _ => None,
         });
         let c = set_epoch(&run);
@@ -217,6 +248,9 @@ mod tests {
     fn one_epoch_cannot_show_the_order_changing() {
         let c = set_epoch(&correct_run(2, 16, 1, 1.0));
         assert_eq!(c.status, CheckStatus::Skip);
-        assert_eq!(c.message, "rank 0 completed 1 pass(es) over its DataLoader; two are needed to compare");
+        assert_eq!(
+            c.message,
+            "rank 0 completed 1 pass(es) over its DataLoader; two are needed to compare"
+        );
     }
 }

@@ -29,9 +29,14 @@ pub fn epoch_throughputs(run: &RunEvidence) -> Vec<Epoch> {
     for k in 0..epochs {
         let start = per_rank.iter().map(|p| p[k].start).fold(f64::INFINITY, f64::min);
         let end = per_rank.iter().map(|p| p[k].end).fold(f64::NEG_INFINITY, f64::max);
-        let unique: BTreeSet<i64> = per_rank.iter().flat_map(|p| p[k].indices.iter().copied()).collect();
+        let unique: BTreeSet<i64> =
+            per_rank.iter().flat_map(|p| p[k].indices.iter().copied()).collect();
         let seconds = (end - start).max(1e-9);
-        out.push(Epoch { samples_per_s: unique.len() as f64 / seconds, seconds, samples: unique.len() as u64 });
+        out.push(Epoch {
+            samples_per_s: unique.len() as f64 / seconds,
+            seconds,
+            samples: unique.len() as u64,
+        });
     }
     if out.len() > 1 {
         out.remove(0);
@@ -83,7 +88,10 @@ pub fn speedup(evidence: &Evidence, sharded: bool) -> Check {
     let ratio = tn / t1;
     // What the evidence explains: work per rank, and what the gradient all-reduce costs.
     let first = rank0(&ddp[0]);
-    let (samples, steps, batch) = first.training_passes().last().map_or((0, 0, None), |p| (p.samples, p.batches, p.batch_size));
+    let (samples, steps, batch) = first
+        .training_passes()
+        .last()
+        .map_or((0, 0, None), |p| (p.samples, p.batches, p.batch_size));
     let comm_text = match first.ddp().first().and_then(|d| d.1) {
         Some(ms) => {
             let per_epoch = ms * steps as f64 / 1000.0;
@@ -95,7 +103,8 @@ pub fn speedup(evidence: &Evidence, sharded: bool) -> Check {
         }
         None => String::new(),
     };
-    let busiest = |runs: &[RunEvidence]| runs.iter().filter_map(RunEvidence::others_cores).reduce(f64::max);
+    let busiest =
+        |runs: &[RunEvidence]| runs.iter().filter_map(RunEvidence::others_cores).reduce(f64::max);
     let (busy_n, busy_1) = (busiest(ddp), busiest(single));
     let load_text = match (busy_n, busy_1) {
         (Some(a), Some(b)) => format!(
@@ -156,7 +165,11 @@ mod tests {
         let e = epoch_throughputs(&correct_run(2, 64, 3, 0.5));
         assert_eq!(e.len(), 2);
         assert_eq!(e[0], Epoch { samples_per_s: 128.0, seconds: 0.5, samples: 64 });
-        assert_eq!(epoch_throughputs(&correct_run(2, 64, 1, 0.5)).len(), 1, "one epoch is all there is");
+        assert_eq!(
+            epoch_throughputs(&correct_run(2, 64, 1, 0.5)).len(),
+            1,
+            "one epoch is all there is"
+        );
     }
 
     #[test]
@@ -173,25 +186,43 @@ mod tests {
         e.single = vec![correct_run(1, 64, 3, 1.0499)];
         assert_eq!(speedup(&e, true).status, CheckStatus::Fail);
         // One process against one: the threshold for 1 process is 1.0, and equal is enough.
-        let one = Evidence { ddp: vec![correct_run(1, 8, 2, 1.0)], single: vec![correct_run(1, 8, 2, 1.0)], min_speedup: default_min_speedup(1), remeasured: 0, not_timed: None };
+        let one = Evidence {
+            ddp: vec![correct_run(1, 8, 2, 1.0)],
+            single: vec![correct_run(1, 8, 2, 1.0)],
+            min_speedup: default_min_speedup(1),
+            remeasured: 0,
+            not_timed: None,
+        };
         assert_eq!(speedup(&one, true).status, CheckStatus::Pass);
     }
 
     #[test]
     fn the_hint_blames_what_went_wrong() {
         let slow = correct(0.9);
-        assert!(speedup(&slow, false).hint.unwrap().starts_with("the processes did not divide the work"));
-        assert!(speedup(&slow, true).hint.unwrap().starts_with("the conversion divides the work but is communication-bound"));
+        assert!(speedup(&slow, false)
+            .hint
+            .unwrap()
+            .starts_with("the processes did not divide the work"));
+        assert!(speedup(&slow, true)
+            .hint
+            .unwrap()
+            .starts_with("the conversion divides the work but is communication-bound"));
         // Near the threshold on a busy machine: submit again.
         let mut busy = correct(1.0);
         busy.ddp[0].cpu = Some(grading_protocol::CpuTime { job_s: 6.0, others_s: 1.5 });
-        assert!(speedup(&busy, true).hint.unwrap().starts_with("other work was using this machine while it was measured (up to 0.50 cores)"));
+        assert!(speedup(&busy, true).hint.unwrap().starts_with(
+            "other work was using this machine while it was measured (up to 0.50 cores)"
+        ));
         assert!(worth_measuring_again(&busy));
         // Far below it, the script is the cause and the busy machine a footnote.
         let mut far = correct(0.5);
         far.ddp[0].cpu = busy.ddp[0].cpu;
         let hint = speedup(&far, true).hint.unwrap();
-        assert!(hint.starts_with("the conversion divides the work") && hint.ends_with("up to 0.50 cores, which lowers the figure somewhat.)"), "{hint}");
+        assert!(
+            hint.starts_with("the conversion divides the work")
+                && hint.ends_with("up to 0.50 cores, which lowers the figure somewhat.)"),
+            "{hint}"
+        );
         assert!(!worth_measuring_again(&correct(0.5)), "short but on a quiet machine");
     }
 
@@ -199,7 +230,9 @@ mod tests {
     fn remeasuring_is_reported() {
         let mut e = correct(2.0);
         e.remeasured = 2;
-        assert!(speedup(&e, true).message.ends_with("; measured again 2 time(s) because the machine was busy"));
+        assert!(speedup(&e, true)
+            .message
+            .ends_with("; measured again 2 time(s) because the machine was busy"));
     }
 
     #[test]

@@ -19,7 +19,14 @@ pub fn sampler(epoch: i64) -> Sampler {
 }
 
 /// One complete pass over loader 0 of a dataset of `len`, taking `start..end` seconds.
-pub fn epoch_pass(number: u32, indices: Vec<i64>, len: u64, sampler: Sampler, start: f64, end: f64) -> Event {
+pub fn epoch_pass(
+    number: u32,
+    indices: Vec<i64>,
+    len: u64,
+    sampler: Sampler,
+    start: f64,
+    end: f64,
+) -> Event {
     Event::Pass(Pass {
         loader: 0,
         number,
@@ -41,7 +48,8 @@ pub fn epoch_pass(number: u32, indices: Vec<i64>, len: u64, sampler: Sampler, st
 pub fn shard(len: u64, world: u32, rank: u32, epoch: u32) -> Vec<i64> {
     let per_rank = len.div_ceil(u64::from(world));
     let total = per_rank * u64::from(world);
-    let order: Vec<i64> = (0..total).map(|i| ((i + u64::from(epoch)) % len.max(1)) as i64).collect();
+    let order: Vec<i64> =
+        (0..total).map(|i| ((i + u64::from(epoch)) % len.max(1)) as i64).collect();
     order.into_iter().skip(rank as usize).step_by(world as usize).collect()
 }
 
@@ -69,7 +77,13 @@ pub fn correct_run(world: u32, len: u64, epochs: u32, epoch_s: f64) -> RunEviden
     let mut stdout = Vec::new();
     for rank in 0..world {
         let mut events = vec![
-            Event::Init { backend: "gloo".into(), rank, world, site: Some("train.py:20".into()), time: 0.0 },
+            Event::Init {
+                backend: "gloo".into(),
+                rank,
+                world,
+                site: Some("train.py:20".into()),
+                time: 0.0,
+            },
             Event::Ddp {
                 index: 0,
                 params: 4,
@@ -82,7 +96,14 @@ pub fn correct_run(world: u32, len: u64, epochs: u32, epoch_s: f64) -> RunEviden
         let mut out = String::new();
         for e in 0..epochs {
             let start = f64::from(e) * epoch_s;
-            events.push(epoch_pass(e, shard(len, world, rank, e), len, sampler(i64::from(e)), start, start + epoch_s));
+            events.push(epoch_pass(
+                e,
+                shard(len, world, rank, e),
+                len,
+                sampler(i64::from(e)),
+                start,
+                start + epoch_s,
+            ));
             if rank == 0 {
                 out.push_str(&format!("epoch {e}: loss 0.{}\n", 9 - e.min(8)));
             }
@@ -91,7 +112,13 @@ pub fn correct_run(world: u32, len: u64, epochs: u32, epoch_s: f64) -> RunEviden
         if rank == 0 {
             events.push(save("model.pt", &["0.weight", "0.bias"]));
         }
-        events.push(Event::Params { index: 0, file: format!("params{rank}.safetensors"), when: "end".into(), forwards: 10, source: Default::default() });
+        events.push(Event::Params {
+            index: 0,
+            file: format!("params{rank}.safetensors"),
+            when: "end".into(),
+            forwards: 10,
+            source: Default::default(),
+        });
         events.push(Event::DestroyEnter { site: None });
         events.push(Event::End { status: "ok".into(), code: 0 });
         records.push(RankRecord { rank, events });
@@ -108,14 +135,23 @@ pub fn correct_run(world: u32, len: u64, epochs: u32, epoch_s: f64) -> RunEviden
         cpu: Some(CpuTime { job_s: f64::from(world) * f64::from(epochs) * epoch_s, others_s: 0.0 }),
         final_params: Some(FinalParams {
             reference: Some(ParamsSize { tensors: 2, values: 12_345 }),
-            others: (1..world).map(|r| (r, Some(Difference { identical: true, worst: None }))).collect(),
+            others: (1..world)
+                .map(|r| (r, Some(Difference { identical: true, worst: None })))
+                .collect(),
         }),
         checkpoint_equals_final: Some(true),
     }
 }
 
 pub fn rank_run(rank: u32) -> RankRun {
-    RankRun { rank, exit_code: Some(0), signal: None, killed: false, stdout_tail: String::new(), stderr_tail: String::new() }
+    RankRun {
+        rank,
+        exit_code: Some(0),
+        signal: None,
+        killed: false,
+        stdout_tail: String::new(),
+        stderr_tail: String::new(),
+    }
 }
 
 /// A correct run's evidence: the 2-process run, and one process taking `single_epoch_s` per

@@ -76,7 +76,10 @@ impl FromStr for CheckId {
     type Err = UnknownCheckId;
 
     fn from_str(s: &str) -> Result<CheckId, UnknownCheckId> {
-        CheckId::ALL.into_iter().find(|c| c.as_str() == s).ok_or_else(|| UnknownCheckId(s.to_string()))
+        CheckId::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| UnknownCheckId(s.to_string()))
     }
 }
 

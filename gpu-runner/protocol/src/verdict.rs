@@ -65,7 +65,10 @@ impl Verdict {
             Status::Timeout => "TIMEOUT",
         };
         s.push_str(&format!("{status}: {}\n", self.summary));
-        s.push_str(&format!("{} with {} processes, backend {}\n", self.script, self.nproc, self.backend));
+        s.push_str(&format!(
+            "{} with {} processes, backend {}\n",
+            self.script, self.nproc, self.backend
+        ));
         if let Some(e) = &self.error {
             let at = match (&e.file, e.line) {
                 (Some(f), Some(l)) => format!("{f}:{l}: "),
@@ -97,7 +100,10 @@ impl Verdict {
                 r.backend.as_deref().unwrap_or("no process group"),
                 r.wall_s,
                 if r.timed_out { ", timed out" } else { "" },
-                r.retried_because.as_deref().map(|w| format!(", repeated: {w}")).unwrap_or_default()
+                r.retried_because
+                    .as_deref()
+                    .map(|w| format!(", repeated: {w}"))
+                    .unwrap_or_default()
             ));
         }
         s

@@ -18,7 +18,8 @@ fn every_recorded_verdict_round_trips() {
     for name in ["solution.json", "own_world.json", "syntax_error.json", "module_forward.json"] {
         let (value, verdict) = verdict(name);
         assert_eq!(serde_json::to_value(&verdict).unwrap(), value, "{name}");
-        let again: Verdict = serde_json::from_value(serde_json::to_value(&verdict).unwrap()).unwrap();
+        let again: Verdict =
+            serde_json::from_value(serde_json::to_value(&verdict).unwrap()).unwrap();
         assert_eq!(again, verdict, "{name}");
     }
 }
@@ -28,11 +29,15 @@ fn the_enums_read_what_the_runner_wrote() {
     let (_, pass) = verdict("solution.json");
     assert_eq!(pass.status, Status::Pass);
     assert_eq!(pass.checks.iter().map(|c| c.id).collect::<Vec<_>>(), CheckId::ALL);
-    assert_eq!(pass.runs.iter().map(|r| r.role).collect::<Vec<_>>(), [RunRole::Ddp, RunRole::Single]);
+    assert_eq!(
+        pass.runs.iter().map(|r| r.role).collect::<Vec<_>>(),
+        [RunRole::Ddp, RunRole::Single]
+    );
 
     let (_, own_world) = verdict("own_world.json");
     assert_eq!(own_world.status, Status::Fail);
-    let skipped: Vec<CheckId> = own_world.checks.iter().filter(|c| c.status == CheckStatus::Skip).map(|c| c.id).collect();
+    let skipped: Vec<CheckId> =
+        own_world.checks.iter().filter(|c| c.status == CheckStatus::Skip).map(|c| c.id).collect();
     assert!(skipped.contains(&CheckId::Rank0Logging), "{skipped:?}");
 
     let (_, error) = verdict("syntax_error.json");

@@ -18,7 +18,11 @@ use sim_engine::sampler::DistributedSampler;
 use sim_engine::timeline::{Event, Lane, Timeline};
 
 #[derive(Parser)]
-#[command(name = "sim", version, about = "sim-engine's simulations of PyTorch data-parallel training, printed as JSON.")]
+#[command(
+    name = "sim",
+    version,
+    about = "sim-engine's simulations of PyTorch data-parallel training, printed as JSON."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -147,7 +151,9 @@ fn main() -> ExitCode {
 fn values(json: &str, ranks: Option<usize>) -> Result<Vec<Vec<f32>>, String> {
     let values: Vec<Vec<f32>> = serde_json::from_str(json).map_err(|e| format!("--values: {e}"))?;
     match ranks {
-        Some(r) if r != values.len() => Err(format!("--ranks {r} but --values has {} vectors", values.len())),
+        Some(r) if r != values.len() => {
+            Err(format!("--ranks {r} but --values has {} vectors", values.len()))
+        }
         _ => Ok(values),
     }
 }
@@ -155,19 +161,26 @@ fn values(json: &str, ranks: Option<usize>) -> Result<Vec<Vec<f32>>, String> {
 fn run(command: Command) -> Result<Value, String> {
     match command {
         Command::Sampler(a) => {
-            let sampler = DistributedSampler::new(a.len, a.replicas, a.rank, a.shuffle, a.seed, a.drop_last)
-                .map_err(|e| e.to_string())?;
+            let sampler =
+                DistributedSampler::new(a.len, a.replicas, a.rank, a.shuffle, a.seed, a.drop_last)
+                    .map_err(|e| e.to_string())?;
             let indices = sampler.indices(a.epoch).map_err(|e| e.to_string())?;
             Ok(json!({ "indices": indices }))
         }
         Command::Ring(a) => allreduce_json(Algorithm::Ring, &values(&a.values, a.ranks)?),
         Command::Allreduce(a) => {
-            let algorithm = Algorithm::from_name(&a.algorithm)
-                .ok_or_else(|| format!("--algorithm: unknown `{}` (ring, naive, tree)", a.algorithm))?;
+            let algorithm = Algorithm::from_name(&a.algorithm).ok_or_else(|| {
+                format!("--algorithm: unknown `{}` (ring, naive, tree)", a.algorithm)
+            })?;
             allreduce_json(algorithm, &values(&a.values, a.ranks)?)
         }
         Command::Dp(a) => {
-            let cfg = DpConfig { model: model(&a.model)?, hardware: hardware(&a.model)?, gpus: a.model.gpus, batch: a.model.batch };
+            let cfg = DpConfig {
+                model: model(&a.model)?,
+                hardware: hardware(&a.model)?,
+                gpus: a.model.gpus,
+                batch: a.model.batch,
+            };
             let t = dp::simulate(&cfg).map_err(|e| e.to_string())?;
             Ok(json!({
                 "mode": "dp",
@@ -232,7 +245,9 @@ fn allreduce_json(algorithm: Algorithm, values: &[Vec<f32>]) -> Result<Value, St
         })
         .collect();
     let chunks: Vec<[usize; 2]> = r.chunks.iter().map(|c| [c.start, c.end]).collect();
-    Ok(json!({ "algorithm": algorithm.name(), "chunks": chunks, "steps": steps, "final": r.sum, "mean": r.mean }))
+    Ok(
+        json!({ "algorithm": algorithm.name(), "chunks": chunks, "steps": steps, "final": r.sum, "mean": r.mean }),
+    )
 }
 
 fn model(a: &ModelArgs) -> Result<Mlp, String> {
@@ -257,11 +272,15 @@ fn hardware(a: &ModelArgs) -> Result<Hardware, String> {
         }
     };
     hw.device.flops = non_negative("flops", a.flops, hw.device.flops)?;
-    hw.device.memory_bandwidth = non_negative("memory-bandwidth", a.memory_bandwidth, hw.device.memory_bandwidth)?;
+    hw.device.memory_bandwidth =
+        non_negative("memory-bandwidth", a.memory_bandwidth, hw.device.memory_bandwidth)?;
     hw.link.alpha_s = non_negative("alpha", a.alpha, hw.link.alpha_s)?;
     hw.link.beta_bytes_per_s = non_negative("beta", a.beta, hw.link.beta_bytes_per_s)?;
     hw.host_layer_s = non_negative("host-layer", a.host_layer, hw.host_layer_s)?;
-    if hw.device.flops == 0.0 || hw.device.memory_bandwidth == 0.0 || hw.link.beta_bytes_per_s == 0.0 {
+    if hw.device.flops == 0.0
+        || hw.device.memory_bandwidth == 0.0
+        || hw.link.beta_bytes_per_s == 0.0
+    {
         return Err("--flops, --memory-bandwidth and --beta must be above zero".into());
     }
     Ok(hw)

@@ -9,7 +9,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "lessons", version, about = "Checks the course's lesson files the way the web app reads them.")]
+#[command(
+    name = "lessons",
+    version,
+    about = "Checks the course's lesson files the way the web app reads them."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

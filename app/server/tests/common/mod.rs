@@ -40,7 +40,10 @@ pub fn site_root() -> PathBuf {
 }
 
 pub async fn start_chromedriver() -> (Driver, String) {
-    assert!(Path::new(CHROMEDRIVER).exists(), "{CHROMEDRIVER} is missing: `cargo xtask test` installs chromium-driver");
+    assert!(
+        Path::new(CHROMEDRIVER).exists(),
+        "{CHROMEDRIVER} is missing: `cargo xtask test` installs chromium-driver"
+    );
     let port = free_port();
     let child = Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))
@@ -99,7 +102,9 @@ where
 /// Waits until the browser bundle has hydrated the page (`App` sets `data-hydrated`).
 pub async fn wait_for_hydration(c: &Client, what: &str) {
     wait_for(what, || async {
-        c.execute("return document.documentElement.dataset.hydrated === 'true'", vec![]).await.unwrap()
+        c.execute("return document.documentElement.dataset.hydrated === 'true'", vec![])
+            .await
+            .unwrap()
             == serde_json::Value::Bool(true)
     })
     .await;

@@ -37,8 +37,21 @@ pub fn LessonPage() -> impl IntoView {
 
 #[component]
 fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl IntoView {
-    let LessonView { slug, position, total, title, minutes, tags, xp, summary, body, toc, prev, next, completed } =
-        lesson;
+    let LessonView {
+        slug,
+        position,
+        total,
+        title,
+        minutes,
+        tags,
+        xp,
+        summary,
+        body,
+        toc,
+        prev,
+        next,
+        completed,
+    } = lesson;
     view! {
         <Title text=title.clone()/>
         <div class="lesson-layout">
@@ -101,4 +114,3 @@ fn BrokenLesson(title: String, problems: Vec<String>) -> impl IntoView {
         </section>
     }
 }
-

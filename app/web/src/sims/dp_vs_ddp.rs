@@ -22,13 +22,24 @@ pub struct Comparison {
 pub fn compare(layers: &[usize], batch: usize, gpus: usize, hardware: CudaPreset) -> Comparison {
     let dp = dataparallel(layers, batch, gpus, hardware);
     let (model, hardware) = (mlp(layers), hardware.hardware());
-    let cfg = DdpConfig { model, hardware, world_size: gpus, batch, bucket_cap: BucketCap::default(), iteration: Iteration::Rebuilt };
+    let cfg = DdpConfig {
+        model,
+        hardware,
+        world_size: gpus,
+        batch,
+        bucket_cap: BucketCap::default(),
+        iteration: Iteration::Rebuilt,
+    };
     let ddp = ddp::simulate(&cfg).expect("at least one process").timeline;
     Comparison { dp, ddp }
 }
 
 /// Speedup over one device for every GPU count in [`GPU_RANGE`]: (gpus, DP, DDP).
-pub fn speedup_curve(layers: &[usize], batch: usize, hardware: CudaPreset) -> Vec<(usize, f64, f64)> {
+pub fn speedup_curve(
+    layers: &[usize],
+    batch: usize,
+    hardware: CudaPreset,
+) -> Vec<(usize, f64, f64)> {
     GPU_RANGE
         .map(|g| {
             let c = compare(layers, batch, g, hardware);
@@ -45,7 +56,8 @@ pub fn DpVsDdpView(params: DpVsDdp) -> impl IntoView {
     let hardware = RwSignal::new(hardware);
     let layers = StoredValue::new(layers);
     let step = RwSignal::new(FRAMES);
-    let model = Memo::new(move |_| compare(&layers.get_value(), batch.get(), gpus.get(), hardware.get()));
+    let model =
+        Memo::new(move |_| compare(&layers.get_value(), batch.get(), gpus.get(), hardware.get()));
     let curve = Memo::new(move |_| speedup_curve(&layers.get_value(), batch.get(), hardware.get()));
     let cursor = move || {
         let end = model.with(|m| m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s));
@@ -129,7 +141,13 @@ fn gantt(t: &Timeline, cursor: f64, span: f64, host_row: bool) -> impl IntoView 
         .collect_view();
     let labels = (0..rows)
         .map(|r| {
-            let name = if r == t.devices { "Python".to_string() } else if host_row && r == 0 { "GPU 0 ★".to_string() } else { format!("GPU {r}") };
+            let name = if r == t.devices {
+                "Python".to_string()
+            } else if host_row && r == 0 {
+                "GPU 0 ★".to_string()
+            } else {
+                format!("GPU {r}")
+            };
             view! { <text x=0 y=r as f64 * ROW + 15.0>{name}</text> }
         })
         .collect_view();
@@ -150,7 +168,8 @@ fn device_table(t: &Timeline, master: bool) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(d, dev)| {
-            let name = if master && d == 0 { "GPU 0 ★ master".to_string() } else { format!("GPU {d}") };
+            let name =
+                if master && d == 0 { "GPU 0 ★ master".to_string() } else { format!("GPU {d}") };
             view! {
                 <tr class=if master && d == 0 { "master" } else { "" }>
                     <th scope="row">{name}</th>
@@ -188,7 +207,11 @@ fn speedup_chart(curve: &[(usize, f64, f64)], current: usize) -> impl IntoView {
     let x = |g: f64| 40.0 + (W - 60.0) * (g - 1.0) / (max_g - 1.0).max(1.0);
     let y = |s: f64| H - 30.0 - (H - 50.0) * s / max_s;
     let line = |pick: fn(&(usize, f64, f64)) -> f64| {
-        curve.iter().map(|c| format!("{:.1},{:.1}", x(c.0 as f64), y(pick(c)))).collect::<Vec<_>>().join(" ")
+        curve
+            .iter()
+            .map(|c| format!("{:.1},{:.1}", x(c.0 as f64), y(pick(c))))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     let at = curve.iter().find(|c| c.0 == current).copied();
     view! {

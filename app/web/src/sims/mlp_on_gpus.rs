@@ -22,11 +22,16 @@ pub(super) fn mlp(layers: &[usize]) -> Mlp {
 /// DataParallel alone, for the views that show nothing of DDP. Cannot fail: the preset is a
 /// CUDA one by its type, and the directive and the controls keep GPUs and batch at least 1.
 pub fn dataparallel(layers: &[usize], batch: usize, gpus: usize, hardware: CudaPreset) -> Timeline {
-    dp::simulate(&DpConfig { model: mlp(layers), hardware: hardware.hardware(), gpus, batch }).expect("a CUDA preset, a GPU and a batch")
+    dp::simulate(&DpConfig { model: mlp(layers), hardware: hardware.hardware(), gpus, batch })
+        .expect("a CUDA preset, a GPU and a batch")
 }
 
 #[component]
-pub(super) fn TimelineParams(gpus: RwSignal<usize>, batch: RwSignal<usize>, hardware: RwSignal<CudaPreset>) -> impl IntoView {
+pub(super) fn TimelineParams(
+    gpus: RwSignal<usize>,
+    batch: RwSignal<usize>,
+    hardware: RwSignal<CudaPreset>,
+) -> impl IntoView {
     view! {
         <div class="sim-params needs-js">
             <label>

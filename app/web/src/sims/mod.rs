@@ -28,7 +28,9 @@ pub fn SimulationView(sim: Simulation) -> impl IntoView {
         Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
         Simulation::Sampler(p) => view! { <sampler::SamplerView params=p/> }.into_any(),
         Simulation::DpVsDdp(p) => view! { <dp_vs_ddp::DpVsDdpView params=p/> }.into_any(),
-        Simulation::ScatterGather(p) => view! { <scatter_gather::ScatterGatherView params=p/> }.into_any(),
+        Simulation::ScatterGather(p) => {
+            view! { <scatter_gather::ScatterGatherView params=p/> }.into_any()
+        }
     };
     view! {
         <section class="sim" data-sim=name>

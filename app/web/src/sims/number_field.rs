@@ -5,7 +5,13 @@ use leptos::prelude::*;
 /// A labelled number field. What the learner types is clamped to `min..=max` before `set` sees
 /// it; text that is not a number is ignored.
 #[component]
-pub fn NumberField(label: &'static str, #[prop(into)] value: Signal<i64>, set: Callback<i64>, min: i64, max: i64) -> impl IntoView {
+pub fn NumberField(
+    label: &'static str,
+    #[prop(into)] value: Signal<i64>,
+    set: Callback<i64>,
+    min: i64,
+    max: i64,
+) -> impl IntoView {
     view! {
         <label>
             {label}

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use lockstep_embed::RingAllReduce;
-use sim_engine::allreduce::{allreduce, AllReduce, Algorithm, Phase, Transfer};
+use sim_engine::allreduce::{allreduce, Algorithm, AllReduce, Phase, Transfer};
 use sim_engine::cost::{self, Estimate, Link};
 
 use super::{bandwidth, duration, number, NumberField, Player};
@@ -29,8 +29,9 @@ impl RingModel {
     /// Rank `r` starts with `r·elements + 1, r·elements + 2, …`: lesson 3's table for 3 ranks
     /// of 3 values, and distinct small integers (whose sums are exact) for any size.
     pub fn new(ranks: usize, elements: usize, algorithm: Algorithm) -> RingModel {
-        let inputs: Vec<Vec<f32>> =
-            (0..ranks).map(|r| (0..elements).map(|i| (r * elements + i + 1) as f32).collect()).collect();
+        let inputs: Vec<Vec<f32>> = (0..ranks)
+            .map(|r| (0..elements).map(|i| (r * elements + i + 1) as f32).collect())
+            .collect();
         let run = allreduce(algorithm, &inputs).expect("equal shapes and at least one rank");
         RingModel { algorithm, inputs, run }
     }
@@ -101,7 +102,10 @@ impl RingModel {
 
 /// The α–β estimate of each algorithm for `bytes` over `ranks` on `link`.
 pub fn cost_rows(ranks: usize, bytes: f64, link: Link) -> Vec<(Algorithm, usize, Estimate)> {
-    Algorithm::ALL.into_iter().map(|a| (a, a.steps(ranks), cost::allreduce(a, bytes, ranks, link))).collect()
+    Algorithm::ALL
+        .into_iter()
+        .map(|a| (a, a.steps(ranks), cost::allreduce(a, bytes, ranks, link)))
+        .collect()
 }
 
 /// Tensor sizes the slider offers, in MB.
@@ -124,7 +128,10 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
     let model = Memo::new(move |_| RingModel::new(ranks.get(), elements.get(), algorithm.get()));
     let last = Signal::derive(move || model.with(|m| m.steps()));
 
-    let count_field = move |label: &'static str, signal: RwSignal<usize>, min: usize, max: usize| {
+    let count_field = move |label: &'static str,
+                            signal: RwSignal<usize>,
+                            min: usize,
+                            max: usize| {
         let set = Callback::new(move |v: i64| {
             signal.set(v as usize);
             step.set(0);
@@ -208,7 +215,13 @@ fn ring_diagram(m: &RingModel, step: usize) -> impl IntoView {
         let a = std::f64::consts::TAU * r as f64 / n as f64 - std::f64::consts::FRAC_PI_2;
         (100.0 * a.cos(), 100.0 * a.sin())
     };
-    let radius = if n <= 8 { 14.0 } else if n <= 24 { 8.0 } else { 4.0 };
+    let radius = if n <= 8 {
+        14.0
+    } else if n <= 24 {
+        8.0
+    } else {
+        4.0
+    };
     let arrows = m
         .sends(step)
         .iter()
@@ -233,7 +246,8 @@ fn ring_diagram(m: &RingModel, step: usize) -> impl IntoView {
     let nodes = (0..n)
         .map(|r| {
             let (x, y) = pos(r);
-            let label = (n <= 24).then(|| view! { <text x=x y=y + 4.0 text-anchor="middle">{r.to_string()}</text> });
+            let label = (n <= 24)
+                .then(|| view! { <text x=x y=y + 4.0 text-anchor="middle">{r.to_string()}</text> });
             view! {
                 <g class="rank">
                     <circle cx=x cy=y r=radius/>
@@ -284,7 +298,9 @@ fn cells(m: &RingModel, step: usize) -> Vec<Vec<Cell>> {
     m.values(step)
         .iter()
         .zip(m.changes(step))
-        .map(|(row, ch)| row.iter().zip(ch).map(|(&value, change)| Cell { value, change }).collect())
+        .map(|(row, ch)| {
+            row.iter().zip(ch).map(|(&value, change)| Cell { value, change }).collect()
+        })
         .collect()
 }
 

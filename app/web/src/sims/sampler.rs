@@ -31,8 +31,15 @@ impl SamplerModel {
         let mut padding = Vec::new();
         let mut owners = vec![Vec::new(); p.len];
         for rank in 0..p.replicas {
-            let s = DistributedSampler::new(p.len, p.replicas, rank as i64, p.shuffle, p.seed, p.drop_last)
-                .map_err(|e| e.to_string())?;
+            let s = DistributedSampler::new(
+                p.len,
+                p.replicas,
+                rank as i64,
+                p.shuffle,
+                p.seed,
+                p.drop_last,
+            )
+            .map_err(|e| e.to_string())?;
             let shard = s.indices(sampler_epoch).map_err(|e| e.to_string())?;
             for &i in &shard {
                 if !owners[i as usize].contains(&rank) {
@@ -62,22 +69,27 @@ pub fn SamplerView(params: Sampler) -> impl IntoView {
     let loop_epoch = move || first_epoch + step.get() as u64;
     let model = Memo::new(move |_| state.with(|p| SamplerModel::new(p, loop_epoch())));
 
-    let toggle = move |label: &'static str, get: fn(&Sampler) -> bool, set: fn(&mut Sampler, bool)| {
-        view! {
-            <label class="toggle">
-                <input
-                    type="checkbox"
-                    prop:checked=move || state.with(get)
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        state.update(|p| set(p, on));
-                    }
-                />
-                {label}
-            </label>
-        }
-    };
-    let number = move |label: &'static str, get: fn(&Sampler) -> i64, set: fn(&mut Sampler, i64), min: i64, max: i64| {
+    let toggle =
+        move |label: &'static str, get: fn(&Sampler) -> bool, set: fn(&mut Sampler, bool)| {
+            view! {
+                <label class="toggle">
+                    <input
+                        type="checkbox"
+                        prop:checked=move || state.with(get)
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            state.update(|p| set(p, on));
+                        }
+                    />
+                    {label}
+                </label>
+            }
+        };
+    let number = move |label: &'static str,
+                       get: fn(&Sampler) -> i64,
+                       set: fn(&mut Sampler, i64),
+                       min: i64,
+                       max: i64| {
         let set = Callback::new(move |v: i64| state.update(|p| set(p, v)));
         view! { <NumberField label value=Signal::derive(move || state.with(get)) set min max/> }
     };
@@ -110,7 +122,10 @@ fn SamplerBody(model: SamplerModel, loop_epoch: u64, params: Sampler) -> impl In
     let explain = if !params.shuffle {
         "shuffle=False: every epoch walks the dataset in order.".to_string()
     } else if params.set_epoch {
-        format!("Epoch {loop_epoch}: set_epoch({loop_epoch}) seeds the shuffle with seed + epoch = {}.", params.seed as i128 + loop_epoch as i128)
+        format!(
+            "Epoch {loop_epoch}: set_epoch({loop_epoch}) seeds the shuffle with seed + epoch = {}.",
+            params.seed as i128 + loop_epoch as i128
+        )
     } else {
         format!(
             "Epoch {loop_epoch}, but set_epoch is never called: the sampler stays at epoch 0 and repeats the same order every epoch."
@@ -202,7 +217,9 @@ mod tests {
 
     #[test]
     fn without_set_epoch_the_order_repeats() {
-        let fixed: Vec<_> = (0..3).map(|e| SamplerModel::new(&params(16, 2, false, false), e).unwrap().shards).collect();
+        let fixed: Vec<_> = (0..3)
+            .map(|e| SamplerModel::new(&params(16, 2, false, false), e).unwrap().shards)
+            .collect();
         assert!(fixed.iter().all(|s| s == &fixed[0]));
         let moving = SamplerModel::new(&params(16, 2, false, true), 1).unwrap();
         assert_ne!(moving.shards, fixed[0]);

@@ -12,7 +12,11 @@ use super::{bytes, duration, Player};
 
 /// GPU 0's busy time and memory under DataParallel for every GPU count, against the busiest of
 /// the others: (gpus, master busy, others' busy, master memory, others' memory).
-pub fn master_load_curve(layers: &[usize], batch: usize, hardware: CudaPreset) -> Vec<(usize, f64, f64, u64, u64)> {
+pub fn master_load_curve(
+    layers: &[usize],
+    batch: usize,
+    hardware: CudaPreset,
+) -> Vec<(usize, f64, f64, u64, u64)> {
     GPU_RANGE
         .map(|g| {
             let t = dataparallel(layers, batch, g, hardware);
@@ -45,8 +49,11 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
     let hardware = RwSignal::new(hardware);
     let layers = StoredValue::new(layers);
     let step = RwSignal::new(0usize);
-    let model = Memo::new(move |_| dataparallel(&layers.get_value(), batch.get(), gpus.get(), hardware.get()));
-    let curve = Memo::new(move |_| master_load_curve(&layers.get_value(), batch.get(), hardware.get()));
+    let model = Memo::new(move |_| {
+        dataparallel(&layers.get_value(), batch.get(), gpus.get(), hardware.get())
+    });
+    let curve =
+        Memo::new(move |_| master_load_curve(&layers.get_value(), batch.get(), hardware.get()));
     view! {
         <header class="sim-head">
             <h3>"Simulation: scatter, gather and the master GPU"</h3>
@@ -104,7 +111,11 @@ fn master_chart(curve: &[(usize, f64, f64, u64, u64)], current: usize) -> impl I
     let rows = curve
         .iter()
         .map(|&(g, master, other, mm, om)| {
-            let extra = if g > 1 { format!("{:+.0}%", 100.0 * (master / other.max(1e-12) - 1.0)) } else { "—".into() };
+            let extra = if g > 1 {
+                format!("{:+.0}%", 100.0 * (master / other.max(1e-12) - 1.0))
+            } else {
+                "—".into()
+            };
             view! {
                 <tr class=if g == current { "current" } else { "" }>
                     <th scope="row">{g}</th>

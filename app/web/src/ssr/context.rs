@@ -17,7 +17,8 @@ pub struct AppContext {
 }
 
 pub fn context() -> Result<AppContext, ServerFnError> {
-    use_context::<AppContext>().ok_or_else(|| ServerFnError::new("the server was started without its context"))
+    use_context::<AppContext>()
+        .ok_or_else(|| ServerFnError::new("the server was started without its context"))
 }
 
 impl AppContext {

@@ -52,7 +52,10 @@ mod tests {
     #[test]
     fn learner_cookie_is_read_only_when_well_formed() {
         let mut h = http::HeaderMap::new();
-        h.append(COOKIE, HeaderValue::from_static("a=1; lockstep_learner=0123456789abcdef0123456789abcdef"));
+        h.append(
+            COOKIE,
+            HeaderValue::from_static("a=1; lockstep_learner=0123456789abcdef0123456789abcdef"),
+        );
         assert_eq!(from_headers(&h).as_deref(), Some("0123456789abcdef0123456789abcdef"));
         let mut h = http::HeaderMap::new();
         h.append(COOKIE, HeaderValue::from_static("lockstep_learner=../../etc"));

@@ -3,7 +3,9 @@
 
 use lockstep_course::{Block, Course, LessonEntry};
 
-use crate::model::{BodyBlock, CourseOverview, LessonCard, LessonLookup, LessonView, NeighbourLink, TocItem};
+use crate::model::{
+    BodyBlock, CourseOverview, LessonCard, LessonLookup, LessonView, NeighbourLink, TocItem,
+};
 
 pub fn overview(course: &Course, completed: &[String]) -> CourseOverview {
     let lessons: Vec<LessonCard> = course
