@@ -140,6 +140,18 @@ impl CudaPreset {
     }
 }
 
+impl Hardware {
+    pub fn compute_s(&self, flops: f64) -> f64 {
+        flops / self.device.flops
+    }
+
+    /// SGD with momentum reads the parameter, its gradient and the momentum buffer and writes the
+    /// parameter and the momentum: five float32 streams per parameter.
+    pub fn optimizer_step_s(&self, parameters: u64) -> f64 {
+        5.0 * 4.0 * parameters as f64 / self.device.memory_bandwidth
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,17 +169,5 @@ mod tests {
         for l in cost::LinkPreset::ALL {
             assert_eq!(cost::LinkPreset::from_id(l.id()), Some(l));
         }
-    }
-}
-
-impl Hardware {
-    pub fn compute_s(&self, flops: f64) -> f64 {
-        flops / self.device.flops
-    }
-
-    /// SGD with momentum reads the parameter, its gradient and the momentum buffer and writes the
-    /// parameter and the momentum: five float32 streams per parameter.
-    pub fn optimizer_step_s(&self, parameters: u64) -> f64 {
-        5.0 * 4.0 * parameters as f64 / self.device.memory_bandwidth
     }
 }

@@ -27,6 +27,8 @@ pub struct LessonCard {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// One value per request, moved once into the page: boxing the large variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum LessonLookup {
     Found(LessonView),
     /// The file exists but has problems; `problems` are `file:line: message` lines.

@@ -24,7 +24,7 @@ pub fn CourseIndex() -> impl IntoView {
 fn Overview(o: CourseOverview) -> impl IntoView {
     let total = o.lessons.len();
     let total_minutes: u32 = o.lessons.iter().map(|l| l.minutes).sum();
-    let percent = if total == 0 { 0 } else { o.completed * 100 / total };
+    let percent = (o.completed * 100).checked_div(total).unwrap_or(0);
     view! {
         <Title text=o.title.clone()/>
         <section class="course-hero">
