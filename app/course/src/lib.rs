@@ -17,6 +17,7 @@ pub mod lesson;
 pub mod live;
 mod load;
 pub mod markdown;
+pub mod quiz;
 pub mod slug;
 
 pub use diagnostic::Diagnostic;
@@ -25,4 +26,5 @@ pub use lesson::{Lesson, LessonEntry};
 pub use load::{load, Course, CourseError, CourseMeta, COURSE_FILE};
 pub use lockstep_embed::Simulation;
 pub use markdown::{Block, TocEntry};
+pub use quiz::Quiz;
 pub use slug::slug_for_file;

@@ -16,18 +16,21 @@ use lockstep_embed::Simulation;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::fence::{self, Fence};
+use crate::quiz::{self, Quiz};
 use crate::slug::{heading_id, slug_for_file, unique_id};
 
-/// Stands in the rendered HTML where a simulation goes until [`render`] cuts the body there.
-/// Lesson text cannot produce it: raw HTML is escaped, and so is code. One HTML writer renders
-/// the whole body (footnote numbers run across it), so the cut comes after.
-const SIMULATION_MARKER: &str = "<!--lockstep-simulation-->";
+/// Stands in the rendered HTML where a simulation or quiz goes until [`render`] cuts the body
+/// there. Lesson text cannot produce it: raw HTML is escaped, and so is code. One HTML writer
+/// renders the whole body (footnote numbers run across it), so the cut comes after.
+const EMBED_MARKER: &str = "<!--lockstep-simulation-->";
 
-/// A piece of a lesson's body: rendered markdown, or a simulation the page renders itself.
+/// A piece of a lesson's body: rendered markdown, or something the page renders itself.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
     Html(String),
     Simulation(Simulation),
+    /// With its answers: the page must only ever get [`Quiz::questions`]' prompts and options.
+    Quiz(Quiz),
 }
 
 /// One entry of the in-page table of contents (`##` and `###` headings).
@@ -58,13 +61,13 @@ pub struct Rendered {
     pub problems: Vec<Diagnostic>,
 }
 
-/// `html` cut at its markers, the simulations in their places.
-fn cut(html: &str, simulations: Vec<Simulation>) -> Vec<Block> {
+/// `html` cut at its markers, the embedded blocks in their places.
+fn cut(html: &str, embedded: Vec<Block>) -> Vec<Block> {
     let mut blocks = Vec::new();
-    let mut sims = simulations.into_iter();
-    for (i, html) in html.split(SIMULATION_MARKER).enumerate() {
+    let mut embedded = embedded.into_iter();
+    for (i, html) in html.split(EMBED_MARKER).enumerate() {
         if i > 0 {
-            blocks.push(Block::Simulation(sims.next().expect("one simulation per marker")));
+            blocks.push(embedded.next().expect("one embedded block per marker"));
         }
         if !html.trim().is_empty() {
             blocks.push(Block::Html(html.to_string()));
@@ -88,7 +91,7 @@ pub fn options() -> Options {
 pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
     let lines = LineIndex::new(body, first_line);
     let mut out = Rendered::default();
-    let mut simulations = Vec::new();
+    let mut embedded = Vec::new();
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut parser = Parser::new_ext(body, options()).into_offset_iter();
     // How deep inside lists, quotes, tables and footnotes we are: a simulation must stand alone.
@@ -160,11 +163,36 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                         _ => {}
                     }
                 }
+                if info.split_whitespace().next() == Some(quiz::FENCE_LANGUAGE) {
+                    let fence_problem = if nesting > 0 {
+                        Some("a quiz must stand on its own, not inside a list, quote or table")
+                    } else if info.split_whitespace().nth(1).is_some() {
+                        Some("a `quiz` fence takes nothing after `quiz`: the quiz is its body")
+                    } else {
+                        None
+                    };
+                    match fence_problem
+                        .map_or_else(|| quiz::parse(&code), |m| Err(vec![(0, m.into())]))
+                    {
+                        Ok(q) => {
+                            embedded.push(Block::Quiz(q));
+                            events.push(Event::Html(EMBED_MARKER.into()));
+                        }
+                        Err(problems) => {
+                            out.problems.extend(problems.into_iter().map(|(at, message)| {
+                                // The body starts on the line after the fence.
+                                let at = if fence_problem.is_some() { line } else { line + 1 + at };
+                                Diagnostic::new(file, at, format!("quiz: {message}"))
+                            }))
+                        }
+                    }
+                    continue;
+                }
                 if let Some(checked) = fence::simulation(&info, &code, nesting > 0) {
                     match checked {
                         Ok(sim) => {
-                            simulations.push(sim);
-                            events.push(Event::Html(SIMULATION_MARKER.into()));
+                            embedded.push(Block::Simulation(sim));
+                            events.push(Event::Html(EMBED_MARKER.into()));
                         }
                         Err(message) => out.problems.push(Diagnostic::new(
                             file,
@@ -213,7 +241,7 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
 
     let mut html = String::new();
     html::push_html(&mut html, events.into_iter());
-    out.blocks = cut(&html, simulations);
+    out.blocks = cut(&html, embedded);
     out
 }
 
@@ -355,6 +383,29 @@ mod tests {
         assert_eq!(
             out.problems[0].to_string(),
             "05-x.md:14: unknown code-fence directive `highlight` (known: title)"
+        );
+    }
+
+    #[test]
+    fn quizzes_are_blocks_and_their_problems_have_file_lines() {
+        let body = "Intro.\n\n```quiz\n[[question]]\nprompt = \"p\"\n[[question.option]]\ntext = \"a\"\ncorrect = true\nexplain = \"x\"\n[[question.option]]\ntext = \"b\"\nexplain = \"y\"\n```\n";
+        let out = render("04-x.md", body, 20);
+        assert!(out.problems.is_empty(), "{:?}", out.problems);
+        assert!(matches!(&out.blocks[1], Block::Quiz(q) if q.questions.len() == 1));
+        let broken = body.replace("correct = true\n", "");
+        let out = render("04-x.md", &broken, 20);
+        assert_eq!(
+            out.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["04-x.md:23: quiz: question 1 has no correct option: mark one with `correct = true`"]
+        );
+        let unknown = body.replace("prompt = \"p\"", "prompt = \"p\"\nhint = \"h\"");
+        let problems = render("04-x.md", &unknown, 20).problems;
+        assert_eq!(problems[0].line, 25, "{problems:?}");
+        assert!(problems[0].message.starts_with("quiz: unknown field `hint`"), "{problems:?}");
+        let nested = render("t.md", "- item\n\n  ```quiz\n  ```\n", 1).problems;
+        assert_eq!(
+            nested[0].to_string(),
+            "t.md:3: quiz: a quiz must stand on its own, not inside a list, quote or table"
         );
     }
 

@@ -19,6 +19,14 @@ pub fn lesson_section(slug: &str, anchor: Option<&str>) -> String {
     }
 }
 
+/// Where quiz number `quiz` (its position in the lesson) of a lesson posts its answers.
+pub fn quiz_answers(slug: &str, quiz: u32) -> String {
+    format!("{}/quizzes/{quiz}", lesson(slug))
+}
+
+/// [`quiz_answers`] as an axum route.
+pub const QUIZ_ANSWERS_ROUTE: &str = "/lessons/{slug}/quizzes/{quiz}";
+
 /// The slug and anchor of a lesson URL made by [`lesson_section`]; `None` for any other URL.
 pub fn parse_lesson_section(url: &str) -> Option<(&str, Option<&str>)> {
     let rest = url.strip_prefix('/')?.strip_prefix(LESSONS_SEGMENT)?.strip_prefix('/')?;
@@ -46,5 +54,13 @@ mod tests {
         assert_eq!(parse_lesson_section("/lessons/"), None);
         assert_eq!(parse_lesson_section("/lessons/a/b"), None);
         assert_eq!(parse_lesson_section("https://pytorch.org/lessons/x"), None);
+    }
+
+    #[test]
+    fn the_quiz_route_matches_its_urls() {
+        let url = quiz_answers("torchrun", 2);
+        assert_eq!(url, "/lessons/torchrun/quizzes/2");
+        let pattern = QUIZ_ANSWERS_ROUTE.replace("{slug}", "torchrun").replace("{quiz}", "2");
+        assert_eq!(pattern, url);
     }
 }

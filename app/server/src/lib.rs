@@ -5,6 +5,9 @@
 //! environment ([`Config::from_env`]); everything has a default that works from the repository
 //! root after `cargo xtask run` has built the browser bundle.
 
+mod csrf;
+mod quiz;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -122,11 +125,13 @@ pub fn router(state: AppState) -> Router {
     let provide = move || provide_context(context.clone());
     let options = state.leptos_options.clone();
     Router::new()
+        .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
         .leptos_routes_with_context(&state, routes, provide.clone(), {
             let options = options.clone();
             move || shell(options.clone())
         })
         .fallback(file_and_error_handler_with_context::<AppState, _>(provide, shell))
+        .layer(axum::middleware::from_fn(csrf::protect))
         .with_state(state)
 }
 

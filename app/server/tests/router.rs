@@ -295,3 +295,144 @@ fn concurrent_requests_all_complete() {
         tokio::time::timeout(Duration::from_secs(30), all).await.expect("every request completes");
     })
 }
+
+/// Posts quiz answers as the quiz's plain form does.
+async fn answer_quiz(app: &App, path: &str, body: &str, cookie: Option<&str>) -> Page {
+    let mut req = Request::post(path)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::ACCEPT, "text/html");
+    if let Some(c) = cookie {
+        req = req.header(header::COOKIE, c);
+    }
+    send(app, req.body(Body::from(body.to_string())).unwrap()).await
+}
+
+/// Lesson 2's quiz, answered right: (question:option) for each correct option.
+const ALL_RIGHT: &str = "answer=0:1&answer=1:0&answer=2:0&answer=2:1&answer=2:2&answer=3:0";
+
+#[test]
+fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let page = get(&app, "/lessons/dataparallel", None).await;
+        assert!(page.body.contains(r#"action="/lessons/dataparallel/quizzes/0""#), "{}", page.body);
+        // Before answering, the page holds no answer: no explanation, nothing marked correct.
+        assert!(!page.body.contains("the fourth GPU sits idle"), "an explanation leaked");
+        assert!(!page.body.contains("correct"), "a correct marker leaked");
+        assert!(page.body.contains("0 XP"), "{}", page.body);
+
+        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, None).await;
+        assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+        assert_eq!(res.headers[header::LOCATION], "/lessons/dataparallel#quiz-0");
+        let cookie = res.headers[header::SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+
+        let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(page.body.contains("Passed: 4 of 4 right."), "{}", page.body);
+        assert!(page.body.contains("the fourth GPU sits idle"), "the review explains every option");
+        assert!(page.body.contains("20 XP"), "a passed quiz earns 20 XP");
+        // First quiz, a perfect one, and (the course has one quiz so far) every quiz.
+        assert!(page.body.contains("3/14 achievements"), "{}", page.body);
+
+        // Answering again, right or wrong, earns nothing more; the review shows the last try.
+        let again =
+            answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, Some(&cookie)).await;
+        assert_eq!(again.status, StatusCode::SEE_OTHER);
+        assert!(again.headers.get(header::SET_COOKIE).is_none());
+        answer_quiz(&app, "/lessons/dataparallel/quizzes/0", "answer=0:0", Some(&cookie)).await;
+        let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(page.body.contains("Not passed yet: 0 of 4 right."), "{}", page.body);
+        assert!(page.body.contains("20 XP"), "still 20 XP");
+
+        // Another visitor has done nothing.
+        let other = get(&app, "/lessons/dataparallel", None).await;
+        assert!(other.body.contains("0 XP") && !other.body.contains("Passed:"));
+    })
+}
+
+#[test]
+fn forged_quiz_answers_are_refused_and_change_nothing() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let quiz = "/lessons/dataparallel/quizzes/0";
+        for (body, why) in [
+            ("answer=0:9", "question 0 has no option 9"),
+            ("answer=0:0&answer=0:1", "question 0 takes one answer, not 2"),
+            ("answer=7:0", "there is no question 7"),
+            ("answer=all", "`all` is not QUESTION:OPTION"),
+        ] {
+            let res = answer_quiz(&app, quiz, body, None).await;
+            assert_eq!(res.status, StatusCode::BAD_REQUEST, "{body}");
+            assert!(res.body.contains(why), "{body}: {}", res.body);
+            assert!(
+                res.headers.get(header::SET_COOKIE).is_none(),
+                "nothing recorded, no learner made"
+            );
+        }
+        // A form that claims to be correct, or to be worth XP, is only answers to the server.
+        let res = answer_quiz(&app, quiz, "answer=0:0&correct=true&xp=1000", None).await;
+        assert_eq!(res.status, StatusCode::SEE_OTHER);
+        let cookie = res.headers[header::SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+        let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(
+            page.body.contains("0 XP") && page.body.contains("Not passed yet"),
+            "{}",
+            page.body
+        );
+        for missing in ["/lessons/dataparallel/quizzes/1", "/lessons/no-such-lesson/quizzes/0"] {
+            assert_eq!(
+                answer_quiz(&app, missing, ALL_RIGHT, None).await.status,
+                StatusCode::NOT_FOUND,
+                "{missing}"
+            );
+        }
+    })
+}
+
+#[test]
+fn state_changing_requests_from_another_site_are_refused() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let lesson = get(&app, "/lessons/ddp-allreduce", None).await;
+        let complete = form_action(&lesson.body);
+        for (path, body) in [
+            (complete.as_str(), "slug=ddp-allreduce"),
+            ("/lessons/dataparallel/quizzes/0", ALL_RIGHT),
+        ] {
+            for (name, value) in
+                [("sec-fetch-site", "cross-site"), ("origin", "https://evil.example")]
+            {
+                let req = Request::post(path)
+                    .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+                    .header(header::HOST, "localhost")
+                    .header(name, value)
+                    .body(Body::from(body))
+                    .unwrap();
+                let res = send(&app, req).await;
+                assert_eq!(res.status, StatusCode::FORBIDDEN, "{path} with {name}: {value}");
+                assert!(res.headers.get(header::SET_COOKIE).is_none());
+            }
+            // The same post from the site's own page goes through.
+            let req = Request::post(path)
+                .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+                .header(header::ACCEPT, "text/html")
+                .header(header::HOST, "localhost")
+                .header(header::ORIGIN, "http://localhost")
+                .header(header::REFERER, "http://localhost/lessons/ddp-allreduce")
+                .body(Body::from(body))
+                .unwrap();
+            assert!(send(&app, req).await.status.is_redirection(), "{path}");
+        }
+    })
+}

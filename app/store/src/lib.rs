@@ -6,6 +6,7 @@
 //! `BIGINT` unix seconds, `ON CONFLICT DO NOTHING`). Migrations are kept per backend because
 //! DDL is where the dialects diverge; today the two directories are identical.
 
+use lockstep_xp::{Action, Event as XpEvent};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Executor, Row};
@@ -93,6 +94,128 @@ impl Store {
         Ok(())
     }
 
+    /// Records that `learner` did `action`; `true` the first time, `false` when it was already
+    /// recorded (and not reset since). Safe to call any number of times at once: the unique
+    /// index on live (learner, kind, subject) rows lets one insert through.
+    pub async fn record(
+        &self,
+        learner: &str,
+        action: &Action,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.ensure_learner(learner, now).await?;
+        let done = sqlx::query(
+            "INSERT INTO xp_events (learner_id, kind, subject, lesson, recorded_at) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(learner)
+        .bind(action.kind())
+        .bind(action.subject())
+        .bind(action.lesson())
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The learner's live events (not reset), oldest first. Rows of a kind this version does
+    /// not know are left out, not lost.
+    pub async fn events(&self, learner: &str) -> Result<Vec<XpEvent>, StoreError> {
+        let rows: Vec<AnyRow> = sqlx::query(
+            "SELECT kind, subject, recorded_at FROM xp_events WHERE learner_id = $1 AND reset_at IS NULL \
+             ORDER BY recorded_at, id",
+        )
+        .bind(learner)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut events = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let (kind, subject): (String, String) = (r.try_get(0)?, r.try_get(1)?);
+            if let Some(action) = Action::from_stored(&kind, &subject) {
+                events.push(XpEvent { action, at: r.try_get(2)? });
+            }
+        }
+        Ok(events)
+    }
+
+    /// Resets the learner's progress in one lesson: its events stop counting and its quiz
+    /// answers are no longer reviewed (both are kept, marked reset), so its XP goes and can be
+    /// earned again. Returns how many events were reset.
+    pub async fn reset_lesson(
+        &self,
+        learner: &str,
+        lesson: &str,
+        now: i64,
+    ) -> Result<u64, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE xp_events SET reset_at = $1 WHERE learner_id = $2 AND lesson = $3 AND reset_at IS NULL",
+        )
+        .bind(now)
+        .bind(learner)
+        .bind(lesson)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE quiz_attempts SET reset_at = $1 WHERE learner_id = $2 AND lesson = $3 AND reset_at IS NULL",
+        )
+        .bind(now)
+        .bind(learner)
+        .bind(lesson)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Keeps one answer to quiz `quiz` of `lesson`: per question, the options chosen.
+    pub async fn record_quiz_answers(
+        &self,
+        learner: &str,
+        lesson: &str,
+        quiz: u32,
+        answers: &[Vec<usize>],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.ensure_learner(learner, now).await?;
+        sqlx::query(
+            "INSERT INTO quiz_attempts (learner_id, lesson, quiz, answers, answered_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(learner)
+        .bind(lesson)
+        .bind(i64::from(quiz))
+        .bind(encode_answers(answers))
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The learner's last answers to each quiz of `lesson` (since any reset): (quiz, answers).
+    pub async fn last_quiz_answers(
+        &self,
+        learner: &str,
+        lesson: &str,
+    ) -> Result<Vec<(u32, Vec<Vec<usize>>)>, StoreError> {
+        let rows: Vec<AnyRow> = sqlx::query(
+            "SELECT quiz, answers FROM quiz_attempts WHERE id IN (\
+               SELECT MAX(id) FROM quiz_attempts WHERE learner_id = $1 AND lesson = $2 AND reset_at IS NULL GROUP BY quiz\
+             ) ORDER BY quiz",
+        )
+        .bind(learner)
+        .bind(lesson)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::new();
+        for r in &rows {
+            let (quiz, answers): (i64, String) = (r.try_get(0)?, r.try_get(1)?);
+            if let (Ok(quiz), Some(answers)) = (u32::try_from(quiz), decode_answers(&answers)) {
+                out.push((quiz, answers));
+            }
+        }
+        Ok(out)
+    }
+
     /// Marks a lesson complete; `true` the first time, `false` when it already was.
     pub async fn complete_lesson(
         &self,
@@ -100,23 +223,14 @@ impl Store {
         slug: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        self.ensure_learner(learner, now).await?;
-        let done = sqlx::query(
-            "INSERT INTO lesson_completions (learner_id, lesson_slug, completed_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (learner_id, lesson_slug) DO NOTHING",
-        )
-        .bind(learner)
-        .bind(slug)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        self.record(learner, &Action::LessonCompleted { lesson: slug.to_string() }, now).await
     }
 
     /// Slugs of the lessons this learner completed, oldest first.
     pub async fn completed_lessons(&self, learner: &str) -> Result<Vec<String>, StoreError> {
         let rows: Vec<AnyRow> = sqlx::query(
-            "SELECT lesson_slug FROM lesson_completions WHERE learner_id = $1 ORDER BY completed_at, lesson_slug",
+            "SELECT subject FROM xp_events WHERE learner_id = $1 AND kind = 'lesson' AND reset_at IS NULL \
+             ORDER BY recorded_at, subject",
         )
         .bind(learner)
         .fetch_all(&self.pool)
@@ -127,5 +241,39 @@ impl Store {
     /// Closes every connection; pending writes are flushed (SQLite checkpoints its WAL).
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+}
+
+/// `[[1], [0, 2], []]` → `"1;0,2;"`.
+fn encode_answers(answers: &[Vec<usize>]) -> String {
+    answers
+        .iter()
+        .map(|q| q.iter().map(usize::to_string).collect::<Vec<_>>().join(","))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+fn decode_answers(text: &str) -> Option<Vec<Vec<usize>>> {
+    text.split(';')
+        .map(|q| {
+            if q.is_empty() {
+                Some(Vec::new())
+            } else {
+                q.split(',').map(|o| o.parse().ok()).collect()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_round_trip() {
+        for answers in [vec![vec![1], vec![0, 2], vec![]], vec![vec![]], vec![vec![3, 4, 5]]] {
+            assert_eq!(decode_answers(&encode_answers(&answers)), Some(answers));
+        }
+        assert_eq!(decode_answers("1;x"), None);
     }
 }

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::model::TocItem;
+use crate::model::{ProgressView, TocItem};
 
 #[component]
 pub fn SiteHeader() -> impl IntoView {
@@ -96,4 +96,43 @@ fn copy_code(ev: leptos::ev::MouseEvent) {
         let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
         button.set_text_content(Some(if copied { "Copied" } else { "Copy failed" }));
     });
+}
+
+/// The learner's level, XP and achievements, and the bar to the next level: on every page.
+#[component]
+pub fn ProgressPanel(progress: ProgressView) -> impl IntoView {
+    let p = progress;
+    let course_percent = (100 * p.lessons_done).checked_div(p.lessons_total).unwrap_or(0);
+    let bar_label = match (p.next_level_at, p.to_go) {
+        (Some(next), Some(to_go)) => format!("{}/{next} XP to next level · {to_go} XP to go", p.xp),
+        _ => "top level reached".to_string(),
+    };
+    view! {
+        <section class="xp-panel" aria-label="Your progress" data-role="progress">
+            <p class="xp-level">
+                <strong data-role="level">{format!("Level {}", p.level)}</strong>
+                " · "
+                <span lang="en">{p.level_name_en}</span>
+                " · "
+                <span lang="ko">{p.level_name_ko}</span>
+            </p>
+            <ul class="xp-stats">
+                <li data-role="xp">{format!("{} XP", p.xp)}</li>
+                <li data-role="lessons">{format!("{}/{} lessons", p.lessons_done, p.lessons_total)}</li>
+                <li data-role="achievements">{format!("{}/{} achievements", p.achievements, p.achievements_total)}</li>
+            </ul>
+            <div
+                class="bar"
+                role="progressbar"
+                aria-label="XP to the next level"
+                aria-valuemin="0"
+                aria-valuemax="100"
+                aria-valuenow=p.level_percent
+            >
+                <span style=format!("width:{}%", p.level_percent)></span>
+            </div>
+            <p class="xp-next muted" data-role="to-go">{format!("{bar_label} · {course_percent}% complete")}</p>
+            {p.local_only.then(|| view! { <p class="xp-local muted">"Progress is local-only — sign in to sync across devices."</p> })}
+        </section>
+    }
 }

@@ -12,6 +12,7 @@ pub mod api;
 mod components;
 pub mod model;
 mod pages;
+mod quiz;
 pub mod sims;
 #[cfg(feature = "ssr")]
 pub mod ssr;

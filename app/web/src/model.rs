@@ -9,6 +9,28 @@ pub struct CourseOverview {
     pub summary: String,
     pub lessons: Vec<LessonCard>,
     pub completed: usize,
+    pub progress: ProgressView,
+}
+
+/// The learner's XP, level and achievements, as every page shows them. Computed on the server
+/// from recorded events (`lockstep-xp`); the browser only displays it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProgressView {
+    pub xp: u32,
+    pub level: u32,
+    pub level_name_en: String,
+    pub level_name_ko: String,
+    /// XP still needed for the next level, and how far through this level (0 to 100); `None`
+    /// at the top level.
+    pub to_go: Option<u32>,
+    pub next_level_at: Option<u32>,
+    pub level_percent: u32,
+    pub lessons_done: u32,
+    pub lessons_total: u32,
+    pub achievements: u32,
+    pub achievements_total: u32,
+    /// Progress is kept for this browser only (no account).
+    pub local_only: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,12 +78,53 @@ pub struct LessonView {
     pub prev: Option<NeighbourLink>,
     pub next: Option<NeighbourLink>,
     pub completed: bool,
+    pub progress: ProgressView,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum BodyBlock {
     Html(String),
     Simulation(lockstep_embed::Simulation),
+    Quiz(QuizBlock),
+}
+
+/// A quiz as the page shows it: its questions and options, never which options are right,
+/// and, once the learner has answered, the review of their last attempt (which does say).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuizBlock {
+    /// Its position among the lesson's quizzes.
+    pub index: u32,
+    /// Where the form posts its answers.
+    pub action: String,
+    pub questions: Vec<QuizQuestion>,
+    /// How many right answers pass.
+    pub pass_mark: u32,
+    pub review: Option<QuizReview>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuizQuestion {
+    /// Rendered from the trusted lesson file.
+    pub prompt_html: String,
+    pub multiple: bool,
+    pub options_html: Vec<String>,
+}
+
+/// The learner's last attempt, marked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuizReview {
+    pub right: u32,
+    pub passed: bool,
+    /// Per question: whether it was right, and per option whether it was chosen, whether it is
+    /// correct, and why.
+    pub questions: Vec<(bool, Vec<ReviewedOption>)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReviewedOption {
+    pub chosen: bool,
+    pub correct: bool,
+    pub explain_html: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

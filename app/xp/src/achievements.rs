@@ -107,14 +107,10 @@ pub(crate) fn earned(course: &CourseFacts, events: &[&Event]) -> Vec<Earned> {
         match &e.action {
             Action::LessonCompleted { .. } => drop(state.lessons.insert(subject)),
             Action::SimulationExplored { .. } => drop(state.simulations.insert(subject)),
-            Action::QuizPassed { perfect, .. } => {
-                state.quizzes.insert(subject);
-                state.perfect_quiz |= perfect;
-            }
-            Action::ExercisePassed { first_try, .. } => {
-                state.exercises.insert(subject);
-                state.first_try |= first_try;
-            }
+            Action::QuizPassed { .. } => drop(state.quizzes.insert(subject)),
+            Action::QuizPerfect { .. } => state.perfect_quiz = true,
+            Action::ExercisePassed { .. } => drop(state.exercises.insert(subject)),
+            Action::ExerciseFirstTry { .. } => state.first_try = true,
         }
         if first {
             state.xp += crate::xp_for(course, &e.action);
@@ -181,24 +177,32 @@ mod tests {
             .collect();
         assert_eq!(ids(&sims[..1]), ["first-simulation"]);
         assert_eq!(ids(&sims), ["first-simulation", "all-simulations"]);
-        let quiz = |l: &str, q, perfect| {
-            event(Action::QuizPassed { lesson: l.into(), quiz: q, perfect }, 10)
+        let quiz = |l: &str, q, perfect: bool| {
+            let e = |action| event(action, 10);
+            let mut v = vec![e(Action::QuizPassed { lesson: l.into(), quiz: q })];
+            if perfect {
+                v.push(e(Action::QuizPerfect { lesson: l.into(), quiz: q }));
+            }
+            v
         };
-        assert_eq!(ids(&[quiz("a", 0, false)]), ["first-quiz"]);
+        assert_eq!(ids(&[quiz("a", 0, false)].concat()), ["first-quiz"]);
         assert_eq!(
-            ids(&[quiz("a", 0, false), quiz("a", 0, true)]),
+            ids(&[quiz("a", 0, false), quiz("a", 0, true)].concat()),
             ["first-quiz", "perfect-quiz"],
             "a later perfect attempt counts"
         );
-        assert_eq!(ids(&[quiz("a", 0, true), quiz("b", 0, false)]), ["first-quiz", "perfect-quiz"]);
         assert_eq!(
-            ids(&[quiz("a", 0, true), quiz("b", 0, false), quiz("c", 0, false)]),
+            ids(&[quiz("a", 0, true), quiz("b", 0, false)].concat()),
+            ["first-quiz", "perfect-quiz"]
+        );
+        assert_eq!(
+            ids(&[quiz("a", 0, true), quiz("b", 0, false), quiz("c", 0, false)].concat()),
             ["first-quiz", "perfect-quiz", "all-quizzes"]
         );
-        let ex =
-            |first_try| event(Action::ExercisePassed { exercise: "ddp".into(), first_try }, 10);
-        assert_eq!(ids(&[ex(false)]), ["exercise-passed"]);
-        assert_eq!(ids(&[ex(true)]), ["exercise-passed", "exercise-first-try"]);
+        let passed = event(Action::ExercisePassed { exercise: "ddp".into() }, 10);
+        let first_try = event(Action::ExerciseFirstTry { exercise: "ddp".into() }, 10);
+        assert_eq!(ids(std::slice::from_ref(&passed)), ["exercise-passed"]);
+        assert_eq!(ids(&[passed, first_try]), ["exercise-passed", "exercise-first-try"]);
     }
 
     #[test]
@@ -225,7 +229,6 @@ mod tests {
                     Action::QuizPassed {
                         lesson: ["a", "b", "c"][d % 3].into(),
                         quiz: (d / 3) as u32,
-                        perfect: false,
                     },
                     d as i64 * DAY,
                 )

@@ -29,19 +29,26 @@ pub enum Action {
     /// A simulation stepped or played to its last state; `sim` is its position in the lesson.
     SimulationExplored { lesson: String, sim: u32 },
     /// A quiz answered with at least its pass mark; `quiz` is its position in the lesson.
-    QuizPassed { lesson: String, quiz: u32, perfect: bool },
-    /// The graded exercise passed every check; `first_try`: its first submission did.
-    ExercisePassed { exercise: String, first_try: bool },
+    QuizPassed { lesson: String, quiz: u32 },
+    /// A quiz answered with every answer right, in one attempt. Its own event (earning no XP)
+    /// so that a perfect attempt after an imperfect pass still counts.
+    QuizPerfect { lesson: String, quiz: u32 },
+    /// A graded exercise passed every check.
+    ExercisePassed { exercise: String },
+    /// ... with its first submission (recorded with the pass; earns no XP of its own).
+    ExerciseFirstTry { exercise: String },
 }
 
 impl Action {
-    /// The kind, as stored: `lesson`, `simulation`, `quiz`, `exercise`.
+    /// The kind, as stored: `lesson`, `simulation`, `quiz`, `quiz-perfect`, `exercise`.
     pub fn kind(&self) -> &'static str {
         match self {
             Action::LessonCompleted { .. } => "lesson",
             Action::SimulationExplored { .. } => "simulation",
             Action::QuizPassed { .. } => "quiz",
+            Action::QuizPerfect { .. } => "quiz-perfect",
             Action::ExercisePassed { .. } => "exercise",
+            Action::ExerciseFirstTry { .. } => "exercise-first-try",
         }
     }
 
@@ -51,9 +58,40 @@ impl Action {
         match self {
             Action::LessonCompleted { lesson } => lesson.clone(),
             Action::SimulationExplored { lesson, sim } => format!("{lesson}#{sim}"),
-            Action::QuizPassed { lesson, quiz, .. } => format!("{lesson}#{quiz}"),
-            Action::ExercisePassed { exercise, .. } => exercise.clone(),
+            Action::QuizPassed { lesson, quiz } | Action::QuizPerfect { lesson, quiz } => {
+                format!("{lesson}#{quiz}")
+            }
+            Action::ExercisePassed { exercise } | Action::ExerciseFirstTry { exercise } => {
+                exercise.clone()
+            }
         }
+    }
+
+    /// The action a stored (kind, subject) pair records; `None` for a pair this version does
+    /// not know (kept in the database, earning nothing).
+    pub fn from_stored(kind: &str, subject: &str) -> Option<Action> {
+        let in_lesson = || {
+            let (lesson, n) = subject.rsplit_once('#')?;
+            Some((lesson.to_string(), n.parse::<u32>().ok()?))
+        };
+        Some(match kind {
+            "lesson" => Action::LessonCompleted { lesson: subject.to_string() },
+            "simulation" => {
+                let (lesson, sim) = in_lesson()?;
+                Action::SimulationExplored { lesson, sim }
+            }
+            "quiz" => {
+                let (lesson, quiz) = in_lesson()?;
+                Action::QuizPassed { lesson, quiz }
+            }
+            "quiz-perfect" => {
+                let (lesson, quiz) = in_lesson()?;
+                Action::QuizPerfect { lesson, quiz }
+            }
+            "exercise" => Action::ExercisePassed { exercise: subject.to_string() },
+            "exercise-first-try" => Action::ExerciseFirstTry { exercise: subject.to_string() },
+            _ => return None,
+        })
     }
 
     /// The lesson the action belongs to, if any: resetting a lesson resets these.
@@ -61,8 +99,9 @@ impl Action {
         match self {
             Action::LessonCompleted { lesson }
             | Action::SimulationExplored { lesson, .. }
-            | Action::QuizPassed { lesson, .. } => Some(lesson),
-            Action::ExercisePassed { .. } => None,
+            | Action::QuizPassed { lesson, .. }
+            | Action::QuizPerfect { lesson, .. } => Some(lesson),
+            Action::ExercisePassed { .. } | Action::ExerciseFirstTry { .. } => None,
         }
     }
 }
@@ -105,10 +144,12 @@ impl CourseFacts {
             Action::SimulationExplored { lesson, sim } => {
                 self.lesson(lesson).is_some_and(|l| *sim < l.simulations)
             }
-            Action::QuizPassed { lesson, quiz, .. } => {
+            Action::QuizPassed { lesson, quiz } | Action::QuizPerfect { lesson, quiz } => {
                 self.lesson(lesson).is_some_and(|l| *quiz < l.quizzes)
             }
-            Action::ExercisePassed { exercise, .. } => self.exercises.iter().any(|e| e == exercise),
+            Action::ExercisePassed { exercise } | Action::ExerciseFirstTry { exercise } => {
+                self.exercises.iter().any(|e| e == exercise)
+            }
         }
     }
 
@@ -168,9 +209,7 @@ pub struct Earned {
 
 /// A learner's progress from their events (in any order; duplicates count once).
 pub fn progress(course: &CourseFacts, events: &[Event]) -> Progress {
-    // The first occurrence of each (kind, subject) counts; later ones are repeats. A quiz
-    // passed perfectly after an imperfect pass is still the same quiz passed, but it does
-    // earn the perfect-quiz achievement (see achievements.rs), so keep every event for them.
+    // The first occurrence of each (kind, subject) counts; later ones are repeats.
     let mut sorted: Vec<&Event> = events.iter().filter(|e| course.knows(&e.action)).collect();
     sorted.sort_by(|a, b| (a.at, &a.action).cmp(&(b.at, &b.action)));
     let mut seen = BTreeSet::new();
@@ -256,6 +295,23 @@ mod tests {
     }
 
     #[test]
+    fn actions_round_trip_through_their_stored_form() {
+        let all = [
+            Action::LessonCompleted { lesson: "ddp-allreduce".into() },
+            Action::SimulationExplored { lesson: "ddp-allreduce".into(), sim: 1 },
+            Action::QuizPassed { lesson: "a#b".into(), quiz: 0 },
+            Action::QuizPerfect { lesson: "a".into(), quiz: 2 },
+            Action::ExercisePassed { exercise: "ddp-conversion".into() },
+            Action::ExerciseFirstTry { exercise: "ddp-conversion".into() },
+        ];
+        for a in all {
+            assert_eq!(Action::from_stored(a.kind(), &a.subject()), Some(a.clone()), "{a:?}");
+        }
+        assert_eq!(Action::from_stored("simulation", "no-number"), None);
+        assert_eq!(Action::from_stored("karma", "x"), None);
+    }
+
+    #[test]
     fn repeating_an_action_counts_once() {
         let done = Action::LessonCompleted { lesson: "a".into() };
         let once = progress(&course(), &[event(done.clone(), 10)]);
@@ -275,8 +331,8 @@ mod tests {
         let events = [
             event(Action::LessonCompleted { lesson: "a".into() }, 1),
             event(Action::SimulationExplored { lesson: "a".into(), sim: 0 }, 2),
-            event(Action::QuizPassed { lesson: "a".into(), quiz: 0, perfect: false }, 3),
-            event(Action::ExercisePassed { exercise: "ddp".into(), first_try: false }, 4),
+            event(Action::QuizPassed { lesson: "a".into(), quiz: 0 }, 3),
+            event(Action::ExercisePassed { exercise: "ddp".into() }, 4),
         ];
         let p = progress(&c, &events);
         let earned: Vec<u32> = p.ledger.iter().map(|(_, xp)| *xp).collect();
@@ -289,8 +345,10 @@ mod tests {
         let events = [
             event(Action::LessonCompleted { lesson: "gone".into() }, 1),
             event(Action::SimulationExplored { lesson: "a".into(), sim: 9 }, 2),
-            event(Action::QuizPassed { lesson: "c".into(), quiz: 5, perfect: true }, 3),
-            event(Action::ExercisePassed { exercise: "other".into(), first_try: true }, 4),
+            event(Action::QuizPassed { lesson: "c".into(), quiz: 5 }, 3),
+            event(Action::QuizPerfect { lesson: "c".into(), quiz: 5 }, 3),
+            event(Action::ExercisePassed { exercise: "other".into() }, 4),
+            event(Action::ExerciseFirstTry { exercise: "other".into() }, 4),
         ];
         let p = progress(&course(), &events);
         assert_eq!((p.xp, p.ledger.len(), p.achievements.len()), (0, 0, 0));
@@ -302,7 +360,8 @@ mod tests {
         let mut events = vec![event(Action::LessonCompleted { lesson: "a".into() }, 1)];
         let before = progress(&c, &events);
         events.push(event(Action::LessonCompleted { lesson: "b".into() }, 2));
-        events.push(event(Action::ExercisePassed { exercise: "ddp".into(), first_try: true }, 3));
+        events.push(event(Action::ExercisePassed { exercise: "ddp".into() }, 3));
+        events.push(event(Action::ExerciseFirstTry { exercise: "ddp".into() }, 3));
         let after = progress(&c, &events);
         let g = gain(&before, &after);
         assert_eq!(g.xp, 50 + rules::EXERCISE_XP);

@@ -21,6 +21,8 @@ pub fn xp_for(course: &CourseFacts, action: &Action) -> u32 {
         Action::LessonCompleted { lesson } => course.lesson(lesson).map_or(0, |l| l.xp),
         Action::SimulationExplored { .. } => SIMULATION_XP,
         Action::QuizPassed { .. } => QUIZ_XP,
+        Action::QuizPerfect { .. } => 0,
         Action::ExercisePassed { .. } => EXERCISE_XP,
+        Action::ExerciseFirstTry { .. } => 0,
     }
 }

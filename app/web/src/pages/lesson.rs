@@ -3,8 +3,9 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::{get_lesson, CompleteLesson};
-use crate::components::{on_lesson_click, Tags, Toc};
+use crate::components::{on_lesson_click, ProgressPanel, Tags, Toc};
 use crate::model::{BodyBlock, LessonLookup, LessonView};
+use crate::quiz::QuizView;
 use crate::sims::SimulationView;
 
 #[component]
@@ -51,6 +52,7 @@ fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl In
         prev,
         next,
         completed,
+        progress,
     } = lesson;
     view! {
         <Title text=title.clone()/>
@@ -64,6 +66,7 @@ fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl In
                     <h1>{title}</h1>
                     <p class="lede">{summary}</p>
                     <Tags tags/>
+                    <ProgressPanel progress/>
                 </header>
                 <div class="lesson-body">
                     {body
@@ -71,6 +74,7 @@ fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl In
                         .map(|block| match block {
                             BodyBlock::Html(html) => view! { <div class="prose" inner_html=html></div> }.into_any(),
                             BodyBlock::Simulation(sim) => view! { <SimulationView sim/> }.into_any(),
+                            BodyBlock::Quiz(quiz) => view! { <QuizView quiz/> }.into_any(),
                         })
                         .collect_view()}
                 </div>

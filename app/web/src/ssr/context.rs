@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use lockstep_course::live::LiveCourse;
 use lockstep_store::Store;
 
-use super::learner_cookie;
+use super::{learner_cookie, page_models};
+use crate::model::ProgressView;
 
 /// Provided to every render and server function by the server crate.
 #[derive(Clone)]
@@ -25,6 +26,30 @@ impl AppContext {
     pub async fn completed_lessons(&self) -> Result<Vec<String>, ServerFnError> {
         match learner_cookie::from_request() {
             Some(id) => self.store.completed_lessons(&id).await.map_err(internal),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// The learner's progress as every page shows it. A browser without a learner cookie has
+    /// done nothing yet.
+    pub async fn progress(&self) -> Result<ProgressView, ServerFnError> {
+        let events = match learner_cookie::from_request() {
+            Some(id) => self.store.events(&id).await.map_err(internal)?,
+            None => Vec::new(),
+        };
+        let course = self.course.current();
+        let progress = lockstep_xp::progress(&page_models::facts(&course), &events);
+        Ok(page_models::progress_view(&progress, true))
+    }
+
+    /// The learner's last answers to each quiz of the lesson; none for a learner without a
+    /// cookie.
+    pub async fn last_quiz_answers(
+        &self,
+        slug: &str,
+    ) -> Result<Vec<(u32, Vec<Vec<usize>>)>, ServerFnError> {
+        match learner_cookie::from_request() {
+            Some(id) => self.store.last_quiz_answers(&id, slug).await.map_err(internal),
             None => Ok(Vec::new()),
         }
     }
@@ -48,7 +73,7 @@ pub(crate) fn internal(e: impl std::fmt::Display) -> ServerFnError {
 }
 
 /// Now, in Unix seconds: when progress is recorded.
-fn unix_now() -> i64 {
+pub fn unix_now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)

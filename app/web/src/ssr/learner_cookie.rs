@@ -11,11 +11,18 @@ pub const LEARNER_COOKIE: &str = "lockstep_learner";
 
 /// Makes a new learner id and sets its cookie on the response being rendered.
 pub fn set_new() -> Result<String, String> {
+    let (id, cookie) = new()?;
+    let response = expect_context::<leptos_axum::ResponseOptions>();
+    response.append_header(SET_COOKIE, cookie);
+    Ok(id)
+}
+
+/// A new learner id and the `Set-Cookie` value that gives it to the browser.
+pub fn new() -> Result<(String, HeaderValue), String> {
     let id = new_learner_id().map_err(|e| format!("no randomness for a learner id: {e}"))?;
     let cookie = format!("{LEARNER_COOKIE}={id}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax");
-    let response = expect_context::<leptos_axum::ResponseOptions>();
-    response.append_header(SET_COOKIE, HeaderValue::from_str(&cookie).map_err(|e| e.to_string())?);
-    Ok(id)
+    let value = HeaderValue::from_str(&cookie).map_err(|e| e.to_string())?;
+    Ok((id, value))
 }
 
 fn new_learner_id() -> Result<String, getrandom::Error> {
@@ -34,7 +41,8 @@ pub fn from_request() -> Option<String> {
     from_headers(&parts.headers)
 }
 
-fn from_headers(headers: &http::HeaderMap) -> Option<String> {
+/// The learner a request's cookie names, if it is well formed.
+pub fn from_headers(headers: &http::HeaderMap) -> Option<String> {
     headers
         .get_all(COOKIE)
         .iter()

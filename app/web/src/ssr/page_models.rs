@@ -1,13 +1,15 @@
 //! The course's types as the pages' serde models (`crate::model`): what crosses from the
 //! server to the browser.
 
-use lockstep_course::{Block, Course, LessonEntry};
+use lockstep_course::{Block, Course, LessonEntry, Quiz};
+use lockstep_xp::{CourseFacts, LessonFacts, Progress};
 
 use crate::model::{
-    BodyBlock, CourseOverview, LessonCard, LessonLookup, LessonView, NeighbourLink, TocItem,
+    BodyBlock, CourseOverview, LessonCard, LessonLookup, LessonView, NeighbourLink, ProgressView,
+    QuizBlock, QuizQuestion, QuizReview, ReviewedOption, TocItem,
 };
 
-pub fn overview(course: &Course, completed: &[String]) -> CourseOverview {
+pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -> CourseOverview {
     let lessons: Vec<LessonCard> = course
         .lessons
         .iter()
@@ -32,10 +34,19 @@ pub fn overview(course: &Course, completed: &[String]) -> CourseOverview {
         summary: course.meta.summary.clone(),
         completed: lessons.iter().filter(|l| l.completed).count(),
         lessons,
+        progress,
     }
 }
 
-pub fn lookup(course: &Course, slug: &str, completed: &[String]) -> LessonLookup {
+/// The lesson page's model. `quiz_answers`: the learner's last answers to this lesson's
+/// quizzes, (quiz, per question the options chosen), reviewed on the page.
+pub fn lookup(
+    course: &Course,
+    slug: &str,
+    completed: &[String],
+    quiz_answers: &[(u32, Vec<Vec<usize>>)],
+    progress: ProgressView,
+) -> LessonLookup {
     let Some((index, entry)) = course.find(slug) else {
         return LessonLookup::Missing;
     };
@@ -63,14 +74,26 @@ pub fn lookup(course: &Course, slug: &str, completed: &[String]) -> LessonLookup
         tags: lesson.front.tags.clone(),
         xp: lesson.front.xp,
         summary: lesson.front.summary.clone(),
-        body: lesson
-            .body
-            .iter()
-            .map(|b| match b {
-                Block::Html(h) => BodyBlock::Html(h.clone()),
-                Block::Simulation(s) => BodyBlock::Simulation(s.clone()),
-            })
-            .collect(),
+        body: {
+            let mut quizzes = 0u32;
+            lesson
+                .body
+                .iter()
+                .map(|b| match b {
+                    Block::Html(h) => BodyBlock::Html(h.clone()),
+                    Block::Simulation(s) => BodyBlock::Simulation(s.clone()),
+                    Block::Quiz(q) => {
+                        let index = quizzes;
+                        quizzes += 1;
+                        let last = quiz_answers
+                            .iter()
+                            .find(|(i, _)| *i == index)
+                            .map(|(_, a)| a.as_slice());
+                        BodyBlock::Quiz(quiz_block(slug, index, q, last))
+                    }
+                })
+                .collect()
+        },
         toc: lesson
             .toc
             .iter()
@@ -79,5 +102,88 @@ pub fn lookup(course: &Course, slug: &str, completed: &[String]) -> LessonLookup
         prev: index.checked_sub(1).and_then(neighbour),
         next: neighbour(index + 1),
         completed: completed.iter().any(|s| s == slug),
+        progress,
     })
+}
+
+/// A quiz without its answers, and the review of `last` (the learner's last answers) when
+/// they still fit the quiz as it is now.
+fn quiz_block(slug: &str, index: u32, quiz: &Quiz, last: Option<&[Vec<usize>]>) -> QuizBlock {
+    let review = last.and_then(|answers| quiz.grade(answers).ok()).map(|marked| QuizReview {
+        right: marked.right as u32,
+        passed: marked.passed,
+        questions: quiz
+            .questions
+            .iter()
+            .zip(&marked.answers)
+            .map(|(question, (chosen, right))| {
+                let options = question
+                    .options
+                    .iter()
+                    .enumerate()
+                    .map(|(o, option)| ReviewedOption {
+                        chosen: chosen.contains(&o),
+                        correct: option.correct,
+                        explain_html: option.explain_html.clone(),
+                    })
+                    .collect();
+                (*right, options)
+            })
+            .collect(),
+    });
+    QuizBlock {
+        index,
+        action: lockstep_routes::quiz_answers(slug, index),
+        questions: quiz
+            .questions
+            .iter()
+            .map(|q| QuizQuestion {
+                prompt_html: q.prompt_html.clone(),
+                multiple: q.multiple,
+                options_html: q.options.iter().map(|o| o.text_html.clone()).collect(),
+            })
+            .collect(),
+        pass_mark: quiz.pass_mark() as u32,
+        review,
+    }
+}
+
+/// What the XP rules need to know of the course: each ready lesson's XP and how many
+/// simulations and quizzes it embeds. (A broken lesson's events are kept and count again once
+/// it is mended.)
+pub fn facts(course: &Course) -> CourseFacts {
+    let lessons = course
+        .lessons
+        .iter()
+        .filter_map(|entry| match entry {
+            LessonEntry::Ready(l) => {
+                let count = |f: fn(&Block) -> bool| l.body.iter().filter(|b| f(b)).count() as u32;
+                Some(LessonFacts {
+                    slug: l.slug.clone(),
+                    xp: l.front.xp,
+                    simulations: count(|b| matches!(b, Block::Simulation(_))),
+                    quizzes: count(|b| matches!(b, Block::Quiz(_))),
+                })
+            }
+            LessonEntry::Broken { .. } => None,
+        })
+        .collect();
+    CourseFacts { lessons, exercises: Vec::new() }
+}
+
+pub fn progress_view(p: &Progress, local_only: bool) -> ProgressView {
+    ProgressView {
+        xp: p.xp,
+        level: p.level.number,
+        level_name_en: p.level.name_en.clone(),
+        level_name_ko: p.level.name_ko.clone(),
+        to_go: p.to_go(),
+        next_level_at: p.next_level_at,
+        level_percent: p.level_percent(),
+        lessons_done: p.lessons_done,
+        lessons_total: p.lessons_total,
+        achievements: p.achievements.len() as u32,
+        achievements_total: p.achievements_total,
+        local_only,
+    }
 }

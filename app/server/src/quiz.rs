@@ -1,0 +1,127 @@
+//! Quiz answers, posted by the quiz's plain form: one `answer=Q:O` field per option chosen.
+//! The server marks them against the quiz (the browser never had the answers), keeps them for
+//! the review, records the pass (and a perfect score) once, and sends the learner back to the
+//! quiz, where the page now shows the review: post, redirect, get, so a reload never posts
+//! again.
+
+use axum::extract::{Path, State};
+use axum::http::header::{LOCATION, SET_COOKIE};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use lockstep_course::{Block, LessonEntry};
+use lockstep_web::ssr::context::unix_now;
+use lockstep_web::ssr::learner_cookie;
+use lockstep_xp::Action;
+
+use crate::AppState;
+
+pub async fn answer(
+    State(state): State<AppState>,
+    Path((slug, index)): Path<(String, u32)>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let course = state.context.course.current();
+    let quiz = match course.find(&slug) {
+        Some((_, LessonEntry::Ready(lesson))) => lesson
+            .body
+            .iter()
+            .filter_map(|b| if let Block::Quiz(q) = b { Some(q) } else { None })
+            .nth(index as usize)
+            .cloned(),
+        _ => None,
+    };
+    let Some(quiz) = quiz else {
+        return (StatusCode::NOT_FOUND, format!("lesson `{slug}` has no quiz {index}"))
+            .into_response();
+    };
+    let marked = match parse_answers(&body, quiz.questions.len())
+        .and_then(|a| quiz.grade(&a).map_err(|e| e.to_string()))
+    {
+        Ok(marked) => marked,
+        Err(why) => {
+            return (StatusCode::BAD_REQUEST, format!("these answers do not fit the quiz: {why}"))
+                .into_response()
+        }
+    };
+    let (learner, cookie) = match learner_cookie::from_headers(&headers) {
+        Some(id) => (id, None),
+        None => match learner_cookie::new() {
+            Ok((id, cookie)) => (id, Some(cookie)),
+            Err(e) => return internal(e),
+        },
+    };
+    let store = &state.context.store;
+    let now = unix_now();
+    let chosen: Vec<Vec<usize>> = marked.answers.iter().map(|(c, _)| c.clone()).collect();
+    let mut actions = Vec::new();
+    if marked.passed {
+        actions.push(Action::QuizPassed { lesson: slug.clone(), quiz: index });
+    }
+    if marked.perfect {
+        actions.push(Action::QuizPerfect { lesson: slug.clone(), quiz: index });
+    }
+    let recorded = async {
+        store.record_quiz_answers(&learner, &slug, index, &chosen, now).await?;
+        for action in &actions {
+            store.record(&learner, action, now).await?;
+        }
+        Ok::<_, lockstep_store::StoreError>(())
+    };
+    if let Err(e) = recorded.await {
+        return internal(e);
+    }
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    let location = format!("{}#quiz-{index}", lockstep_routes::lesson(&slug));
+    response.headers_mut().insert(LOCATION, location.parse().expect("slugs are URL-safe"));
+    if let Some(cookie) = cookie {
+        response.headers_mut().insert(SET_COOKIE, cookie);
+    }
+    response
+}
+
+fn internal(e: impl std::fmt::Display) -> Response {
+    tracing::error!("quiz answers: {e}");
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the answers could not be recorded; the error has been logged",
+    )
+        .into_response()
+}
+
+/// `answer=0:1&answer=1:0&answer=1:2` → `[[1], [0, 2]]` for a quiz of `questions` questions.
+/// Other fields are ignored; an answer to a question that does not exist is refused.
+fn parse_answers(body: &str, questions: usize) -> Result<Vec<Vec<usize>>, String> {
+    let mut answers = vec![Vec::new(); questions];
+    for (key, value) in form_urlencoded::parse(body.as_bytes()) {
+        if key != "answer" {
+            continue;
+        }
+        let parsed = value
+            .split_once(':')
+            .and_then(|(q, o)| Some((q.parse::<usize>().ok()?, o.parse::<usize>().ok()?)));
+        let Some((q, o)) = parsed else {
+            return Err(format!("`{value}` is not QUESTION:OPTION"));
+        };
+        answers.get_mut(q).ok_or_else(|| format!("there is no question {q}"))?.push(o);
+    }
+    Ok(answers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_read_from_the_form() {
+        assert_eq!(
+            parse_answers("answer=0%3A1&answer=1:0&answer=1:2&x=y", 2),
+            Ok(vec![vec![1], vec![0, 2]])
+        );
+        assert_eq!(parse_answers("", 3), Ok(vec![vec![], vec![], vec![]]));
+        assert!(parse_answers("answer=2:0", 2).unwrap_err().contains("no question 2"));
+        assert!(parse_answers("answer=zero", 2)
+            .unwrap_err()
+            .contains("`zero` is not QUESTION:OPTION"));
+    }
+}
