@@ -24,6 +24,7 @@ use stages::Stages;
 
 #[derive(Parser)]
 #[command(
+    version,
     name = "cargo xtask",
     bin_name = "cargo xtask",
     about = "Set-up, build, run and test Lockstep: the README's two commands and their parts."

@@ -296,6 +296,12 @@ fn concurrent_requests_all_complete() {
     })
 }
 
+/// The `name=value` of the learner cookie a response sets.
+fn learner_cookie(res: &Page) -> String {
+    let set = res.headers[header::SET_COOKIE].to_str().unwrap();
+    set.split(';').next().unwrap().to_string()
+}
+
 /// Posts quiz answers as the quiz's plain form does.
 async fn answer_quiz(app: &App, path: &str, body: &str, cookie: Option<&str>) -> Page {
     let mut req = Request::post(path)
@@ -324,13 +330,7 @@ fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
         let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, None).await;
         assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
         assert_eq!(res.headers[header::LOCATION], "/lessons/dataparallel#quiz-0");
-        let cookie = res.headers[header::SET_COOKIE]
-            .to_str()
-            .unwrap()
-            .split(';')
-            .next()
-            .unwrap()
-            .to_string();
+        let cookie = learner_cookie(&res);
 
         let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
         assert!(page.body.contains("Passed: 4 of 4 right."), "{}", page.body);
@@ -377,13 +377,7 @@ fn forged_quiz_answers_are_refused_and_change_nothing() {
         // A form that claims to be correct, or to be worth XP, is only answers to the server.
         let res = answer_quiz(&app, quiz, "answer=0:0&correct=true&xp=1000", None).await;
         assert_eq!(res.status, StatusCode::SEE_OTHER);
-        let cookie = res.headers[header::SET_COOKIE]
-            .to_str()
-            .unwrap()
-            .split(';')
-            .next()
-            .unwrap()
-            .to_string();
+        let cookie = learner_cookie(&res);
         let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
         assert!(
             page.body.contains("0 XP") && page.body.contains("Not passed yet"),

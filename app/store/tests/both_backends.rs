@@ -17,7 +17,8 @@ async fn sqlite() -> (tempfile::TempDir, Store) {
     (dir, store)
 }
 
-async fn postgres(name: &str) -> Store {
+/// A new, empty database on the test server; its URL.
+async fn postgres_database(name: &str) -> String {
     let base = std::env::var("LOCKSTEP_TEST_POSTGRES_URL").expect(
         "LOCKSTEP_TEST_POSTGRES_URL is not set: run the database tests through `cargo xtask test`, \
          which starts a PostgreSQL server for them",
@@ -29,7 +30,11 @@ async fn postgres(name: &str) -> Store {
         .unwrap();
     sqlx::Executor::execute(&mut admin, format!("CREATE DATABASE {db}").as_str()).await.unwrap();
     let (prefix, _) = base.rsplit_once('/').unwrap();
-    let store = Store::connect(&format!("{prefix}/{db}")).await.unwrap();
+    format!("{prefix}/{db}")
+}
+
+async fn postgres(name: &str) -> Store {
+    let store = Store::connect(&postgres_database(name).await).await.unwrap();
     assert_eq!(store.backend(), Backend::Postgres);
     store
 }
@@ -182,19 +187,8 @@ async fn sqlite_migrates_old_completions() {
 #[tokio::test]
 async fn postgres_migrates_old_completions() {
     // A database of its own, left at the first migration.
-    let base = std::env::var("LOCKSTEP_TEST_POSTGRES_URL").unwrap();
-    let db = format!("t_oldschema_{}", std::process::id());
-    let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
-    sqlx::Executor::execute(&mut admin, format!("DROP DATABASE IF EXISTS {db}").as_str())
-        .await
-        .unwrap();
-    sqlx::Executor::execute(&mut admin, format!("CREATE DATABASE {db}").as_str()).await.unwrap();
-    let (prefix, _) = base.rsplit_once('/').unwrap();
-    old_completions_become_events(
-        &format!("{prefix}/{db}"),
-        &sqlx::migrate!("migrations/postgres"),
-    )
-    .await;
+    let url = postgres_database("oldschema").await;
+    old_completions_become_events(&url, &sqlx::migrate!("migrations/postgres")).await;
 }
 
 #[tokio::test]
