@@ -1,4 +1,5 @@
-//! Quiz answers, posted by the quiz's plain form: one `answer=Q:O` field per option chosen.
+//! Quiz answers, posted by the quiz's plain form: a field `qN=O` per option O chosen for
+//! question N (radio buttons for one-answer questions, checkboxes for the others).
 //! The server marks them against the quiz (the browser never had the answers), keeps them for
 //! the review, records the pass (and a perfect score) once, and sends the learner back to the
 //! quiz, where the page now shows the review: post, redirect, get, so a reload never posts
@@ -89,20 +90,17 @@ fn internal(e: impl std::fmt::Display) -> Response {
         .into_response()
 }
 
-/// `answer=0:1&answer=1:0&answer=1:2` → `[[1], [0, 2]]` for a quiz of `questions` questions.
-/// Other fields are ignored; an answer to a question that does not exist is refused.
+/// `q0=1&q1=0&q1=2` → `[[1], [0, 2]]` for a quiz of `questions` questions. Other fields are
+/// ignored; an answer to a question that does not exist is refused.
 fn parse_answers(body: &str, questions: usize) -> Result<Vec<Vec<usize>>, String> {
     let mut answers = vec![Vec::new(); questions];
     for (key, value) in form_urlencoded::parse(body.as_bytes()) {
-        if key != "answer" {
+        let Some(q) = key.strip_prefix('q').and_then(|n| n.parse::<usize>().ok()) else {
             continue;
-        }
-        let parsed = value
-            .split_once(':')
-            .and_then(|(q, o)| Some((q.parse::<usize>().ok()?, o.parse::<usize>().ok()?)));
-        let Some((q, o)) = parsed else {
-            return Err(format!("`{value}` is not QUESTION:OPTION"));
         };
+        let o = value
+            .parse::<usize>()
+            .map_err(|_| format!("`{value}` is not an option number (question {q})"))?;
         answers.get_mut(q).ok_or_else(|| format!("there is no question {q}"))?.push(o);
     }
     Ok(answers)
@@ -114,14 +112,11 @@ mod tests {
 
     #[test]
     fn answers_are_read_from_the_form() {
-        assert_eq!(
-            parse_answers("answer=0%3A1&answer=1:0&answer=1:2&x=y", 2),
-            Ok(vec![vec![1], vec![0, 2]])
-        );
+        assert_eq!(parse_answers("q0=1&q1=0&q1=2&x=y&quiz=3", 2), Ok(vec![vec![1], vec![0, 2]]));
         assert_eq!(parse_answers("", 3), Ok(vec![vec![], vec![], vec![]]));
-        assert!(parse_answers("answer=2:0", 2).unwrap_err().contains("no question 2"));
-        assert!(parse_answers("answer=zero", 2)
+        assert!(parse_answers("q2=0", 2).unwrap_err().contains("no question 2"));
+        assert!(parse_answers("q0=zero", 2)
             .unwrap_err()
-            .contains("`zero` is not QUESTION:OPTION"));
+            .contains("`zero` is not an option number"));
     }
 }

@@ -313,8 +313,8 @@ async fn answer_quiz(app: &App, path: &str, body: &str, cookie: Option<&str>) ->
     send(app, req.body(Body::from(body.to_string())).unwrap()).await
 }
 
-/// Lesson 2's quiz, answered right: (question:option) for each correct option.
-const ALL_RIGHT: &str = "answer=0:1&answer=1:0&answer=2:0&answer=2:1&answer=2:2&answer=3:0";
+/// Lesson 2's quiz, answered right: `qN=O` for each correct option O of question N.
+const ALL_RIGHT: &str = "q0=1&q1=0&q2=0&q2=1&q2=2&q3=0";
 
 #[test]
 fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
@@ -344,7 +344,7 @@ fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
             answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, Some(&cookie)).await;
         assert_eq!(again.status, StatusCode::SEE_OTHER);
         assert!(again.headers.get(header::SET_COOKIE).is_none());
-        answer_quiz(&app, "/lessons/dataparallel/quizzes/0", "answer=0:0", Some(&cookie)).await;
+        answer_quiz(&app, "/lessons/dataparallel/quizzes/0", "q0=0", Some(&cookie)).await;
         let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
         assert!(page.body.contains("Not passed yet: 0 of 4 right."), "{}", page.body);
         assert!(page.body.contains("20 XP"), "still 20 XP");
@@ -361,10 +361,10 @@ fn forged_quiz_answers_are_refused_and_change_nothing() {
         let app = app(&course_dir()).await;
         let quiz = "/lessons/dataparallel/quizzes/0";
         for (body, why) in [
-            ("answer=0:9", "question 0 has no option 9"),
-            ("answer=0:0&answer=0:1", "question 0 takes one answer, not 2"),
-            ("answer=7:0", "there is no question 7"),
-            ("answer=all", "`all` is not QUESTION:OPTION"),
+            ("q0=9", "question 0 has no option 9"),
+            ("q0=0&q0=1", "question 0 takes one answer, not 2"),
+            ("q7=0", "there is no question 7"),
+            ("q0=all", "`all` is not an option number"),
         ] {
             let res = answer_quiz(&app, quiz, body, None).await;
             assert_eq!(res.status, StatusCode::BAD_REQUEST, "{body}");
@@ -375,7 +375,7 @@ fn forged_quiz_answers_are_refused_and_change_nothing() {
             );
         }
         // A form that claims to be correct, or to be worth XP, is only answers to the server.
-        let res = answer_quiz(&app, quiz, "answer=0:0&correct=true&xp=1000", None).await;
+        let res = answer_quiz(&app, quiz, "q0=0&correct=true&xp=1000", None).await;
         assert_eq!(res.status, StatusCode::SEE_OTHER);
         let cookie = learner_cookie(&res);
         let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
@@ -428,5 +428,107 @@ fn state_changing_requests_from_another_site_are_refused() {
                 .unwrap();
             assert!(send(&app, req).await.status.is_redirection(), "{path}");
         }
+    })
+}
+
+/// Calls the server function the page calls when a simulation reaches its last step.
+async fn explore(app: &App, body: &str, cookie: Option<&str>) -> Page {
+    let mut req = Request::post("/api/explore_simulation")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+    if let Some(c) = cookie {
+        req = req.header(header::COOKIE, c);
+    }
+    send(app, req.body(Body::from(body.to_string())).unwrap()).await
+}
+
+#[test]
+fn exploring_a_simulation_earns_its_xp_once_and_only_for_real_simulations() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let first = explore(&app, "slug=dataparallel&index=0&xp=1000", None).await;
+        assert_eq!(first.status, StatusCode::OK, "{}", first.body);
+        let gained: serde_json::Value = serde_json::from_str(&first.body).unwrap();
+        assert_eq!(gained["xp"], 10, "the server decides: 10 XP, whatever the request says");
+        assert_eq!(gained["progress"]["xp"], 10);
+        assert_eq!(gained["achievements"], serde_json::json!(["Hands on"]));
+        let cookie = learner_cookie(&first);
+        let again = explore(&app, "slug=dataparallel&index=0", Some(&cookie)).await;
+        let again: serde_json::Value = serde_json::from_str(&again.body).unwrap();
+        assert_eq!((again["xp"].clone(), again["progress"]["xp"].clone()), (0.into(), 10.into()));
+        // Lesson 2 has one simulation; lesson `nope` none.
+        for body in ["slug=dataparallel&index=1", "slug=nope&index=0"] {
+            let res = explore(&app, body, Some(&cookie)).await;
+            assert!(
+                res.status.is_server_error() || res.status.is_client_error(),
+                "{body}: {}",
+                res.status
+            );
+        }
+        let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(page.body.contains("10 XP"), "{}", page.body);
+    })
+}
+
+#[test]
+fn resetting_a_lesson_takes_its_xp_until_earned_again() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, None).await;
+        let cookie = learner_cookie(&res);
+        let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(
+            page.body.contains("20 XP") && page.body.contains("Reset this lesson"),
+            "{}",
+            page.body
+        );
+        let before_button = page.body.split("Reset this lesson").next().unwrap();
+        let reset =
+            before_button.rsplit("action=\"").next().and_then(|s| s.split('"').next()).unwrap();
+        assert_eq!(reset, "/api/reset_lesson");
+        let req = Request::post(reset)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ACCEPT, "text/html")
+            .header(header::REFERER, "http://localhost/lessons/dataparallel")
+            .header(header::COOKIE, &cookie)
+            .body(Body::from("slug=dataparallel"))
+            .unwrap();
+        assert!(send(&app, req).await.status.is_redirection());
+        let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(
+            page.body.contains("0 XP")
+                && !page.body.contains("Passed:")
+                && !page.body.contains("Reset this lesson"),
+            "{}",
+            page.body
+        );
+        answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, Some(&cookie)).await;
+        assert!(
+            get(&app, "/lessons/dataparallel", Some(&cookie)).await.body.contains("20 XP"),
+            "earned again"
+        );
+    })
+}
+
+#[test]
+fn the_xp_page_lists_rules_levels_and_the_learners_achievements() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, None).await;
+        let page = get(&app, "/xp", Some(&learner_cookie(&res))).await;
+        assert_eq!(page.status, StatusCode::OK);
+        for text in [
+            "How XP works",
+            "Gradient Apprentice",
+            "그래디언트 견습생",
+            "Pass a quiz (retries allowed)",
+            "Quiz taker",
+        ] {
+            assert!(page.body.contains(text), "{text}");
+        }
+        assert_eq!(
+            page.body.matches("✓ earned").count(),
+            3,
+            "first quiz, perfect quiz, every quiz"
+        );
     })
 }

@@ -24,16 +24,6 @@ async fn sim(c: &Client, name: &str) -> Element {
     sim
 }
 
-/// Clicks like a learner, after bringing the control to the middle of the window at once (the
-/// site scrolls smoothly, and WebDriver would click before the scroll ends).
-async fn click(c: &Client, e: &Element) {
-    let e_json = vec![serde_json::to_value(e).unwrap()];
-    c.execute("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", e_json)
-        .await
-        .unwrap();
-    e.click().await.unwrap();
-}
-
 async fn within(e: &Element, css: &str) -> Element {
     e.find(Locator::Css(css)).await.unwrap_or_else(|_| panic!("no `{css}` in the simulation"))
 }

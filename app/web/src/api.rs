@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::model::{CourseOverview, LessonLookup};
+use crate::model::{CourseOverview, LessonLookup, Progressed, XpRules};
 
 #[server]
 pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
@@ -18,13 +18,16 @@ pub async fn get_lesson(slug: String) -> Result<LessonLookup, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let completed = ctx.completed_lessons().await?;
     let answers = ctx.last_quiz_answers(&slug).await?;
-    let progress = ctx.progress().await?;
+    let events = ctx.events().await?;
+    let progress = crate::ssr::page_models::progress_view(&ctx.progress_of(&events), true);
+    let has_progress = crate::ssr::AppContext::has_progress_in(&events, &slug);
     Ok(crate::ssr::page_models::lookup(
         &ctx.course.current(),
         &slug,
         &completed,
         &answers,
         progress,
+        has_progress,
     ))
 }
 
@@ -33,4 +36,34 @@ pub async fn get_lesson(slug: String) -> Result<LessonLookup, ServerFnError> {
 pub async fn complete_lesson(slug: String) -> Result<(), ServerFnError> {
     let ctx = crate::ssr::context()?;
     ctx.complete_lesson(&slug).await
+}
+
+/// Records that the learner explored simulation `index` of a lesson to its end, once. Called by
+/// the page when a simulation reaches its last step; what it earns is the server's to decide.
+#[server(endpoint = "explore_simulation")]
+pub async fn explore_simulation(slug: String, index: u32) -> Result<Progressed, ServerFnError> {
+    let ctx = crate::ssr::context()?;
+    let simulations = crate::ssr::page_models::facts(&ctx.course.current())
+        .lessons
+        .iter()
+        .find(|l| l.slug == slug)
+        .map_or(0, |l| l.simulations);
+    if index >= simulations {
+        return Err(ServerFnError::new(format!("lesson `{slug}` has no simulation {index}")));
+    }
+    ctx.record(lockstep_xp::Action::SimulationExplored { lesson: slug, sim: index }).await
+}
+
+/// Resets the learner's progress in one lesson: its XP goes, and can be earned again. Works as
+/// a plain form post without JavaScript.
+#[server(endpoint = "reset_lesson")]
+pub async fn reset_lesson(slug: String) -> Result<(), ServerFnError> {
+    crate::ssr::context()?.reset_lesson(&slug).await
+}
+
+#[server]
+pub async fn get_xp_rules() -> Result<XpRules, ServerFnError> {
+    let ctx = crate::ssr::context()?;
+    let progress = ctx.progress_of(&ctx.events().await?);
+    Ok(crate::ssr::page_models::xp_rules(&progress))
 }

@@ -16,6 +16,7 @@ pub fn SiteHeader() -> impl IntoView {
             </A>
             <nav aria-label="Site">
                 <A href="/">"Course"</A>
+                <A href="/xp">"XP & levels"</A>
             </nav>
         </header>
     }
@@ -99,27 +100,38 @@ fn copy_code(ev: leptos::ev::MouseEvent) {
 }
 
 /// The learner's level, XP and achievements, and the bar to the next level: on every page.
+/// It follows `progress`, so a page can update it without reloading.
 #[component]
-pub fn ProgressPanel(progress: ProgressView) -> impl IntoView {
-    let p = progress;
-    let course_percent = (100 * p.lessons_done).checked_div(p.lessons_total).unwrap_or(0);
-    let bar_label = match (p.next_level_at, p.to_go) {
-        (Some(next), Some(to_go)) => format!("{}/{next} XP to next level · {to_go} XP to go", p.xp),
-        _ => "top level reached".to_string(),
+pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoView {
+    let p = move || progress.get();
+    let course_percent = move || {
+        let p = p();
+        (100 * p.lessons_done).checked_div(p.lessons_total).unwrap_or(0)
+    };
+    let bar_label = move || {
+        let p = p();
+        match (p.next_level_at, p.to_go) {
+            (Some(next), Some(to_go)) => {
+                format!("{}/{next} XP to next level · {to_go} XP to go", p.xp)
+            }
+            _ => "top level reached".to_string(),
+        }
     };
     view! {
         <section class="xp-panel" aria-label="Your progress" data-role="progress">
             <p class="xp-level">
-                <strong data-role="level">{format!("Level {}", p.level)}</strong>
+                <strong data-role="level">{move || format!("Level {}", p().level)}</strong>
                 " · "
-                <span lang="en">{p.level_name_en}</span>
+                <span lang="en">{move || p().level_name_en}</span>
                 " · "
-                <span lang="ko">{p.level_name_ko}</span>
+                <span lang="ko">{move || p().level_name_ko}</span>
             </p>
             <ul class="xp-stats">
-                <li data-role="xp">{format!("{} XP", p.xp)}</li>
-                <li data-role="lessons">{format!("{}/{} lessons", p.lessons_done, p.lessons_total)}</li>
-                <li data-role="achievements">{format!("{}/{} achievements", p.achievements, p.achievements_total)}</li>
+                <li data-role="xp">{move || format!("{} XP", p().xp)}</li>
+                <li data-role="lessons">{move || format!("{}/{} lessons", p().lessons_done, p().lessons_total)}</li>
+                <li data-role="achievements">
+                    {move || format!("{}/{} achievements", p().achievements, p().achievements_total)}
+                </li>
             </ul>
             <div
                 class="bar"
@@ -127,12 +139,28 @@ pub fn ProgressPanel(progress: ProgressView) -> impl IntoView {
                 aria-label="XP to the next level"
                 aria-valuemin="0"
                 aria-valuemax="100"
-                aria-valuenow=p.level_percent
+                aria-valuenow=move || p().level_percent
             >
-                <span style=format!("width:{}%", p.level_percent)></span>
+                <span style=move || format!("width:{}%", p().level_percent)></span>
             </div>
-            <p class="xp-next muted" data-role="to-go">{format!("{bar_label} · {course_percent}% complete")}</p>
-            {p.local_only.then(|| view! { <p class="xp-local muted">"Progress is local-only — sign in to sync across devices."</p> })}
+            <p class="xp-next muted" data-role="to-go">{move || format!("{} · {}% complete", bar_label(), course_percent())}</p>
+            {move || p().local_only.then(|| view! { <p class="xp-local muted">"Progress is local-only — sign in to sync across devices."</p> })}
+            <p class="xp-rules"><a href="/xp">"How XP works"</a></p>
         </section>
+    }
+}
+
+/// A short message about XP just earned, announced to screen readers, gone after a while.
+#[component]
+pub fn Toast(message: RwSignal<Option<String>>) -> impl IntoView {
+    Effect::new(move |_| {
+        if message.get().is_some() {
+            set_timeout(move || message.set(None), std::time::Duration::from_secs(6));
+        }
+    });
+    view! {
+        <div class="toast-region" role="status" aria-live="polite" data-role="toast">
+            {move || message.get().map(|m| view! { <p class="toast">{m}</p> })}
+        </div>
     }
 }

@@ -66,6 +66,7 @@ pub fn App() -> impl IntoView {
             <main id="main">
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
+                    <Route path=path!("/xp") view=pages::XpPage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment(lockstep_routes::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
                 </Routes>
             </main>

@@ -12,6 +12,18 @@ pub struct CourseOverview {
     pub progress: ProgressView,
 }
 
+/// What recording an action earned, and the learner's progress after it: for the toast and
+/// the progress panel, without reloading the page.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Progressed {
+    pub progress: ProgressView,
+    pub xp: u32,
+    /// The level reached, when this action reached one: "Level 1 · Gradient Apprentice".
+    pub level: Option<String>,
+    /// The names of achievements earned by it.
+    pub achievements: Vec<String>,
+}
+
 /// The learner's XP, level and achievements, as every page shows them. Computed on the server
 /// from recorded events (`lockstep-xp`); the browser only displays it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -79,6 +91,8 @@ pub struct LessonView {
     pub next: Option<NeighbourLink>,
     pub completed: bool,
     pub progress: ProgressView,
+    /// The learner has something recorded in this lesson, which they may reset.
+    pub has_progress: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -138,4 +152,24 @@ pub struct TocItem {
 pub struct NeighbourLink {
     pub slug: String,
     pub title: String,
+}
+
+/// The XP rules page: how XP is earned, the levels, and every achievement with whether this
+/// learner has it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct XpRules {
+    /// (what, XP)
+    pub rules: Vec<(String, String)>,
+    /// (level, from XP, English name, Korean name)
+    pub levels: Vec<(u32, u32, String, String)>,
+    pub achievements: Vec<AchievementView>,
+    pub progress: ProgressView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AchievementView {
+    pub name_en: String,
+    pub name_ko: String,
+    pub rule: String,
+    pub earned: bool,
 }

@@ -1,4 +1,5 @@
-//! A quiz in a lesson: a plain form that posts to the server, which marks it, records it and
+//! A quiz in a lesson: a plain form (question N's options are the field `qN`, valued by option
+//! number) that posts to the server, which marks it, records it and
 //! sends the learner back to the quiz, where the review of their attempt now shows each
 //! option's explanation. The same with or without JavaScript; the page never holds an answer
 //! before the learner has given theirs.
@@ -47,7 +48,8 @@ fn Question(q: usize, question: QuizQuestion) -> impl IntoView {
                 .map(|(o, html)| {
                     view! {
                         <label class="quiz-option">
-                            <input type=kind name="answer" value=format!("{q}:{o}")/>
+                            // One name per question: radio buttons of one name are one group.
+                            <input type=kind name=format!("q{q}") value=o.to_string()/>
                             " "
                             <span inner_html=html></span>
                         </label>

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use lockstep_server::{build_state, router, Config};
 
@@ -135,4 +136,14 @@ pub fn artifacts() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-artifacts");
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Clicks like a learner, after bringing the control to the middle of the window at once (the
+/// site scrolls smoothly, and WebDriver would click before the scroll ends).
+pub async fn click(c: &Client, e: &Element) {
+    let e_json = vec![serde_json::to_value(e).unwrap()];
+    c.execute("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", e_json)
+        .await
+        .unwrap();
+    e.click().await.unwrap();
 }

@@ -31,7 +31,7 @@ fn Overview(o: CourseOverview) -> impl IntoView {
             <p class="eyebrow">"Course · " {total} " lessons · ~" {total_minutes} " min"</p>
             <h1>{o.title.clone()}</h1>
             <p class="lede">{o.summary.clone()}</p>
-            <ProgressPanel progress=o.progress.clone()/>
+            <ProgressPanel progress=Signal::stored(o.progress.clone())/>
             <div class="progress" aria-label="Course progress">
                 <div class="progress-text">
                     <strong>{format!("{}/{total}", o.completed)}</strong> " lessons completed"

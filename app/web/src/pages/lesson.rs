@@ -2,9 +2,9 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-use crate::api::{get_lesson, CompleteLesson};
-use crate::components::{on_lesson_click, ProgressPanel, Tags, Toc};
-use crate::model::{BodyBlock, LessonLookup, LessonView};
+use crate::api::{get_lesson, CompleteLesson, ExploreSimulation, ResetLesson};
+use crate::components::{on_lesson_click, ProgressPanel, Tags, Toast, Toc};
+use crate::model::{BodyBlock, LessonLookup, LessonView, Progressed};
 use crate::quiz::QuizView;
 use crate::sims::SimulationView;
 
@@ -12,15 +12,22 @@ use crate::sims::SimulationView;
 pub fn LessonPage() -> impl IntoView {
     let params = use_params_map();
     let complete = ServerAction::<CompleteLesson>::new();
+    let reset = ServerAction::<ResetLesson>::new();
     let page = Resource::new(
-        move || (params.read().get("slug").unwrap_or_default(), complete.version().get()),
-        |(slug, _)| get_lesson(slug),
+        move || {
+            (
+                params.read().get("slug").unwrap_or_default(),
+                complete.version().get(),
+                reset.version().get(),
+            )
+        },
+        |(slug, _, _)| get_lesson(slug),
     );
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading the lesson…"</p> }>
             {move || Suspend::new(async move {
                 match page.await {
-                    Ok(LessonLookup::Found(lesson)) => view! { <Lesson lesson complete/> }.into_any(),
+                    Ok(LessonLookup::Found(lesson)) => view! { <Lesson lesson complete reset/> }.into_any(),
                     Ok(LessonLookup::Broken { title, problems }) => {
                         super::set_status(500);
                         view! { <BrokenLesson title problems/> }.into_any()
@@ -37,7 +44,11 @@ pub fn LessonPage() -> impl IntoView {
 }
 
 #[component]
-fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl IntoView {
+fn Lesson(
+    lesson: LessonView,
+    complete: ServerAction<CompleteLesson>,
+    reset: ServerAction<ResetLesson>,
+) -> impl IntoView {
     let LessonView {
         slug,
         position,
@@ -53,7 +64,20 @@ fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl In
         next,
         completed,
         progress,
+        has_progress,
     } = lesson;
+    // Exploring a simulation updates the panel and says what it earned, without reloading the
+    // lesson (which would reset every simulation on it).
+    let progress = RwSignal::new(progress);
+    let toast = RwSignal::new(None::<String>);
+    let explore = ServerAction::<ExploreSimulation>::new();
+    Effect::new(move |_| {
+        if let Some(Ok(p)) = explore.value().get() {
+            toast.set(gain_message(&p));
+            progress.set(p.progress);
+        }
+    });
+    let mut simulations = 0u32;
     view! {
         <Title text=title.clone()/>
         <div class="lesson-layout">
@@ -67,13 +91,21 @@ fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl In
                     <p class="lede">{summary}</p>
                     <Tags tags/>
                     <ProgressPanel progress/>
+                    <Toast message=toast/>
                 </header>
                 <div class="lesson-body">
                     {body
                         .into_iter()
                         .map(|block| match block {
                             BodyBlock::Html(html) => view! { <div class="prose" inner_html=html></div> }.into_any(),
-                            BodyBlock::Simulation(sim) => view! { <SimulationView sim/> }.into_any(),
+                            BodyBlock::Simulation(sim) => {
+                                let (slug, index) = (slug.clone(), simulations);
+                                simulations += 1;
+                                let explored = Callback::new(move |()| {
+                                    explore.dispatch(ExploreSimulation { slug: slug.clone(), index });
+                                });
+                                view! { <SimulationView sim explored/> }.into_any()
+                            }
                             BodyBlock::Quiz(quiz) => view! { <QuizView quiz/> }.into_any(),
                         })
                         .collect_view()}
@@ -82,6 +114,7 @@ fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl In
                     {if completed {
                         view! { <p class="done">"✓ You completed this lesson (" {xp} " XP)."</p> }.into_any()
                     } else {
+                        let slug = slug.clone();
                         view! {
                             <ActionForm action=complete>
                                 <input type="hidden" name="slug" value=slug/>
@@ -90,6 +123,14 @@ fn Lesson(lesson: LessonView, complete: ServerAction<CompleteLesson>) -> impl In
                         }
                             .into_any()
                     }}
+                    {has_progress.then(|| {
+                        view! {
+                            <ActionForm action=reset attr:class="reset-lesson">
+                                <input type="hidden" name="slug" value=slug/>
+                                <button type="submit">"Reset this lesson's progress"</button>
+                            </ActionForm>
+                        }
+                    })}
                 </section>
                 <nav class="prev-next" aria-label="Lessons">
                     {prev.map(|p| view! { <a class="prev" rel="prev" href=lockstep_routes::lesson(&p.slug)>"← " {p.title}</a> })}
@@ -117,4 +158,16 @@ fn BrokenLesson(title: String, problems: Vec<String>) -> impl IntoView {
             <p><a href="/">"Back to the course"</a></p>
         </section>
     }
+}
+
+/// "+10 XP · Level 1 · Gradient Apprentice · Achievement: Hands on", or nothing when the action
+/// earned nothing new.
+fn gain_message(p: &Progressed) -> Option<String> {
+    let mut parts = Vec::new();
+    if p.xp > 0 {
+        parts.push(format!("+{} XP", p.xp));
+    }
+    parts.extend(p.level.clone());
+    parts.extend(p.achievements.iter().map(|a| format!("Achievement: {a}")));
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }

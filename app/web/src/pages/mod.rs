@@ -1,10 +1,12 @@
 mod index;
 mod lesson;
 mod not_found;
+mod xp;
 
 pub use index::CourseIndex;
 pub use lesson::LessonPage;
 pub use not_found::NotFound;
+pub use xp::XpPage;
 
 /// Sets the HTTP status of the page being rendered on the server; nothing in the browser.
 fn set_status(code: u16) {

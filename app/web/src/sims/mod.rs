@@ -19,10 +19,18 @@ use lockstep_embed::Simulation;
 
 pub use format::{bandwidth, bytes, duration, number};
 pub use number_field::NumberField;
-pub use player::Player;
+pub use player::{OnExplored, Player};
 
+/// One simulation. `explored`, when given, is called once the learner has stepped or played it
+/// to its end.
 #[component]
-pub fn SimulationView(sim: Simulation) -> impl IntoView {
+pub fn SimulationView(
+    sim: Simulation,
+    #[prop(optional)] explored: Option<Callback<()>>,
+) -> impl IntoView {
+    if let Some(explored) = explored {
+        provide_context(OnExplored(explored));
+    }
     let name = sim.name();
     let body = match sim {
         Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),

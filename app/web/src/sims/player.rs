@@ -4,6 +4,11 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
+/// Given by the page to a simulation: called the first time the learner reaches its last step
+/// (the server records that it was explored).
+#[derive(Clone, Copy)]
+pub struct OnExplored(pub Callback<()>);
+
 /// Drives `step` from 0 (the starting state) to `last`. Playing advances one step per second
 /// and stops at the end; stepping by hand pauses first.
 #[component]
@@ -43,6 +48,15 @@ pub fn Player(
         timer.set_value(set_interval_with_handle(tick, Duration::from_millis(1000)).ok());
     };
     on_cleanup(stop);
+    if let Some(OnExplored(explored)) = use_context::<OnExplored>() {
+        let told = StoredValue::new(false);
+        Effect::new(move |_| {
+            if step.get() >= last.get() && last.get() > 0 && !told.get_value() {
+                told.set_value(true);
+                explored.run(());
+            }
+        });
+    }
     let unit_pos = unit.clone();
     view! {
         <div class="sim-controls needs-js" role="group" aria-label=format!("{label} controls")>

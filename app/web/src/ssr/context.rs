@@ -8,7 +8,7 @@ use lockstep_course::live::LiveCourse;
 use lockstep_store::Store;
 
 use super::{learner_cookie, page_models};
-use crate::model::ProgressView;
+use crate::model::{ProgressView, Progressed};
 
 /// Provided to every render and server function by the server crate.
 #[derive(Clone)]
@@ -30,16 +30,48 @@ impl AppContext {
         }
     }
 
-    /// The learner's progress as every page shows it. A browser without a learner cookie has
-    /// done nothing yet.
+    /// The learner's live events; none for a browser without a learner cookie.
+    pub async fn events(&self) -> Result<Vec<lockstep_xp::Event>, ServerFnError> {
+        match learner_cookie::from_request() {
+            Some(id) => self.store.events(&id).await.map_err(internal),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Progress by the XP rules, from events.
+    pub fn progress_of(&self, events: &[lockstep_xp::Event]) -> lockstep_xp::Progress {
+        lockstep_xp::progress(&page_models::facts(&self.course.current()), events)
+    }
+
+    /// The learner's progress as every page shows it.
     pub async fn progress(&self) -> Result<ProgressView, ServerFnError> {
-        let events = match learner_cookie::from_request() {
-            Some(id) => self.store.events(&id).await.map_err(internal)?,
-            None => Vec::new(),
+        Ok(page_models::progress_view(&self.progress_of(&self.events().await?), true))
+    }
+
+    /// Records `action` for the learner (making them a cookie if they have none) and returns
+    /// what it earned, with their progress after it.
+    pub async fn record(&self, action: lockstep_xp::Action) -> Result<Progressed, ServerFnError> {
+        let learner = match learner_cookie::from_request() {
+            Some(id) => id,
+            None => learner_cookie::set_new().map_err(internal)?,
         };
-        let course = self.course.current();
-        let progress = lockstep_xp::progress(&page_models::facts(&course), &events);
-        Ok(page_models::progress_view(&progress, true))
+        let before = self.progress_of(&self.store.events(&learner).await.map_err(internal)?);
+        self.store.record(&learner, &action, unix_now()).await.map_err(internal)?;
+        let after = self.progress_of(&self.store.events(&learner).await.map_err(internal)?);
+        Ok(page_models::progressed(&before, &after))
+    }
+
+    /// Whether the learner has anything recorded in the lesson (to offer a reset).
+    pub fn has_progress_in(events: &[lockstep_xp::Event], slug: &str) -> bool {
+        events.iter().any(|e| e.action.lesson() == Some(slug))
+    }
+
+    /// Resets the learner's progress in a lesson.
+    pub async fn reset_lesson(&self, slug: &str) -> Result<(), ServerFnError> {
+        if let Some(id) = learner_cookie::from_request() {
+            self.store.reset_lesson(&id, slug, unix_now()).await.map_err(internal)?;
+        }
+        Ok(())
     }
 
     /// The learner's last answers to each quiz of the lesson; none for a learner without a

@@ -5,8 +5,9 @@ use lockstep_course::{Block, Course, LessonEntry, Quiz};
 use lockstep_xp::{CourseFacts, LessonFacts, Progress};
 
 use crate::model::{
-    BodyBlock, CourseOverview, LessonCard, LessonLookup, LessonView, NeighbourLink, ProgressView,
-    QuizBlock, QuizQuestion, QuizReview, ReviewedOption, TocItem,
+    AchievementView, BodyBlock, CourseOverview, LessonCard, LessonLookup, LessonView,
+    NeighbourLink, ProgressView, Progressed, QuizBlock, QuizQuestion, QuizReview, ReviewedOption,
+    TocItem, XpRules,
 };
 
 pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -> CourseOverview {
@@ -46,6 +47,7 @@ pub fn lookup(
     completed: &[String],
     quiz_answers: &[(u32, Vec<Vec<usize>>)],
     progress: ProgressView,
+    has_progress: bool,
 ) -> LessonLookup {
     let Some((index, entry)) = course.find(slug) else {
         return LessonLookup::Missing;
@@ -103,6 +105,7 @@ pub fn lookup(
         next: neighbour(index + 1),
         completed: completed.iter().any(|s| s == slug),
         progress,
+        has_progress,
     })
 }
 
@@ -185,5 +188,45 @@ pub fn progress_view(p: &Progress, local_only: bool) -> ProgressView {
         achievements: p.achievements.len() as u32,
         achievements_total: p.achievements_total,
         local_only,
+    }
+}
+
+/// What one recorded action changed, for the toast.
+pub fn progressed(before: &Progress, after: &Progress) -> Progressed {
+    let gain = lockstep_xp::gain(before, after);
+    Progressed {
+        progress: progress_view(after, true),
+        xp: gain.xp,
+        level: gain.level.map(|l| format!("Level {} · {}", l.number, l.name_en)),
+        achievements: gain
+            .achievements
+            .iter()
+            .filter_map(|id| lockstep_xp::ACHIEVEMENTS.iter().find(|a| a.id == id))
+            .map(|a| a.name_en.to_string())
+            .collect(),
+    }
+}
+
+pub fn xp_rules(progress: &Progress) -> XpRules {
+    XpRules {
+        rules: lockstep_xp::RULES
+            .iter()
+            .map(|(what, xp)| (what.to_string(), xp.to_string()))
+            .collect(),
+        levels: lockstep_xp::LEVELS
+            .iter()
+            .enumerate()
+            .map(|(n, (from, en, ko))| (n as u32, *from, en.to_string(), ko.to_string()))
+            .collect(),
+        achievements: lockstep_xp::ACHIEVEMENTS
+            .iter()
+            .map(|a| AchievementView {
+                name_en: a.name_en.into(),
+                name_ko: a.name_ko.into(),
+                rule: a.rule.into(),
+                earned: progress.achievements.iter().any(|e| e.id == a.id),
+            })
+            .collect(),
+        progress: progress_view(progress, true),
     }
 }
