@@ -88,7 +88,9 @@ fn main() -> Result<()> {
         Task::Serve { dev } => serve(&root, site::Profile::from_dev_flag(dev)),
         Task::Lint => {
             let mut stages = Stages::new();
-            let result = lint(&root, &mut stages);
+            let result = stages
+                .time("set-up (rustfmt, clippy)", setup::lint_tools)
+                .and_then(|()| lint(&root, &mut stages));
             stages.print();
             result
         }

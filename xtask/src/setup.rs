@@ -89,6 +89,14 @@ fn wasm_target() -> Result<()> {
     run(Command::new("rustup").args(["target", "add", crate::site::WASM_TARGET]))
 }
 
+/// What `cargo xtask lint` needs on its own: rustfmt, clippy and the wasm32 target (clippy
+/// checks the browser crate for wasm32). The native clippy also builds gpu-runner, whose `tch`
+/// needs the Python environment that `cargo xtask setup` makes.
+pub fn lint_tools() -> Result<()> {
+    wasm_target()?;
+    rust_components()
+}
+
 /// rustfmt and clippy, which the test command runs before the tests.
 fn rust_components() -> Result<()> {
     let installed = output(Command::new("rustup").args(["component", "list", "--installed"]))

@@ -16,6 +16,14 @@ fn the_real_course_checks_clean() {
     let out = lessons(&["check", &course_dir()]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
     assert!(String::from_utf8_lossy(&out.stderr).contains("lessons checked, no problems"));
+    // Without DIR it checks ./lessons, as run from the repository root.
+    let out = Command::new(env!("CARGO_BIN_EXE_lessons"))
+        .arg("check")
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lessons checked, no problems"));
 }
 
 #[test]

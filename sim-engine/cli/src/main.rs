@@ -21,7 +21,9 @@ use sim_engine::timeline::{Event, Lane, Timeline};
 #[command(
     name = "sim",
     version,
-    about = "sim-engine's simulations of PyTorch data-parallel training, printed as JSON."
+    about = "sim-engine's simulations of PyTorch data-parallel training, printed as JSON.",
+    // As before clap: a repeated option takes its last value.
+    args_override_self = true
 )]
 struct Cli {
     #[command(subcommand)]
@@ -42,20 +44,22 @@ enum Command {
     Ddp(DdpArgs),
 }
 
+// Numeric options take `allow_negative_numbers`, so `--alpha -1` reaches the value's own check
+// ("--alpha must be a non-negative number") instead of failing as an unexpected argument `-1`.
 #[derive(Args)]
 struct SamplerArgs {
     /// The dataset's length.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     len: usize,
     /// num_replicas: the world size.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     replicas: usize,
     #[arg(long, allow_negative_numbers = true)]
     rank: i64,
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     seed: i64,
     /// The epoch passed to set_epoch.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     epoch: u64,
     #[arg(long, default_value_t = true, action = ArgAction::Set, value_name = "true|false")]
     shuffle: bool,
@@ -66,7 +70,7 @@ struct SamplerArgs {
 #[derive(Args)]
 struct RingArgs {
     /// How many ranks; must match --values.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     ranks: Option<usize>,
     /// Each rank's vector, as JSON: '[[1,2,3],[4,5,6]]'.
     #[arg(long)]
@@ -81,7 +85,7 @@ struct AllreduceArgs {
     /// Each rank's vector, as JSON: '[[1,2,3],[4,5,6]]'.
     #[arg(long)]
     values: String,
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     ranks: Option<usize>,
 }
 
@@ -90,28 +94,28 @@ struct ModelArgs {
     /// Layer widths of the MLP, input first: 784,1024,10.
     #[arg(long)]
     layers: String,
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     gpus: usize,
     /// The global batch.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     batch: usize,
     /// A hardware preset: h100-nvlink, h100-pcie, a100-pcie, cpu-gloo.
     #[arg(long, default_value = "h100-nvlink")]
     hardware: String,
     /// Achieved FLOP/s, overriding the preset's.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     flops: Option<f64>,
     /// Memory bandwidth in bytes/s, overriding the preset's.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     memory_bandwidth: Option<f64>,
     /// Link latency in seconds, overriding the preset's.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     alpha: Option<f64>,
     /// Link bandwidth in bytes/s, overriding the preset's.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     beta: Option<f64>,
     /// Host time per layer in seconds, overriding the preset's.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     host_layer: Option<f64>,
 }
 
@@ -126,7 +130,7 @@ struct DdpArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// DDP's bucket_cap_mb [default: 25, with torch's small first bucket].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     bucket_cap_mb: Option<f64>,
     /// The first iteration's buckets, or the rebuilt ones of every later iteration.
     #[arg(long, default_value = "rebuilt", value_name = "first|rebuilt")]

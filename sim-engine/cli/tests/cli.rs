@@ -78,6 +78,13 @@ fn errors_exit_2_with_a_message() {
     let (code, _, err) = sim(&["sampler", "--len", "ten", "--replicas", "4", "--rank", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("invalid value 'ten' for '--len <LEN>'"), "{err}");
+    let (code, _, err) = sim(&["sampler", "--len", "-1", "--replicas", "4", "--rank", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value '-1' for '--len <LEN>'"), "{err}");
+    let (code, _, err) =
+        sim(&["ddp", "--layers", "4,4", "--gpus", "2", "--batch", "8", "--alpha", "-1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--alpha must be a non-negative number"), "{err}");
 }
 
 #[test]
@@ -90,6 +97,23 @@ fn flag_equals_value_is_the_same_as_flag_space_value() {
     let (_, v, _) =
         sim(&["sampler", "--len=10", "--replicas=4", "--rank=3", "--shuffle=false", "--drop-last"]);
     assert_eq!(v, serde_json::json!({"indices": [3, 7]}));
+}
+
+#[test]
+fn a_repeated_option_takes_its_last_value() {
+    let (code, v, err) = sim(&[
+        "sampler",
+        "--len=10",
+        "--replicas=4",
+        "--rank=0",
+        "--rank",
+        "2",
+        "--seed=-1",
+        "--seed",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v, serde_json::json!({"indices": [7, 0, 4]}));
 }
 
 #[test]
