@@ -8,18 +8,22 @@ use crate::model::{CourseOverview, LessonLookup, Progressed, XpRules};
 #[server]
 pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let completed = ctx.completed_lessons().await?;
-    let progress = ctx.progress().await?;
-    Ok(crate::ssr::page_models::overview(&ctx.course.current(), &completed, progress))
+    let events = ctx.events().await?;
+    let completed = crate::ssr::AppContext::completed_in(&events);
+    Ok(crate::ssr::page_models::overview(
+        &ctx.course.current(),
+        &completed,
+        ctx.progress_view(&events),
+    ))
 }
 
 #[server]
 pub async fn get_lesson(slug: String) -> Result<LessonLookup, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let completed = ctx.completed_lessons().await?;
     let answers = ctx.last_quiz_answers(&slug).await?;
     let events = ctx.events().await?;
-    let progress = crate::ssr::page_models::progress_view(&ctx.progress_of(&events), true);
+    let completed = crate::ssr::AppContext::completed_in(&events);
+    let progress = ctx.progress_view(&events);
     let has_progress = crate::ssr::AppContext::has_progress_in(&events, &slug);
     Ok(crate::ssr::page_models::lookup(
         &ctx.course.current(),
@@ -43,15 +47,11 @@ pub async fn complete_lesson(slug: String) -> Result<(), ServerFnError> {
 #[server(endpoint = "explore_simulation")]
 pub async fn explore_simulation(slug: String, index: u32) -> Result<Progressed, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let simulations = crate::ssr::page_models::facts(&ctx.course.current())
-        .lessons
-        .iter()
-        .find(|l| l.slug == slug)
-        .map_or(0, |l| l.simulations);
-    if index >= simulations {
+    let action = lockstep_xp::Action::SimulationExplored { lesson: slug.clone(), sim: index };
+    if !crate::ssr::page_models::facts(&ctx.course.current()).knows(&action) {
         return Err(ServerFnError::new(format!("lesson `{slug}` has no simulation {index}")));
     }
-    ctx.record(lockstep_xp::Action::SimulationExplored { lesson: slug, sim: index }).await
+    ctx.record(action).await
 }
 
 /// Resets the learner's progress in one lesson: its XP goes, and can be earned again. Works as

@@ -141,26 +141,19 @@ mod tests {
     #[test]
     fn ranks_that_each_form_their_own_world_fail() {
         let mut run = correct_run(2, 8, 1, 1.0);
-        edit(&mut run, 1, |e| match e {
-            Event::Init { backend, site, time, .. } => Some(Event::Init {
-                backend: backend.clone(),
-                rank: 0,
-                world: 1,
-                site: site.clone(),
-                time: *time,
-            }),
-            _ => None,
-        });
-        edit(&mut run, 0, |e| match e {
-            Event::Init { backend, site, time, .. } => Some(Event::Init {
-                backend: backend.clone(),
-                rank: 0,
-                world: 1,
-                site: site.clone(),
-                time: *time,
-            }),
-            _ => None,
-        });
+        // Each process calls init_process_group(rank=0, world_size=1) for itself.
+        for rank in 0..2 {
+            edit(&mut run, rank, |e| match e {
+                Event::Init { backend, site, time, .. } => Some(Event::Init {
+                    backend: backend.clone(),
+                    rank: 0,
+                    world: 1,
+                    site: site.clone(),
+                    time: *time,
+                }),
+                _ => None,
+            });
+        }
         let c = launched(&run);
         assert_eq!(c.status, CheckStatus::Fail);
         assert_eq!(

@@ -23,13 +23,6 @@ pub fn context() -> Result<AppContext, ServerFnError> {
 }
 
 impl AppContext {
-    pub async fn completed_lessons(&self) -> Result<Vec<String>, ServerFnError> {
-        match learner_cookie::from_request() {
-            Some(id) => self.store.completed_lessons(&id).await.map_err(internal),
-            None => Ok(Vec::new()),
-        }
-    }
-
     /// The learner's live events; none for a browser without a learner cookie.
     pub async fn events(&self) -> Result<Vec<lockstep_xp::Event>, ServerFnError> {
         match learner_cookie::from_request() {
@@ -43,9 +36,9 @@ impl AppContext {
         lockstep_xp::progress(&page_models::facts(&self.course.current()), events)
     }
 
-    /// The learner's progress as every page shows it.
-    pub async fn progress(&self) -> Result<ProgressView, ServerFnError> {
-        Ok(page_models::progress_view(&self.progress_of(&self.events().await?), true))
+    /// The learner's progress as every page shows it, from their events.
+    pub fn progress_view(&self, events: &[lockstep_xp::Event]) -> ProgressView {
+        page_models::progress_view(&self.progress_of(events), true)
     }
 
     /// Records `action` for the learner (making them a cookie if they have none) and returns
@@ -55,10 +48,25 @@ impl AppContext {
             Some(id) => id,
             None => learner_cookie::set_new().map_err(internal)?,
         };
-        let before = self.progress_of(&self.store.events(&learner).await.map_err(internal)?);
-        self.store.record(&learner, &action, unix_now()).await.map_err(internal)?;
-        let after = self.progress_of(&self.store.events(&learner).await.map_err(internal)?);
-        Ok(page_models::progressed(&before, &after))
+        let mut events = self.store.events(&learner).await.map_err(internal)?;
+        let before = self.progress_of(&events);
+        let at = unix_now();
+        // A first recording is the only change to the events; no need to read them again.
+        if self.store.record(&learner, &action, at).await.map_err(internal)? {
+            events.push(lockstep_xp::Event { action, at });
+        }
+        Ok(page_models::progressed(&before, &self.progress_of(&events)))
+    }
+
+    /// The lessons the events say were completed.
+    pub fn completed_in(events: &[lockstep_xp::Event]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match &e.action {
+                lockstep_xp::Action::LessonCompleted { lesson } => Some(lesson.clone()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Whether the learner has anything recorded in the lesson (to offer a reset).
@@ -90,11 +98,7 @@ impl AppContext {
         if self.course.current().find(slug).is_none() {
             return Err(ServerFnError::new(format!("there is no lesson `{slug}`")));
         }
-        let learner = match learner_cookie::from_request() {
-            Some(id) => id,
-            None => learner_cookie::set_new().map_err(internal)?,
-        };
-        self.store.complete_lesson(&learner, slug, unix_now()).await.map_err(internal)?;
+        self.record(lockstep_xp::Action::LessonCompleted { lesson: slug.to_string() }).await?;
         Ok(())
     }
 }
