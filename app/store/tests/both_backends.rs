@@ -5,7 +5,7 @@
 //! database so tests run in parallel without seeing each other's rows. Without the variable the
 //! PostgreSQL half fails, loudly: a database test that silently skips would hide a broken backend.
 
-use lockstep_store::{Backend, Store};
+use lockstep_store::{Backend, Role, Store};
 use lockstep_xp::Action;
 use sqlx::Connection;
 
@@ -139,6 +139,93 @@ async fn reconnect_keeps_data_and_migrations_are_idempotent(store: Store, url: &
     store.close().await;
     let again = Store::connect(url).await.unwrap();
     assert_eq!(again.completed_lessons("l1").await.unwrap(), vec!["x"]);
+}
+
+async fn accounts_are_unique_and_roles_and_epochs_change(store: &Store) {
+    let a = store.create_account("ada@example.org", "hash1", "acct-ada", 10).await.unwrap().unwrap();
+    assert_eq!((a.email.as_str(), a.role, a.session_epoch), ("ada@example.org", Role::Learner, 0));
+    assert_eq!(
+        store.create_account("ada@example.org", "hash2", "acct-ada-2", 11).await.unwrap(),
+        None,
+        "a taken email makes no second account"
+    );
+    assert!(store.events("acct-ada-2").await.unwrap().is_empty());
+    assert!(store.set_role("ada@example.org", Role::Instructor).await.unwrap());
+    assert!(!store.set_role("nobody@example.org", Role::Instructor).await.unwrap());
+    assert_eq!(store.set_password_hash(a.id, "hash3").await.unwrap(), Some(1));
+    assert_eq!(store.set_password_hash(-1, "hash3").await.unwrap(), None);
+    let again = store.account_by_email("ada@example.org").await.unwrap().unwrap();
+    assert_eq!((again.role, again.password_hash.as_str(), again.session_epoch), (Role::Instructor, "hash3", 1));
+    assert_eq!(store.account_by_id(a.id).await.unwrap(), Some(again));
+    assert_eq!(store.accounts().await.unwrap().len(), 1);
+}
+
+/// Anonymous progress merged into an account: what the account lacked moves, what it had
+/// stays behind counted once, quiz answers move, and merging again moves nothing.
+async fn merging_counts_nothing_twice(store: &Store) {
+    let account = store.create_account("bo@example.org", "h", "acct-bo", 1).await.unwrap().unwrap();
+    let lesson = Action::LessonCompleted { lesson: "torchrun".into() };
+    let sim = Action::SimulationExplored { lesson: "torchrun".into(), sim: 0 };
+    store.record(&account.learner_id, &lesson, 5).await.unwrap();
+    store.record("anon", &lesson, 6).await.unwrap();
+    store.record("anon", &sim, 7).await.unwrap();
+    store.record("anon", &quiz("torchrun", 0), 8).await.unwrap();
+    store.record_quiz_answers("anon", "torchrun", 0, &[vec![1]], 8).await.unwrap();
+    // A reset event moves as history and counts nowhere.
+    store.record("anon", &quiz("dataparallel", 0), 3).await.unwrap();
+    store.reset_lesson("anon", "dataparallel", 4).await.unwrap();
+    let merged = store.merge_learner("anon", &account.learner_id).await.unwrap();
+    assert_eq!(merged.moved, vec![sim.clone(), quiz("torchrun", 0)]);
+    assert_eq!((merged.already_had, merged.quiz_answers), (1, 1));
+    let mine: Vec<Action> =
+        store.events(&account.learner_id).await.unwrap().into_iter().map(|e| e.action).collect();
+    assert_eq!(mine, vec![lesson.clone(), sim, quiz("torchrun", 0)]);
+    assert_eq!(
+        store.last_quiz_answers(&account.learner_id, "torchrun").await.unwrap(),
+        vec![(0, vec![vec![1]])]
+    );
+    let again = store.merge_learner("anon", &account.learner_id).await.unwrap();
+    assert!(again.moved.is_empty());
+    assert_eq!(store.merge_learner("acct-bo", "acct-bo").await.unwrap(), Default::default());
+    // The instructor's view: the account, not the merged anonymous learner.
+    let report = store.learners_report().await.unwrap();
+    assert!(report.iter().all(|l| l.learner_id != "anon"), "{report:?}");
+    let bo = report.iter().find(|l| l.email.as_deref() == Some("bo@example.org")).unwrap();
+    assert_eq!(bo.events.len(), 3);
+    let firsts = store.first_quiz_answers().await.unwrap();
+    assert_eq!(firsts.len(), 1);
+    assert_eq!((firsts[0].lesson.as_str(), firsts[0].quiz), ("torchrun", 0));
+}
+
+async fn sign_in_failures_are_counted_per_key(store: &Store) {
+    for at in [100, 110, 120] {
+        store.record_sign_in_failure(&["account:x", "address:1.2.3.4"], at, 0).await.unwrap();
+    }
+    store.record_sign_in_failure(&["account:y", "address:1.2.3.4"], 130, 0).await.unwrap();
+    assert_eq!(store.sign_in_failures("account:x", 0).await.unwrap(), (3, Some(100)));
+    assert_eq!(store.sign_in_failures("account:x", 105).await.unwrap(), (2, Some(110)));
+    assert_eq!(store.sign_in_failures("address:1.2.3.4", 0).await.unwrap(), (4, Some(100)));
+    store.clear_sign_in_failures("account:x").await.unwrap();
+    assert_eq!(store.sign_in_failures("account:x", 0).await.unwrap(), (0, None));
+    // Old failures are forgotten as new ones are counted.
+    store.record_sign_in_failure(&["account:z"], 500, 125).await.unwrap();
+    assert_eq!(store.sign_in_failures("address:1.2.3.4", 0).await.unwrap(), (1, Some(130)));
+}
+
+#[tokio::test]
+async fn sqlite_accounts() {
+    let (_dir, store) = sqlite().await;
+    accounts_are_unique_and_roles_and_epochs_change(&store).await;
+    merging_counts_nothing_twice(&store).await;
+    sign_in_failures_are_counted_per_key(&store).await;
+}
+
+#[tokio::test]
+async fn postgres_accounts() {
+    let store = postgres("accounts").await;
+    accounts_are_unique_and_roles_and_epochs_change(&store).await;
+    merging_counts_nothing_twice(&store).await;
+    sign_in_failures_are_counted_per_key(&store).await;
 }
 
 #[tokio::test]

@@ -1,0 +1,268 @@
+//! Accounts, merging an anonymous learner into one, and failed sign-ins.
+//!
+//! Passwords arrive here already hashed: hashing is slow and belongs to the server, which runs
+//! it off the async threads.
+
+use lockstep_xp::Action;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::{Store, StoreError};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Learner,
+    Instructor,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Learner => "learner",
+            Role::Instructor => "instructor",
+        }
+    }
+
+    fn parse(s: &str) -> Role {
+        // Anything but the one privileged value is the unprivileged role.
+        if s == "instructor" {
+            Role::Instructor
+        } else {
+            Role::Learner
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    pub id: i64,
+    pub email: String,
+    pub password_hash: String,
+    pub role: Role,
+    /// The learner whose events are this account's progress.
+    pub learner_id: String,
+    pub session_epoch: i64,
+    pub created_at: i64,
+}
+
+/// What a merge moved into the account.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Merged {
+    /// Actions now counted for the account that were not before.
+    pub moved: Vec<Action>,
+    /// Actions the account already had: kept with the anonymous learner, counted once.
+    pub already_had: u64,
+    /// Quiz answers moved (kept for the review and the instructor's statistics).
+    pub quiz_answers: u64,
+}
+
+const ACCOUNT_COLUMNS: &str =
+    "id, email, password_hash, role, learner_id, session_epoch, created_at";
+
+fn account(r: &AnyRow) -> Result<Account, StoreError> {
+    Ok(Account {
+        id: r.try_get(0)?,
+        email: r.try_get(1)?,
+        password_hash: r.try_get(2)?,
+        role: Role::parse(&r.try_get::<String, _>(3)?),
+        learner_id: r.try_get(4)?,
+        session_epoch: r.try_get(5)?,
+        created_at: r.try_get(6)?,
+    })
+}
+
+impl Store {
+    /// Creates an account with its own new learner. `None` when the email is taken.
+    pub async fn create_account(
+        &self,
+        email: &str,
+        password_hash: &str,
+        learner_id: &str,
+        now: i64,
+    ) -> Result<Option<Account>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO learners (id, created_at) VALUES ($1, $2)")
+            .bind(learner_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        let row = sqlx::query(&format!(
+            "INSERT INTO accounts (email, password_hash, learner_id, created_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (email) DO NOTHING RETURNING {ACCOUNT_COLUMNS}"
+        ))
+        .bind(email)
+        .bind(password_hash)
+        .bind(learner_id)
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            // The learner row made for it goes with the transaction.
+            tx.rollback().await?;
+            return Ok(None);
+        };
+        let created = account(&row)?;
+        tx.commit().await?;
+        Ok(Some(created))
+    }
+
+    pub async fn account_by_email(&self, email: &str) -> Result<Option<Account>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email = $1"))
+            .bind(email)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(account).transpose()
+    }
+
+    pub async fn account_by_id(&self, id: i64) -> Result<Option<Account>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(account).transpose()
+    }
+
+    /// Every account, oldest first.
+    pub async fn accounts(&self) -> Result<Vec<Account>, StoreError> {
+        let rows = sqlx::query(&format!("SELECT {ACCOUNT_COLUMNS} FROM accounts ORDER BY id"))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(account).collect()
+    }
+
+    /// Replaces the password hash and bumps the session epoch, which signs out every session
+    /// signed in before. Returns the new epoch; `None` if there is no such account.
+    pub async fn set_password_hash(
+        &self,
+        account_id: i64,
+        password_hash: &str,
+    ) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(
+            "UPDATE accounts SET password_hash = $1, session_epoch = session_epoch + 1 WHERE id = $2 \
+             RETURNING session_epoch",
+        )
+        .bind(password_hash)
+        .bind(account_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| r.try_get(0)).transpose().map_err(StoreError::from)
+    }
+
+    /// Sets the role of the account with this email; `false` if there is none.
+    pub async fn set_role(&self, email: &str, role: Role) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE accounts SET role = $1 WHERE email = $2")
+            .bind(role.as_str())
+            .bind(email)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Moves the anonymous learner `from`'s progress into `into` (an account's learner), in one
+    /// transaction. Events the account has not got move over; events it already has stay with
+    /// `from`, so nothing counts twice and nothing is deleted. All quiz answers move. Merging
+    /// again, or merging a learner into itself, moves nothing.
+    pub async fn merge_learner(
+        &self,
+        from: &str,
+        into: &str,
+    ) -> Result<Merged, StoreError> {
+        if from == into {
+            return Ok(Merged::default());
+        }
+        let mut tx = self.pool.begin().await?;
+        // Writing first takes SQLite's write lock at once, so no other writer slips in
+        // between reading what the account has and moving rows.
+        let moved_rows = sqlx::query(
+            "UPDATE xp_events SET learner_id = $1 WHERE learner_id = $2 AND (reset_at IS NOT NULL OR NOT EXISTS (\
+               SELECT 1 FROM xp_events mine WHERE mine.learner_id = $1 AND mine.kind = xp_events.kind \
+               AND mine.subject = xp_events.subject AND mine.reset_at IS NULL)) \
+             RETURNING kind, subject, reset_at",
+        )
+        .bind(into)
+        .bind(from)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut moved = Vec::new();
+        for r in &moved_rows {
+            let reset_at: Option<i64> = r.try_get(2)?;
+            if reset_at.is_none() {
+                let (kind, subject): (String, String) = (r.try_get(0)?, r.try_get(1)?);
+                if let Some(action) = Action::from_stored(&kind, &subject) {
+                    moved.push(action);
+                }
+            }
+        }
+        let already: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM xp_events WHERE learner_id = $1 AND reset_at IS NULL",
+        )
+        .bind(from)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get(0)?;
+        let answers = sqlx::query("UPDATE quiz_attempts SET learner_id = $1 WHERE learner_id = $2")
+            .bind(into)
+            .bind(from)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE learners SET merged_into = $1 WHERE id = $2")
+            .bind(into)
+            .bind(from)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Merged {
+            moved,
+            already_had: already as u64,
+            quiz_answers: answers.rows_affected(),
+        })
+    }
+
+    /// How many sign-ins failed for `key` at or after `since`, and when the oldest of them was.
+    pub async fn sign_in_failures(
+        &self,
+        key: &str,
+        since: i64,
+    ) -> Result<(u64, Option<i64>), StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*), MIN(failed_at) FROM sign_in_failures WHERE key = $1 AND failed_at >= $2",
+        )
+        .bind(key)
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((row.try_get::<i64, _>(0)? as u64, row.try_get(1)?))
+    }
+
+    /// Counts a failed sign-in against each key, and forgets failures older than `forget_before`.
+    pub async fn record_sign_in_failure(
+        &self,
+        keys: &[&str],
+        now: i64,
+        forget_before: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM sign_in_failures WHERE failed_at < $1")
+            .bind(forget_before)
+            .execute(&mut *tx)
+            .await?;
+        for key in keys {
+            sqlx::query("INSERT INTO sign_in_failures (key, failed_at) VALUES ($1, $2)")
+                .bind(*key)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Forgets the failures counted against `key` (after a successful sign-in to the account).
+    pub async fn clear_sign_in_failures(&self, key: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sign_in_failures WHERE key = $1")
+            .bind(key)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
