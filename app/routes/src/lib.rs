@@ -27,6 +27,19 @@ pub fn quiz_answers(slug: &str, quiz: u32) -> String {
 /// [`quiz_answers`] as an axum route.
 pub const QUIZ_ANSWERS_ROUTE: &str = "/lessons/{slug}/quizzes/{quiz}";
 
+/// The account page: sign in or up, or, signed in, change password and sign out.
+pub const ACCOUNT: &str = "/account";
+/// Where the account forms post (plain forms: they work without JavaScript).
+pub const SIGN_UP: &str = "/account/sign-up";
+pub const SIGN_IN: &str = "/account/sign-in";
+pub const SIGN_OUT: &str = "/account/sign-out";
+pub const CHANGE_PASSWORD: &str = "/account/password";
+
+/// The instructor's view of every learner and question, and its CSV exports.
+pub const INSTRUCTOR: &str = "/instructor";
+pub const INSTRUCTOR_LEARNERS_CSV: &str = "/instructor/learners.csv";
+pub const INSTRUCTOR_QUESTIONS_CSV: &str = "/instructor/questions.csv";
+
 /// The slug and anchor of a lesson URL made by [`lesson_section`]; `None` for any other URL.
 pub fn parse_lesson_section(url: &str) -> Option<(&str, Option<&str>)> {
     let rest = url.strip_prefix('/')?.strip_prefix(LESSONS_SEGMENT)?.strip_prefix('/')?;

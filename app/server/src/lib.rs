@@ -5,8 +5,10 @@
 //! environment ([`Config::from_env`]); everything has a default that works from the repository
 //! root after `cargo xtask run` has built the browser bundle.
 
+mod auth;
 mod csrf;
 mod quiz;
+pub mod sessions;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -31,6 +33,13 @@ pub struct Config {
     pub database_url: String,
     /// Re-read lessons when their files change (on by default; off for immutable deployments).
     pub watch_lessons: bool,
+    /// The address learners use, when it is not the one the server sees: behind a reverse
+    /// proxy that rewrites `Host`, or TLS ended by the proxy. Its origin is trusted by the CSRF
+    /// check, and an `https` URL makes the session cookie `Secure`.
+    pub public_url: Option<String>,
+    /// Take the client's address from the last `X-Forwarded-For` entry (only behind a proxy
+    /// that sets it; otherwise clients could choose their address and dodge sign-in limits).
+    pub trust_forwarded_for: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -41,6 +50,8 @@ pub enum ServerError {
     Course(#[from] CourseError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("cannot open the session store: {0}")]
+    Sessions(#[source] sqlx::Error),
     #[error("cannot listen on {addr}: {source}")]
     Bind { addr: SocketAddr, source: std::io::Error },
     #[error("server stopped: {0}")]
@@ -49,7 +60,8 @@ pub enum ServerError {
 
 impl Config {
     /// `LOCKSTEP_ADDR`, `LOCKSTEP_LESSONS`, `LOCKSTEP_SITE_ROOT`, `DATABASE_URL`,
-    /// `LOCKSTEP_WATCH_LESSONS` (`true`/`false`).
+    /// `LOCKSTEP_WATCH_LESSONS` and `LOCKSTEP_TRUST_FORWARDED_FOR` (`true`/`false`),
+    /// `LOCKSTEP_PUBLIC_URL`.
     pub fn from_env() -> Result<Config, ServerError> {
         let var =
             |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
@@ -60,19 +72,45 @@ impl Config {
                 value: addr_text.clone(),
                 reason: e.to_string(),
             })?;
-        let watch_text = var("LOCKSTEP_WATCH_LESSONS", "true");
-        let watch_lessons = watch_text.parse().map_err(|_| ServerError::Config {
-            name: "LOCKSTEP_WATCH_LESSONS",
-            value: watch_text.clone(),
-            reason: "expected true or false".into(),
-        })?;
+        let flag = |name: &'static str, default: &str| {
+            let text = var(name, default);
+            text.parse::<bool>().map_err(|_| ServerError::Config {
+                name,
+                value: text.clone(),
+                reason: "expected true or false".into(),
+            })
+        };
+        let public_url = std::env::var("LOCKSTEP_PUBLIC_URL").ok().filter(|u| !u.is_empty());
+        if let Some(url) = &public_url {
+            csrf::origin_of(url).ok_or_else(|| ServerError::Config {
+                name: "LOCKSTEP_PUBLIC_URL",
+                value: url.clone(),
+                reason: "expected http://HOST[:PORT] or https://HOST[:PORT]".into(),
+            })?;
+        }
         Ok(Config {
             addr,
             lessons_dir: var("LOCKSTEP_LESSONS", "lessons").into(),
             site_root: var("LOCKSTEP_SITE_ROOT", "target/site").into(),
             database_url: var("DATABASE_URL", lockstep_store::DEFAULT_URL),
-            watch_lessons,
+            watch_lessons: flag("LOCKSTEP_WATCH_LESSONS", "true")?,
+            public_url,
+            trust_forwarded_for: flag("LOCKSTEP_TRUST_FORWARDED_FOR", "false")?,
         })
+    }
+
+    /// Serving the lessons in `lessons_dir` from `database_url`, with every other setting at
+    /// its default: what tests and tools start.
+    pub fn local(lessons_dir: PathBuf, site_root: PathBuf, database_url: String) -> Config {
+        Config {
+            addr: "127.0.0.1:0".parse().expect("a valid address"),
+            lessons_dir,
+            site_root,
+            database_url,
+            watch_lessons: true,
+            public_url: None,
+            trust_forwarded_for: false,
+        }
     }
 }
 
@@ -80,6 +118,10 @@ impl Config {
 pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub context: AppContext,
+    pub sessions: sessions::Sessions,
+    /// `scheme://host[:port]` learners use, trusted by the CSRF check besides `Host`.
+    pub public_origin: Option<String>,
+    pub trust_forwarded_for: bool,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -101,6 +143,8 @@ fn log_course(course: &Course) {
 pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
     let course = LiveCourse::open(&config.lessons_dir, config.watch_lessons, log_course)?;
     let store = Store::connect(&config.database_url).await?;
+    let sessions =
+        sessions::Sessions::connect(&config.database_url).await.map_err(ServerError::Sessions)?;
     let site_root = config.site_root.to_string_lossy().into_owned();
     if !config.site_root.join("pkg").join(format!("{OUTPUT_NAME}_bg.wasm")).exists() {
         // Pages still render; only interactivity is missing. Say so once, loudly.
@@ -115,7 +159,13 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         .site_pkg_dir("pkg")
         .site_addr(config.addr)
         .build();
-    Ok(AppState { leptos_options, context: AppContext { course: Arc::new(course), store } })
+    Ok(AppState {
+        leptos_options,
+        context: AppContext { course: Arc::new(course), store },
+        sessions,
+        public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
+        trust_forwarded_for: config.trust_forwarded_for,
+    })
 }
 
 /// The whole application. No IO happens here; tests call it directly.
@@ -124,20 +174,31 @@ pub fn router(state: AppState) -> Router {
     let context = state.context.clone();
     let provide = move || provide_context(context.clone());
     let options = state.leptos_options.clone();
+    let secure = state.public_origin.as_deref().is_some_and(|o| o.starts_with("https://"));
+    let sessions = state.sessions.layer(secure);
+    let csrf = axum::middleware::from_fn_with_state(state.public_origin.clone(), csrf::protect);
     Router::new()
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
+        .route(lockstep_routes::SIGN_UP, axum::routing::post(auth::sign_up))
+        .route(lockstep_routes::SIGN_IN, axum::routing::post(auth::sign_in))
+        .route(lockstep_routes::SIGN_OUT, axum::routing::post(auth::sign_out))
+        .route(lockstep_routes::CHANGE_PASSWORD, axum::routing::post(auth::change_password))
         .leptos_routes_with_context(&state, routes, provide.clone(), {
             let options = options.clone();
             move || shell(options.clone())
         })
         .fallback(file_and_error_handler_with_context::<AppState, _>(provide, shell))
-        .layer(axum::middleware::from_fn(csrf::protect))
+        // Every route, server functions included, sees the session (leptos_axum::extract
+        // needs it as an extension) and the CSRF check, which runs first.
+        .layer(sessions)
+        .layer(csrf)
         .with_state(state)
 }
 
 /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
 pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> Result<(), ServerError> {
-    axum::serve(listener, app)
+    // The peer's address feeds the per-address sign-in limit.
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(ServerError::Serve)

@@ -11,6 +11,7 @@ async fn main() -> anyhow::Result<()> {
         .init();
     let config = Config::from_env()?;
     let state = build_state(&config).await?;
+    state.sessions.spawn_cleanup(std::time::Duration::from_secs(600));
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|source| ServerError::Bind { addr: config.addr, source })?;

@@ -2,8 +2,8 @@
 //! question N (radio buttons for one-answer questions, checkboxes for the others).
 //! The server marks them against the quiz (the browser never had the answers), keeps them for
 //! the review, records the pass (and a perfect score) once, and sends the learner back to the
-//! quiz, where the page now shows the review: post, redirect, get, so a reload never posts
-//! again.
+//! quiz, where the page now shows the review and what the pass earned: post, redirect, get, so
+//! a reload never posts again.
 
 use axum::extract::{Path, State};
 use axum::http::header::{LOCATION, SET_COOKIE};
@@ -12,13 +12,16 @@ use axum::response::{IntoResponse, Response};
 use lockstep_course::{Block, LessonEntry};
 use lockstep_web::ssr::context::unix_now;
 use lockstep_web::ssr::learner_cookie;
+use lockstep_web::ssr::viewer;
 use lockstep_xp::Action;
+use tower_sessions::Session;
 
 use crate::AppState;
 
 pub async fn answer(
     State(state): State<AppState>,
     Path((slug, index)): Path<(String, u32)>,
+    session: Session,
     headers: HeaderMap,
     body: String,
 ) -> Response {
@@ -45,14 +48,18 @@ pub async fn answer(
                 .into_response()
         }
     };
-    let (learner, cookie) = match learner_cookie::from_headers(&headers) {
-        Some(id) => (id, None),
+    let store = &state.context.store;
+    let viewer = match viewer::resolve(store, Some(&session), &headers).await {
+        Ok(viewer) => viewer,
+        Err(e) => return internal(e),
+    };
+    let (learner, cookie) = match viewer.learner() {
+        Some(id) => (id.to_string(), None),
         None => match learner_cookie::new() {
             Ok((id, cookie)) => (id, Some(cookie)),
             Err(e) => return internal(e),
         },
     };
-    let store = &state.context.store;
     let now = unix_now();
     let chosen: Vec<Vec<usize>> = marked.answers.iter().map(|(c, _)| c.clone()).collect();
     let mut actions = Vec::new();
@@ -63,14 +70,24 @@ pub async fn answer(
         actions.push(Action::QuizPerfect { lesson: slug.clone(), quiz: index });
     }
     let recorded = async {
+        let before = state.context.progress_of(&store.events(&learner).await?);
         store.record_quiz_answers(&learner, &slug, index, &chosen, now).await?;
         for action in &actions {
             store.record(&learner, action, now).await?;
         }
-        Ok::<_, lockstep_store::StoreError>(())
+        let after = state.context.progress_of(&store.events(&learner).await?);
+        Ok::<_, lockstep_store::StoreError>((before, after))
     };
-    if let Err(e) = recorded.await {
-        return internal(e);
+    let (before, after) = match recorded.await {
+        Ok(progress) => progress,
+        Err(e) => return internal(e),
+    };
+    let account = viewer.account().map(|a| &*a.email);
+    let earned = lockstep_web::ssr::page_models::progressed(&before, &after, account).message();
+    if let Some(message) = earned {
+        if let Err(e) = viewer::leave_notice(&session, message).await {
+            return internal(e);
+        }
     }
     let mut response = StatusCode::SEE_OTHER.into_response();
     let location = format!("{}#quiz-{index}", lockstep_routes::lesson(&slug));

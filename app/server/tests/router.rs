@@ -1,77 +1,13 @@
 //! The application through its router, in-process: pages, status codes, a broken lesson, live
 //! reload, and recording progress with a plain form post (no JavaScript).
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
-use lockstep_server::{build_state, router, Config};
-use tower::ServiceExt;
-
-/// One runtime for every test in this file, and one test at a time. Leptos keeps process-wide
-/// state (route ids, its executor); two routers built and rendering at once in one process, as
-/// parallel tests would do, occasionally left a request waiting forever. A real server builds
-/// one router, once, before it serves: `concurrent_requests_all_complete` checks that case
-/// under concurrency.
-static RUNTIME: std::sync::LazyLock<tokio::runtime::Runtime> = std::sync::LazyLock::new(|| {
-    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
-});
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn on_runtime<F: std::future::Future>(f: F) -> F::Output {
-    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    RUNTIME.block_on(f)
-}
-
-fn course_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons")
-}
-
-struct App {
-    router: Router,
-    _db: tempfile::TempDir,
-}
-
-async fn app(lessons_dir: &Path) -> App {
-    let db = tempfile::tempdir().unwrap();
-    let config = Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        lessons_dir: lessons_dir.to_path_buf(),
-        site_root: db.path().join("site"),
-        database_url: format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display()),
-        watch_lessons: true,
-    };
-    let state = build_state(&config).await.unwrap();
-    App { router: router(state), _db: db }
-}
-
-struct Page {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: String,
-}
-
-async fn send(app: &App, req: Request<Body>) -> Page {
-    let res = tokio::time::timeout(Duration::from_secs(30), app.router.clone().oneshot(req))
-        .await
-        .expect("the request completes")
-        .unwrap();
-    let status = res.status();
-    let headers = res.headers().clone();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    Page { status, headers, body: String::from_utf8(bytes.to_vec()).unwrap() }
-}
-
-async fn get(app: &App, path: &str, cookie: Option<&str>) -> Page {
-    let mut req = Request::get(path).header(header::ACCEPT, "text/html");
-    if let Some(c) = cookie {
-        req = req.header(header::COOKIE, c);
-    }
-    send(app, req.body(Body::empty()).unwrap()).await
-}
+use common::in_process::*;
 
 /// Copies the real course into a temporary directory the test may edit.
 fn copy_course() -> tempfile::TempDir {

@@ -162,11 +162,7 @@ impl Store {
     /// transaction. Events the account has not got move over; events it already has stay with
     /// `from`, so nothing counts twice and nothing is deleted. All quiz answers move. Merging
     /// again, or merging a learner into itself, moves nothing.
-    pub async fn merge_learner(
-        &self,
-        from: &str,
-        into: &str,
-    ) -> Result<Merged, StoreError> {
+    pub async fn merge_learner(&self, from: &str, into: &str) -> Result<Merged, StoreError> {
         if from == into {
             return Ok(Merged::default());
         }
@@ -211,11 +207,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
-        Ok(Merged {
-            moved,
-            already_had: already as u64,
-            quiz_answers: answers.rows_affected(),
-        })
+        Ok(Merged { moved, already_had: already as u64, quiz_answers: answers.rows_affected() })
     }
 
     /// How many sign-ins failed for `key` at or after `since`, and when the oldest of them was.

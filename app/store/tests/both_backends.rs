@@ -142,7 +142,8 @@ async fn reconnect_keeps_data_and_migrations_are_idempotent(store: Store, url: &
 }
 
 async fn accounts_are_unique_and_roles_and_epochs_change(store: &Store) {
-    let a = store.create_account("ada@example.org", "hash1", "acct-ada", 10).await.unwrap().unwrap();
+    let a =
+        store.create_account("ada@example.org", "hash1", "acct-ada", 10).await.unwrap().unwrap();
     assert_eq!((a.email.as_str(), a.role, a.session_epoch), ("ada@example.org", Role::Learner, 0));
     assert_eq!(
         store.create_account("ada@example.org", "hash2", "acct-ada-2", 11).await.unwrap(),
@@ -155,7 +156,10 @@ async fn accounts_are_unique_and_roles_and_epochs_change(store: &Store) {
     assert_eq!(store.set_password_hash(a.id, "hash3").await.unwrap(), Some(1));
     assert_eq!(store.set_password_hash(-1, "hash3").await.unwrap(), None);
     let again = store.account_by_email("ada@example.org").await.unwrap().unwrap();
-    assert_eq!((again.role, again.password_hash.as_str(), again.session_epoch), (Role::Instructor, "hash3", 1));
+    assert_eq!(
+        (again.role, again.password_hash.as_str(), again.session_epoch),
+        (Role::Instructor, "hash3", 1)
+    );
     assert_eq!(store.account_by_id(a.id).await.unwrap(), Some(again));
     assert_eq!(store.accounts().await.unwrap().len(), 1);
 }

@@ -3,27 +3,29 @@
 
 use leptos::prelude::*;
 
-use crate::model::{CourseOverview, LessonLookup, Progressed, XpRules};
+use crate::model::{AccountPage, CourseOverview, LessonLookup, Progressed, XpRules};
 
 #[server]
 pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let events = ctx.events().await?;
+    let viewer = ctx.viewer().await?;
+    let events = ctx.events(&viewer).await?;
     let completed = crate::ssr::AppContext::completed_in(&events);
     Ok(crate::ssr::page_models::overview(
         &ctx.course.current(),
         &completed,
-        ctx.progress_view(&events),
+        page_progress(&ctx, &viewer, &events).await?,
     ))
 }
 
 #[server]
 pub async fn get_lesson(slug: String) -> Result<LessonLookup, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let answers = ctx.last_quiz_answers(&slug).await?;
-    let events = ctx.events().await?;
+    let viewer = ctx.viewer().await?;
+    let answers = ctx.last_quiz_answers(&viewer, &slug).await?;
+    let events = ctx.events(&viewer).await?;
     let completed = crate::ssr::AppContext::completed_in(&events);
-    let progress = ctx.progress_view(&events);
+    let progress = page_progress(&ctx, &viewer, &events).await?;
     let has_progress = crate::ssr::AppContext::has_progress_in(&events, &slug);
     Ok(crate::ssr::page_models::lookup(
         &ctx.course.current(),
@@ -51,7 +53,7 @@ pub async fn explore_simulation(slug: String, index: u32) -> Result<Progressed, 
     if !crate::ssr::page_models::facts(&ctx.course.current()).knows(&action) {
         return Err(ServerFnError::new(format!("lesson `{slug}` has no simulation {index}")));
     }
-    ctx.record(action).await
+    ctx.record(&ctx.viewer().await?, action).await
 }
 
 /// Resets the learner's progress in one lesson: its XP goes, and can be earned again. Works as
@@ -64,6 +66,35 @@ pub async fn reset_lesson(slug: String) -> Result<(), ServerFnError> {
 #[server]
 pub async fn get_xp_rules() -> Result<XpRules, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let progress = ctx.progress_of(&ctx.events().await?);
-    Ok(crate::ssr::page_models::xp_rules(&progress))
+    let viewer = ctx.viewer().await?;
+    let events = ctx.events(&viewer).await?;
+    let view = page_progress(&ctx, &viewer, &events).await?;
+    Ok(crate::ssr::page_models::xp_rules(&ctx.progress_of(&events), view))
+}
+
+#[server]
+pub async fn get_account() -> Result<AccountPage, ServerFnError> {
+    let ctx = crate::ssr::context()?;
+    let viewer = ctx.viewer().await?;
+    let events = ctx.events(&viewer).await?;
+    Ok(AccountPage {
+        account: viewer.account().map(|a| crate::model::AccountInfo {
+            email: a.email.clone(),
+            instructor: a.role == lockstep_store::Role::Instructor,
+        }),
+        error: ctx.take_form_error().await?,
+        progress: page_progress(&ctx, &viewer, &events).await?,
+    })
+}
+
+/// The progress panel of a page load, with the one-time notice left for it.
+#[cfg(feature = "ssr")]
+async fn page_progress(
+    ctx: &crate::ssr::AppContext,
+    viewer: &crate::ssr::viewer::Viewer,
+    events: &[lockstep_xp::Event],
+) -> Result<crate::model::ProgressView, ServerFnError> {
+    let mut view = ctx.progress_view(viewer, events);
+    view.notice = ctx.take_notice().await?;
+    Ok(view)
 }

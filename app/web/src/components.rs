@@ -17,6 +17,7 @@ pub fn SiteHeader() -> impl IntoView {
             <nav aria-label="Site">
                 <A href="/">"Course"</A>
                 <A href="/xp">"XP & levels"</A>
+                <A href="/account">"Account"</A>
             </nav>
         </header>
     }
@@ -144,7 +145,20 @@ pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoV
                 <span style=move || format!("width:{}%", p().level_percent)></span>
             </div>
             <p class="xp-next muted" data-role="to-go">{move || format!("{} · {}% complete", bar_label(), course_percent())}</p>
-            {move || p().local_only.then(|| view! { <p class="xp-local muted">"Progress is local-only — sign in to sync across devices."</p> })}
+            {move || match p().account {
+                None => view! {
+                    <p class="xp-local muted" data-role="sync">
+                        "Progress is local-only — " <a href="/account">"sign in"</a> " to sync across devices."
+                    </p>
+                }
+                    .into_any(),
+                Some(email) => view! {
+                    <p class="xp-synced muted" data-role="sync">
+                        "Signed in as " <a href="/account">{email}</a> " — progress syncs across devices."
+                    </p>
+                }
+                    .into_any(),
+            }}
             <p class="xp-rules"><a href="/xp">"How XP works"</a></p>
         </section>
     }

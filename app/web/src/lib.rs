@@ -67,6 +67,7 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
                     <Route path=path!("/xp") view=pages::XpPage ssr=SsrMode::Async/>
+                    <Route path=path!("/account") view=pages::AccountPage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment(lockstep_routes::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
                 </Routes>
             </main>

@@ -24,6 +24,20 @@ pub struct Progressed {
     pub achievements: Vec<String>,
 }
 
+impl Progressed {
+    /// "+10 XP · Level 1 · Gradient Apprentice · Achievement: Hands on", or nothing when the
+    /// action earned nothing new.
+    pub fn message(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.xp > 0 {
+            parts.push(format!("+{} XP", self.xp));
+        }
+        parts.extend(self.level.clone());
+        parts.extend(self.achievements.iter().map(|a| format!("Achievement: {a}")));
+        (!parts.is_empty()).then(|| parts.join(" · "))
+    }
+}
+
 /// The learner's XP, level and achievements, as every page shows them. Computed on the server
 /// from recorded events (`lockstep-xp`); the browser only displays it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -41,8 +55,10 @@ pub struct ProgressView {
     pub lessons_total: u32,
     pub achievements: u32,
     pub achievements_total: u32,
-    /// Progress is kept for this browser only (no account).
-    pub local_only: bool,
+    /// The signed-in account's email; `None` while progress is kept for this browser only.
+    pub account: Option<String>,
+    /// A one-time message for this page load: what a form post earned, what sign-in merged.
+    pub notice: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -172,4 +188,20 @@ pub struct AchievementView {
     pub name_ko: String,
     pub rule: String,
     pub earned: bool,
+}
+
+/// The account page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AccountPage {
+    /// `None` when signed out.
+    pub account: Option<AccountInfo>,
+    /// What went wrong with the last form posted, in words.
+    pub error: Option<String>,
+    pub progress: ProgressView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AccountInfo {
+    pub email: String,
+    pub instructor: bool,
 }

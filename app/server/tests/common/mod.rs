@@ -2,6 +2,8 @@
 //! session, and waiting for the page.
 #![allow(dead_code)] // Each test binary uses its own subset.
 
+pub mod in_process;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -117,13 +119,11 @@ pub async fn text(c: &Client, css: &str) -> Option<String> {
 
 /// Serves the real course with a fresh database on a free port; returns its base URL.
 pub async fn serve_course(db_dir: &Path) -> String {
-    let config = Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        lessons_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons"),
-        site_root: site_root(),
-        database_url: format!("sqlite://{}?mode=rwc", db_dir.join("db.sqlite3").display()),
-        watch_lessons: true,
-    };
+    let config = Config::local(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons"),
+        site_root(),
+        format!("sqlite://{}?mode=rwc", db_dir.join("db.sqlite3").display()),
+    );
     let state = build_state(&config).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());

@@ -2,7 +2,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 
 use crate::api::get_course_overview;
-use crate::components::{ProgressPanel, Tags};
+use crate::components::{ProgressPanel, Tags, Toast};
 use crate::model::CourseOverview;
 
 #[component]
@@ -32,6 +32,7 @@ fn Overview(o: CourseOverview) -> impl IntoView {
             <h1>{o.title.clone()}</h1>
             <p class="lede">{o.summary.clone()}</p>
             <ProgressPanel progress=Signal::stored(o.progress.clone())/>
+            <Toast message=RwSignal::new(o.progress.notice.clone())/>
             <div class="progress" aria-label="Course progress">
                 <div class="progress-text">
                     <strong>{format!("{}/{total}", o.completed)}</strong> " lessons completed"

@@ -4,7 +4,7 @@ use leptos_router::hooks::use_params_map;
 
 use crate::api::{get_lesson, CompleteLesson, ExploreSimulation, ResetLesson};
 use crate::components::{on_lesson_click, ProgressPanel, Tags, Toast, Toc};
-use crate::model::{BodyBlock, LessonLookup, LessonView, Progressed};
+use crate::model::{BodyBlock, LessonLookup, LessonView};
 use crate::quiz::QuizView;
 use crate::sims::SimulationView;
 
@@ -68,12 +68,12 @@ fn Lesson(
     } = lesson;
     // Exploring a simulation updates the panel and says what it earned, without reloading the
     // lesson (which would reset every simulation on it).
+    let toast = RwSignal::new(progress.notice.clone());
     let progress = RwSignal::new(progress);
-    let toast = RwSignal::new(None::<String>);
     let explore = ServerAction::<ExploreSimulation>::new();
     Effect::new(move |_| {
         if let Some(Ok(p)) = explore.value().get() {
-            toast.set(gain_message(&p));
+            toast.set(p.message());
             progress.set(p.progress);
         }
     });
@@ -158,16 +158,4 @@ fn BrokenLesson(title: String, problems: Vec<String>) -> impl IntoView {
             <p><a href="/">"Back to the course"</a></p>
         </section>
     }
-}
-
-/// "+10 XP · Level 1 · Gradient Apprentice · Achievement: Hands on", or nothing when the action
-/// earned nothing new.
-fn gain_message(p: &Progressed) -> Option<String> {
-    let mut parts = Vec::new();
-    if p.xp > 0 {
-        parts.push(format!("+{} XP", p.xp));
-    }
-    parts.extend(p.level.clone());
-    parts.extend(p.achievements.iter().map(|a| format!("Achievement: {a}")));
-    (!parts.is_empty()).then(|| parts.join(" · "))
 }

@@ -1,8 +1,10 @@
+mod account;
 mod index;
 mod lesson;
 mod not_found;
 mod xp;
 
+pub use account::AccountPage;
 pub use index::CourseIndex;
 pub use lesson::LessonPage;
 pub use not_found::NotFound;

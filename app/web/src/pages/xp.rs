@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 
 use crate::api::get_xp_rules;
-use crate::components::ProgressPanel;
+use crate::components::{ProgressPanel, Toast};
 use crate::model::XpRules;
 
 #[component]
@@ -29,6 +29,7 @@ fn Rules(r: XpRules) -> impl IntoView {
     view! {
         <section class="xp-page">
             <h1>"How XP works"</h1>
+            <Toast message=RwSignal::new(progress.notice.clone())/>
             <ProgressPanel progress=Signal::stored(progress)/>
             <p>
                 "The server records what you do and works out your XP from it. Doing something twice earns it once; resetting a lesson takes its XP away until you earn it again."

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use lockstep_course::live::LiveCourse;
 use lockstep_store::Store;
+use tower_sessions::Session;
 
+use super::viewer::{self, Viewer};
 use super::{learner_cookie, page_models};
 use crate::model::{ProgressView, Progressed};
 
@@ -22,11 +24,32 @@ pub fn context() -> Result<AppContext, ServerFnError> {
         .ok_or_else(|| ServerFnError::new("the server was started without its context"))
 }
 
+/// The session of the request being served (the server puts the session layer on every route).
+async fn session() -> Option<Session> {
+    leptos_axum::extract::<Session>().await.ok()
+}
+
 impl AppContext {
-    /// The learner's live events; none for a browser without a learner cookie.
-    pub async fn events(&self) -> Result<Vec<lockstep_xp::Event>, ServerFnError> {
-        match learner_cookie::from_request() {
-            Some(id) => self.store.events(&id).await.map_err(internal),
+    /// Who is asking: the signed-in account or the anonymous learner.
+    pub async fn viewer(&self) -> Result<Viewer, ServerFnError> {
+        let headers = use_context::<http::request::Parts>().map(|p| p.headers).unwrap_or_default();
+        viewer::resolve(&self.store, session().await.as_ref(), &headers).await.map_err(internal)
+    }
+
+    /// The one-time message left for this page, if any.
+    pub async fn take_notice(&self) -> Result<Option<String>, ServerFnError> {
+        viewer::take_notice(session().await.as_ref()).await.map_err(internal)
+    }
+
+    /// What went wrong with the last account form, if anything.
+    pub async fn take_form_error(&self) -> Result<Option<String>, ServerFnError> {
+        viewer::take_form_error(session().await.as_ref()).await.map_err(internal)
+    }
+
+    /// The viewer's live events; none for a browser that has recorded nothing.
+    pub async fn events(&self, viewer: &Viewer) -> Result<Vec<lockstep_xp::Event>, ServerFnError> {
+        match viewer.learner() {
+            Some(id) => self.store.events(id).await.map_err(internal),
             None => Ok(Vec::new()),
         }
     }
@@ -36,16 +59,20 @@ impl AppContext {
         lockstep_xp::progress(&page_models::facts(&self.course.current()), events)
     }
 
-    /// The learner's progress as every page shows it, from their events.
-    pub fn progress_view(&self, events: &[lockstep_xp::Event]) -> ProgressView {
-        page_models::progress_view(&self.progress_of(events), true)
+    /// The viewer's progress as every page shows it, from their events.
+    pub fn progress_view(&self, viewer: &Viewer, events: &[lockstep_xp::Event]) -> ProgressView {
+        page_models::progress_view(&self.progress_of(events), viewer.account().map(|a| &*a.email))
     }
 
-    /// Records `action` for the learner (making them a cookie if they have none) and returns
-    /// what it earned, with their progress after it.
-    pub async fn record(&self, action: lockstep_xp::Action) -> Result<Progressed, ServerFnError> {
-        let learner = match learner_cookie::from_request() {
-            Some(id) => id,
+    /// Records `action` for the viewer (making an anonymous browser a learner cookie if it has
+    /// none) and returns what it earned, with their progress after it.
+    pub async fn record(
+        &self,
+        viewer: &Viewer,
+        action: lockstep_xp::Action,
+    ) -> Result<Progressed, ServerFnError> {
+        let learner = match viewer.learner() {
+            Some(id) => id.to_string(),
             None => learner_cookie::set_new().map_err(internal)?,
         };
         let mut events = self.store.events(&learner).await.map_err(internal)?;
@@ -55,7 +82,8 @@ impl AppContext {
         if self.store.record(&learner, &action, at).await.map_err(internal)? {
             events.push(lockstep_xp::Event { action, at });
         }
-        Ok(page_models::progressed(&before, &self.progress_of(&events)))
+        let account = viewer.account().map(|a| &*a.email);
+        Ok(page_models::progressed(&before, &self.progress_of(&events), account))
     }
 
     /// The lessons the events say were completed.
@@ -74,31 +102,38 @@ impl AppContext {
         events.iter().any(|e| e.action.lesson() == Some(slug))
     }
 
-    /// Resets the learner's progress in a lesson.
+    /// Resets the viewer's progress in a lesson.
     pub async fn reset_lesson(&self, slug: &str) -> Result<(), ServerFnError> {
-        if let Some(id) = learner_cookie::from_request() {
-            self.store.reset_lesson(&id, slug, unix_now()).await.map_err(internal)?;
+        if let Some(id) = self.viewer().await?.learner() {
+            self.store.reset_lesson(id, slug, unix_now()).await.map_err(internal)?;
         }
         Ok(())
     }
 
-    /// The learner's last answers to each quiz of the lesson; none for a learner without a
-    /// cookie.
+    /// The viewer's last answers to each quiz of the lesson.
     pub async fn last_quiz_answers(
         &self,
+        viewer: &Viewer,
         slug: &str,
     ) -> Result<Vec<(u32, Vec<Vec<usize>>)>, ServerFnError> {
-        match learner_cookie::from_request() {
-            Some(id) => self.store.last_quiz_answers(&id, slug).await.map_err(internal),
+        match viewer.learner() {
+            Some(id) => self.store.last_quiz_answers(id, slug).await.map_err(internal),
             None => Ok(Vec::new()),
         }
     }
 
+    /// Records a completed lesson; the next page load says what it earned (a form post, with
+    /// or without JavaScript, reloads the lesson).
     pub async fn complete_lesson(&self, slug: &str) -> Result<(), ServerFnError> {
         if self.course.current().find(slug).is_none() {
             return Err(ServerFnError::new(format!("there is no lesson `{slug}`")));
         }
-        self.record(lockstep_xp::Action::LessonCompleted { lesson: slug.to_string() }).await?;
+        let viewer = self.viewer().await?;
+        let action = lockstep_xp::Action::LessonCompleted { lesson: slug.to_string() };
+        let progressed = self.record(&viewer, action).await?;
+        if let (Some(message), Some(session)) = (progressed.message(), session().await) {
+            viewer::leave_notice(&session, message).await.map_err(internal)?;
+        }
         Ok(())
     }
 }

@@ -19,10 +19,22 @@ pub fn set_new() -> Result<String, String> {
 
 /// A new learner id and the `Set-Cookie` value that gives it to the browser.
 pub fn new() -> Result<(String, HeaderValue), String> {
-    let id = new_learner_id().map_err(|e| format!("no randomness for a learner id: {e}"))?;
+    let id = new_id()?;
     let cookie = format!("{LEARNER_COOKIE}={id}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax");
     let value = HeaderValue::from_str(&cookie).map_err(|e| e.to_string())?;
     Ok((id, value))
+}
+
+/// A new learner id, for an account's own learner.
+pub fn new_id() -> Result<String, String> {
+    new_learner_id().map_err(|e| format!("no randomness for a learner id: {e}"))
+}
+
+/// The `Set-Cookie` value that makes the browser forget its anonymous learner (once its
+/// progress is merged into an account).
+pub fn forget() -> HeaderValue {
+    HeaderValue::from_str(&format!("{LEARNER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"))
+        .expect("a constant cookie")
 }
 
 fn new_learner_id() -> Result<String, getrandom::Error> {

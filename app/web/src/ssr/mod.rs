@@ -1,9 +1,11 @@
 //! The server's half of the app, compiled only with `ssr`: what server functions run against
-//! ([`context`]), who the learner is ([`learner_cookie`]), and the conversion from the course's
+//! ([`context`]), who is asking ([`viewer`]: an account's session or the anonymous
+//! [`learner_cookie`]), and the conversion from the course's
 //! types to the page models the browser receives ([`page_models`]).
 
 pub mod context;
 pub mod learner_cookie;
 pub mod page_models;
+pub mod viewer;
 
 pub use context::{context, AppContext};

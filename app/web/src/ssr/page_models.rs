@@ -174,7 +174,8 @@ pub fn facts(course: &Course) -> CourseFacts {
     CourseFacts { lessons, exercises: Vec::new() }
 }
 
-pub fn progress_view(p: &Progress, local_only: bool) -> ProgressView {
+/// `account`: the signed-in account's email.
+pub fn progress_view(p: &Progress, account: Option<&str>) -> ProgressView {
     ProgressView {
         xp: p.xp,
         level: p.level.number,
@@ -187,15 +188,16 @@ pub fn progress_view(p: &Progress, local_only: bool) -> ProgressView {
         lessons_total: p.lessons_total,
         achievements: p.achievements.len() as u32,
         achievements_total: p.achievements_total,
-        local_only,
+        account: account.map(str::to_string),
+        notice: None,
     }
 }
 
 /// What one recorded action changed, for the toast.
-pub fn progressed(before: &Progress, after: &Progress) -> Progressed {
+pub fn progressed(before: &Progress, after: &Progress, account: Option<&str>) -> Progressed {
     let gain = lockstep_xp::gain(before, after);
     Progressed {
-        progress: progress_view(after, true),
+        progress: progress_view(after, account),
         xp: gain.xp,
         level: gain.level.map(|l| format!("Level {} · {}", l.number, l.name_en)),
         achievements: gain
@@ -207,7 +209,7 @@ pub fn progressed(before: &Progress, after: &Progress) -> Progressed {
     }
 }
 
-pub fn xp_rules(progress: &Progress) -> XpRules {
+pub fn xp_rules(progress: &Progress, view: ProgressView) -> XpRules {
     XpRules {
         rules: lockstep_xp::RULES
             .iter()
@@ -227,6 +229,6 @@ pub fn xp_rules(progress: &Progress) -> XpRules {
                 earned: progress.achievements.iter().any(|e| e.id == a.id),
             })
             .collect(),
-        progress: progress_view(progress, true),
+        progress: view,
     }
 }

@@ -1,0 +1,317 @@
+//! Accounts over plain form posts (they work without JavaScript): sign up, sign in, sign out,
+//! change password. Every form posts, the server answers with a redirect (post, redirect, get),
+//! and what happened is left in the session for the next page: an error for the account page,
+//! or a notice (what was merged) for the course page.
+//!
+//! Signing in (or up) merges this browser's anonymous progress into the account in one
+//! transaction and forgets the anonymous learner cookie, so from then on progress follows the
+//! account. Failed sign-ins are counted in the database per account and per address, so the
+//! limit holds across app machines.
+
+pub mod policy;
+
+use std::net::SocketAddr;
+use std::sync::LazyLock;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::header::{LOCATION, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Form};
+use lockstep_store::Account;
+use lockstep_web::ssr::context::unix_now;
+use lockstep_web::ssr::learner_cookie;
+use lockstep_web::ssr::viewer::{self, SignedIn, Viewer, FORM_ERROR, SIGNED_IN};
+use lockstep_xp::Action;
+use policy::FormError;
+use serde::Deserialize;
+use tower_sessions::Session;
+
+use crate::AppState;
+
+#[derive(Debug, thiserror::Error)]
+enum AuthError {
+    #[error(transparent)]
+    Form(#[from] FormError),
+    #[error("database: {0}")]
+    Store(#[from] lockstep_store::StoreError),
+    #[error("session: {0}")]
+    Session(#[from] tower_sessions::session::Error),
+    #[error(transparent)]
+    Viewer(#[from] viewer::ViewerError),
+    #[error("password hashing: {0}")]
+    Hashing(String),
+    #[error("{0}")]
+    Random(String),
+}
+
+#[derive(Deserialize)]
+pub struct Credentials {
+    email: String,
+    password: String,
+}
+
+#[derive(Deserialize)]
+pub struct PasswordChange {
+    current: String,
+    new: String,
+}
+
+pub async fn sign_up(
+    State(state): State<AppState>,
+    session: Session,
+    headers: HeaderMap,
+    Form(form): Form<Credentials>,
+) -> Response {
+    let outcome = async {
+        let email = policy::normalize_email(&form.email)?;
+        policy::check_password(&form.password, &email)?;
+        let hash = hash(form.password).await?;
+        // Not in the learner cookie's format, so no cookie can ever name an account's learner.
+        let learner = format!("acct-{}", learner_cookie::new_id().map_err(AuthError::Random)?);
+        let account = state
+            .context
+            .store
+            .create_account(&email, &hash, &learner, unix_now())
+            .await?
+            .ok_or(FormError::EmailTaken)?;
+        tracing::info!("account {} signed up", account.id);
+        sign_in_as(&state, &session, &headers, &account).await
+    };
+    finish(&session, outcome.await).await
+}
+
+pub async fn sign_in(
+    State(state): State<AppState>,
+    session: Session,
+    headers: HeaderMap,
+    address: Option<Extension<ConnectInfo<SocketAddr>>>,
+    Form(form): Form<Credentials>,
+) -> Response {
+    let outcome = async {
+        let store = &state.context.store;
+        // An address that is not an email cannot have an account: the same answer as a wrong
+        // password, and counted the same.
+        let email = policy::normalize_email(&form.email).unwrap_or_else(|_| form.email.clone());
+        let account_key = format!("account:{email}");
+        let address_key = format!("address:{}", client_address(&state, &headers, address));
+        let now = unix_now();
+        let since = now - policy::WINDOW_SECS;
+        for (key, limit) in
+            [(&account_key, policy::PER_ACCOUNT), (&address_key, policy::PER_ADDRESS)]
+        {
+            let (failures, oldest) = store.sign_in_failures(key, since).await?;
+            if let Some(minutes) = policy::locked_for(failures, oldest, limit, now) {
+                tracing::warn!("sign-in refused: {key} is locked for {minutes} min");
+                return Err(FormError::TooManyAttempts(minutes).into());
+            }
+        }
+        let account = store.account_by_email(&email).await?;
+        // Verify against a stand-in hash when there is no account, so the answer takes as long
+        // either way.
+        let stored =
+            account.as_ref().map_or_else(|| DUMMY_HASH.clone(), |a| a.password_hash.clone());
+        let matches = verify(form.password, stored).await?;
+        match account {
+            Some(account) if matches => {
+                store.clear_sign_in_failures(&account_key).await?;
+                sign_in_as(&state, &session, &headers, &account).await
+            }
+            _ => {
+                store.record_sign_in_failure(&[&account_key, &address_key], now, since).await?;
+                Err(FormError::WrongCredentials.into())
+            }
+        }
+    };
+    finish(&session, outcome.await).await
+}
+
+pub async fn sign_out(session: Session) -> Response {
+    if let Err(e) = session.flush().await {
+        return internal(AuthError::from(e));
+    }
+    redirect("/", None)
+}
+
+pub async fn change_password(
+    State(state): State<AppState>,
+    session: Session,
+    headers: HeaderMap,
+    Form(form): Form<PasswordChange>,
+) -> Response {
+    let outcome = async {
+        let store = &state.context.store;
+        let Viewer::SignedIn(account) = viewer::resolve(store, Some(&session), &headers).await?
+        else {
+            return Ok(redirect("/account", None));
+        };
+        if !verify(form.current, account.password_hash.clone()).await? {
+            return Err(FormError::CurrentPasswordWrong.into());
+        }
+        policy::check_password(&form.new, &account.email)?;
+        let hash = hash(form.new).await?;
+        let Some(epoch) = store.set_password_hash(account.id, &hash).await? else {
+            return Ok(redirect("/account", None));
+        };
+        // The new epoch ends every other session; this one carries on under a new id.
+        session.cycle_id().await?;
+        session.insert(SIGNED_IN, SignedIn { account: account.id, epoch }).await?;
+        viewer::leave_notice(&session, "Password changed. Other devices are signed out.".into())
+            .await?;
+        Ok(redirect("/account", None))
+    };
+    finish(&session, outcome.await).await
+}
+
+/// Starts a signed-in session for `account` and merges this browser's anonymous progress.
+async fn sign_in_as(
+    state: &AppState,
+    session: &Session,
+    headers: &HeaderMap,
+    account: &Account,
+) -> Result<Response, AuthError> {
+    // A new session id on every sign-in: an id planted before it (session fixation) is useless.
+    session.cycle_id().await?;
+    session
+        .insert(SIGNED_IN, SignedIn { account: account.id, epoch: account.session_epoch })
+        .await?;
+    let Some(anonymous) = learner_cookie::from_headers(headers) else {
+        viewer::leave_notice(session, format!("Signed in as {}.", account.email)).await?;
+        return Ok(redirect("/", None));
+    };
+    let store = &state.context.store;
+    let before = state.context.progress_of(&store.events(&account.learner_id).await?);
+    let merged = store.merge_learner(&anonymous, &account.learner_id).await?;
+    let after = state.context.progress_of(&store.events(&account.learner_id).await?);
+    let gained = after.xp.saturating_sub(before.xp);
+    tracing::info!(
+        "account {} merged {} actions from this browser ({} already had)",
+        account.id,
+        merged.moved.len(),
+        merged.already_had
+    );
+    viewer::leave_notice(
+        session,
+        merge_message(&account.email, &merged.moved, merged.already_had, gained),
+    )
+    .await?;
+    Ok(redirect("/", Some(learner_cookie::forget())))
+}
+
+/// "Signed in as ada@example.org. Merged from this browser: 2 lessons, 1 quiz (+170 XP);
+/// 1 was already in your account."
+fn merge_message(email: &str, moved: &[Action], already_had: u64, xp: u32) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for action in moved {
+        let name = match action {
+            Action::LessonCompleted { .. } => "lesson",
+            Action::SimulationExplored { .. } => "simulation",
+            Action::QuizPassed { .. } => "quiz",
+            Action::QuizPerfect { .. } => "perfect score",
+            Action::ExercisePassed { .. } => "exercise",
+            Action::ExerciseFirstTry { .. } => "first-try pass",
+        };
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    let mut message = format!("Signed in as {email}.");
+    if !counts.is_empty() {
+        let parts: Vec<String> = counts
+            .iter()
+            .map(|(name, n)| match (*n, *name) {
+                (1, name) => format!("1 {name}"),
+                (n, "quiz") => format!("{n} quizzes"),
+                (n, name) => format!("{n} {name}s"),
+            })
+            .collect();
+        message += &format!(" Merged from this browser: {} (+{xp} XP).", parts.join(", "));
+    }
+    if already_had > 0 {
+        message += &format!(" {already_had} already in your account, counted once.");
+    }
+    message
+}
+
+/// The client's address: the socket's peer, or the last `X-Forwarded-For` entry when the
+/// server is configured to sit behind a proxy (which appends the address it saw).
+fn client_address(
+    state: &AppState,
+    headers: &HeaderMap,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+) -> String {
+    if state.trust_forwarded_for {
+        let forwarded = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .last()
+            .map(|a| a.trim().to_string());
+        if let Some(address) = forwarded.filter(|a| !a.is_empty()) {
+            return address;
+        }
+    }
+    peer.map_or_else(|| "unknown".to_string(), |Extension(ConnectInfo(a))| a.ip().to_string())
+}
+
+static DUMMY_HASH: LazyLock<String> =
+    LazyLock::new(|| password_auth::generate_hash("no account has this password"));
+
+async fn hash(password: String) -> Result<String, AuthError> {
+    tokio::task::spawn_blocking(move || password_auth::generate_hash(password))
+        .await
+        .map_err(|e| AuthError::Hashing(e.to_string()))
+}
+
+async fn verify(password: String, hash: String) -> Result<bool, AuthError> {
+    tokio::task::spawn_blocking(move || password_auth::verify_password(password, &hash).is_ok())
+        .await
+        .map_err(|e| AuthError::Hashing(e.to_string()))
+}
+
+/// A form error goes back to the account page, said in words; anything else is logged.
+async fn finish(session: &Session, outcome: Result<Response, AuthError>) -> Response {
+    match outcome {
+        Ok(response) => response,
+        Err(AuthError::Form(e)) => match session.insert(FORM_ERROR, e.to_string()).await {
+            Ok(()) => redirect("/account", None),
+            Err(e) => internal(AuthError::from(e)),
+        },
+        Err(e) => internal(e),
+    }
+}
+
+fn redirect(to: &str, cookie: Option<HeaderValue>) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    response.headers_mut().insert(LOCATION, HeaderValue::from_str(to).expect("local paths"));
+    if let Some(cookie) = cookie {
+        response.headers_mut().insert(SET_COOKIE, cookie);
+    }
+    response
+}
+
+fn internal(e: AuthError) -> Response {
+    tracing::error!("account: {e}");
+    (StatusCode::INTERNAL_SERVER_ERROR, "the request failed; the error has been logged")
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_merge_is_said_in_words() {
+        let lesson = |s: &str| Action::LessonCompleted { lesson: s.into() };
+        let quiz = Action::QuizPassed { lesson: "a".into(), quiz: 0 };
+        assert_eq!(merge_message("a@b.org", &[], 0, 0), "Signed in as a@b.org.");
+        assert_eq!(
+            merge_message("a@b.org", &[lesson("a"), quiz.clone(), lesson("b")], 1, 170),
+            "Signed in as a@b.org. Merged from this browser: 2 lessons, 1 quiz (+170 XP). \
+             1 already in your account, counted once."
+        );
+        assert!(merge_message("a@b.org", &[quiz.clone(), quiz], 0, 40).contains("2 quizzes"));
+    }
+}

@@ -1,0 +1,139 @@
+//! The account rules, pure: what an email and a password must be, and when sign-in is locked.
+
+/// Failed sign-ins are counted over this window (seconds)…
+pub const WINDOW_SECS: i64 = 15 * 60;
+/// …and an account takes this many before it is locked for the rest of the window…
+pub const PER_ACCOUNT: u64 = 5;
+/// …and an address this many (a classroom behind one NAT signs in from one address).
+pub const PER_ADDRESS: u64 = 50;
+
+pub const MIN_PASSWORD_CHARS: usize = 10;
+/// Argon2 hashes whatever it is given; a megabyte password would be a cheap way to burn CPU.
+pub const MAX_PASSWORD_BYTES: usize = 256;
+
+/// Passwords people choose first, refused whatever their length.
+const COMMON: &[&str] = &[
+    "password123",
+    "password1234",
+    "1234567890",
+    "12345678910",
+    "qwertyuiop",
+    "qwerty12345",
+    "iloveyou123",
+    "letmein1234",
+    "abcdefghij",
+    "0987654321",
+    "1q2w3e4r5t",
+    "passw0rd123",
+];
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormError {
+    #[error("Enter an email address such as ada@example.org.")]
+    EmailInvalid,
+    #[error("An account with this email already exists. Sign in instead.")]
+    EmailTaken,
+    #[error("Choose a stronger password: {0}.")]
+    PasswordWeak(&'static str),
+    /// The same words whether the email has no account or the password is wrong, so the form
+    /// does not tell which emails have accounts.
+    #[error("The email or the password is wrong.")]
+    WrongCredentials,
+    #[error("Your current password is wrong.")]
+    CurrentPasswordWrong,
+    #[error("Too many failed sign-ins. Try again in {0} minutes.")]
+    TooManyAttempts(i64),
+}
+
+/// Trimmed and lower-cased, so `Ada@Example.org ` and `ada@example.org` are one account.
+pub fn normalize_email(raw: &str) -> Result<String, FormError> {
+    let email = raw.trim().to_lowercase();
+    let valid = email.len() <= 254
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        && matches!(email.split_once('@'), Some((local, domain))
+            if !local.is_empty() && domain.contains('.') && !domain.starts_with('.')
+                && !domain.ends_with('.') && !domain.contains('@'));
+    if valid {
+        Ok(email)
+    } else {
+        Err(FormError::EmailInvalid)
+    }
+}
+
+pub fn check_password(password: &str, email: &str) -> Result<(), FormError> {
+    let chars = password.chars().count();
+    if chars < MIN_PASSWORD_CHARS {
+        return Err(FormError::PasswordWeak("use at least 10 characters"));
+    }
+    if password.len() > MAX_PASSWORD_BYTES {
+        return Err(FormError::PasswordWeak("use at most 256 bytes"));
+    }
+    let lower = password.to_lowercase();
+    let local = email.split('@').next().unwrap_or_default();
+    if lower == email || (local.len() >= 4 && lower.contains(local)) {
+        return Err(FormError::PasswordWeak("do not use your email in it"));
+    }
+    let mut distinct: Vec<char> = lower.chars().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < 4 || COMMON.contains(&lower.as_str()) {
+        return Err(FormError::PasswordWeak("this one is among the first that attackers try"));
+    }
+    Ok(())
+}
+
+/// Minutes until a key with `failures` failures in the window, the oldest at `oldest`, may try
+/// again; `None` when it may try now.
+pub fn locked_for(failures: u64, oldest: Option<i64>, limit: u64, now: i64) -> Option<i64> {
+    if failures < limit {
+        return None;
+    }
+    let free_at = oldest.unwrap_or(now) + WINDOW_SECS;
+    Some(((free_at - now).max(1) + 59) / 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_normalized_and_checked() {
+        assert_eq!(normalize_email("  Ada@Example.ORG "), Ok("ada@example.org".into()));
+        for bad in [
+            "",
+            "ada",
+            "@example.org",
+            "ada@",
+            "ada@example",
+            "a da@example.org",
+            "ada@.org",
+            "a@b@c.org",
+        ] {
+            assert_eq!(normalize_email(bad), Err(FormError::EmailInvalid), "{bad}");
+        }
+    }
+
+    #[test]
+    fn weak_passwords_are_refused_with_a_reason() {
+        let email = "grace@example.org";
+        assert!(check_password("correct horse battery", email).is_ok());
+        assert!(check_password("short", email).unwrap_err().to_string().contains("at least 10"));
+        assert!(check_password(&"x".repeat(300), email).unwrap_err().to_string().contains("256"));
+        assert!(check_password("grace-rules-2026", email)
+            .unwrap_err()
+            .to_string()
+            .contains("email"));
+        assert!(check_password("aaaaaaaaaaaa", email).is_err());
+        assert!(check_password("Password123", email).is_err());
+        // Length is in characters: ten Hangul syllables are enough.
+        assert!(check_password("분산데이터병렬학습하기", email).is_ok());
+    }
+
+    #[test]
+    fn sign_in_locks_at_the_limit_until_the_oldest_failure_leaves_the_window() {
+        assert_eq!(locked_for(4, Some(0), 5, 10), None);
+        assert_eq!(locked_for(5, Some(0), 5, 10), Some(15));
+        assert_eq!(locked_for(5, Some(0), 5, WINDOW_SECS - 61), Some(2));
+        assert_eq!(locked_for(5, Some(0), 5, WINDOW_SECS - 1), Some(1));
+    }
+}

@@ -1,0 +1,153 @@
+//! The application in-process, through its router: no socket, no browser. What the router and
+//! account tests share.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use lockstep_server::{build_state, router, Config};
+use tower::ServiceExt;
+
+/// One runtime for every test in a test binary, and one test at a time. Leptos keeps process-wide
+/// state (route ids, its executor); two routers built and rendering at once in one process, as
+/// parallel tests would do, occasionally left a request waiting forever. A real server builds
+/// one router, once, before it serves: `concurrent_requests_all_complete` checks that case
+/// under concurrency.
+static RUNTIME: std::sync::LazyLock<tokio::runtime::Runtime> = std::sync::LazyLock::new(|| {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+});
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+pub fn on_runtime<F: std::future::Future>(f: F) -> F::Output {
+    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    RUNTIME.block_on(f)
+}
+
+pub fn course_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons")
+}
+
+pub struct App {
+    pub router: Router,
+    _db: tempfile::TempDir,
+}
+
+pub async fn app(lessons_dir: &Path) -> App {
+    let db = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display());
+    app_on(lessons_dir, &url, db).await
+}
+
+/// The app on the database at `url`; `dir` is kept for as long as the app.
+pub async fn app_on(lessons_dir: &Path, url: &str, dir: tempfile::TempDir) -> App {
+    let config = Config::local(lessons_dir.to_path_buf(), dir.path().join("site"), url.into());
+    let state = build_state(&config).await.unwrap();
+    App { router: router(state), _db: dir }
+}
+
+/// A new, empty database on the PostgreSQL server the test command starts; its URL.
+pub async fn postgres_database(name: &str) -> String {
+    use sqlx::{Connection, Executor};
+    let base = std::env::var("LOCKSTEP_TEST_POSTGRES_URL").expect(
+        "LOCKSTEP_TEST_POSTGRES_URL is not set: run the tests through `cargo xtask test`, which \
+         starts a PostgreSQL server for them",
+    );
+    let db = format!("t_{name}_{}", std::process::id());
+    let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
+    admin.execute(format!("DROP DATABASE IF EXISTS {db}").as_str()).await.unwrap();
+    admin.execute(format!("CREATE DATABASE {db}").as_str()).await.unwrap();
+    let (prefix, _) = base.rsplit_once('/').unwrap();
+    format!("{prefix}/{db}")
+}
+
+pub struct Page {
+    pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub body: String,
+}
+
+pub async fn send(app: &App, req: Request<Body>) -> Page {
+    let res = tokio::time::timeout(Duration::from_secs(30), app.router.clone().oneshot(req))
+        .await
+        .expect("the request completes")
+        .unwrap();
+    let status = res.status();
+    let headers = res.headers().clone();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    Page { status, headers, body: String::from_utf8(bytes.to_vec()).unwrap() }
+}
+
+pub async fn get(app: &App, path: &str, cookie: Option<&str>) -> Page {
+    let mut req = Request::get(path).header(header::ACCEPT, "text/html");
+    if let Some(c) = cookie {
+        req = req.header(header::COOKIE, c);
+    }
+    send(app, req.body(Body::empty()).unwrap()).await
+}
+
+/// A browser without JavaScript: keeps the cookies the server sets (and forgets those it
+/// expires), and posts forms from this site the way a browser does (`Origin`, `Sec-Fetch-Site`).
+#[derive(Default, Clone)]
+pub struct Jar {
+    cookies: Vec<(String, String)>,
+}
+
+impl Jar {
+    pub fn cookie(&self, name: &str) -> Option<&str> {
+        self.cookies.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    fn header(&self) -> Option<String> {
+        (!self.cookies.is_empty()).then(|| {
+            self.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join("; ")
+        })
+    }
+
+    fn keep(&mut self, page: &Page) {
+        for set in page.headers.get_all(header::SET_COOKIE) {
+            let set = set.to_str().unwrap();
+            let (pair, attributes) = set.split_once(';').unwrap_or((set, ""));
+            let (name, value) = pair.split_once('=').unwrap();
+            self.cookies.retain(|(n, _)| n != name);
+            let expired = attributes.to_ascii_lowercase().contains("max-age=0");
+            if !expired {
+                self.cookies.push((name.to_string(), value.to_string()));
+            }
+        }
+    }
+
+    pub async fn get(&mut self, app: &App, path: &str) -> Page {
+        let page = get(app, path, self.header().as_deref()).await;
+        self.keep(&page);
+        page
+    }
+
+    /// Posts a form from one of this site's pages; follows no redirect.
+    pub async fn post(&mut self, app: &App, path: &str, form: &[(&str, &str)]) -> Page {
+        let body: String =
+            form_urlencoded::Serializer::new(String::new()).extend_pairs(form).finish();
+        let mut req = Request::post(path)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ACCEPT, "text/html")
+            .header("sec-fetch-site", "same-origin")
+            .header(header::REFERER, "http://localhost/");
+        if let Some(c) = self.header() {
+            req = req.header(header::COOKIE, c);
+        }
+        let page = send(app, req.body(Body::from(body)).unwrap()).await;
+        self.keep(&page);
+        page
+    }
+
+    /// Posts a form and loads the page it redirects to.
+    pub async fn submit(&mut self, app: &App, path: &str, form: &[(&str, &str)]) -> Page {
+        let res = self.post(app, path, form).await;
+        assert!(res.status.is_redirection(), "{path} answered {}: {}", res.status, res.body);
+        let to = res.headers[header::LOCATION].to_str().unwrap();
+        let to = to.strip_prefix("http://localhost").unwrap_or(to).to_string();
+        self.get(app, &to).await
+    }
+}

@@ -1,0 +1,100 @@
+//! Who is looking at the page: a signed-in account (its server-side session names it), or an
+//! anonymous learner (the learner cookie, if this browser has recorded anything yet). Resolved
+//! once per request and handed to whatever needs the learner.
+
+use lockstep_store::{Account, Store, StoreError};
+use serde::{Deserialize, Serialize};
+use tower_sessions::Session;
+
+use super::learner_cookie;
+
+/// The session key of a signed-in session.
+pub const SIGNED_IN: &str = "signed_in";
+/// The session key of a one-time message for the next page (what was merged, XP earned by a
+/// form post): shown once, then removed.
+pub const NOTICE: &str = "notice";
+/// The session key of what went wrong with the last account form, for the account page.
+pub const FORM_ERROR: &str = "form_error";
+
+/// What a signed-in session stores: the account and the epoch it signed in at. A password
+/// change bumps the account's epoch, which ends every session signed in before it.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SignedIn {
+    pub account: i64,
+    pub epoch: i64,
+}
+
+#[derive(Debug, Clone)]
+pub enum Viewer {
+    Anonymous { learner: Option<String> },
+    SignedIn(Account),
+}
+
+impl Viewer {
+    /// Whose progress the page shows and records go to; `None` for a browser that has recorded
+    /// nothing yet.
+    pub fn learner(&self) -> Option<&str> {
+        match self {
+            Viewer::Anonymous { learner } => learner.as_deref(),
+            Viewer::SignedIn(account) => Some(&account.learner_id),
+        }
+    }
+
+    pub fn account(&self) -> Option<&Account> {
+        match self {
+            Viewer::SignedIn(account) => Some(account),
+            Viewer::Anonymous { .. } => None,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ViewerError {
+    #[error("session store: {0}")]
+    Session(#[from] tower_sessions::session::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The viewer of a request. A session whose account is gone or whose epoch is stale is treated
+/// as signed out (and forgets the account).
+pub async fn resolve(
+    store: &Store,
+    session: Option<&Session>,
+    headers: &http::HeaderMap,
+) -> Result<Viewer, ViewerError> {
+    if let Some(session) = session {
+        if let Some(signed_in) = session.get::<SignedIn>(SIGNED_IN).await? {
+            match store.account_by_id(signed_in.account).await? {
+                Some(account) if account.session_epoch == signed_in.epoch => {
+                    return Ok(Viewer::SignedIn(account))
+                }
+                _ => {
+                    session.remove_value(SIGNED_IN).await?;
+                }
+            }
+        }
+    }
+    Ok(Viewer::Anonymous { learner: learner_cookie::from_headers(headers) })
+}
+
+/// Takes the one-time notice for this page, if there is one.
+pub async fn take_notice(session: Option<&Session>) -> Result<Option<String>, ViewerError> {
+    match session {
+        Some(session) => Ok(session.remove::<String>(NOTICE).await?),
+        None => Ok(None),
+    }
+}
+
+/// Takes the account form's error, if the last post left one.
+pub async fn take_form_error(session: Option<&Session>) -> Result<Option<String>, ViewerError> {
+    match session {
+        Some(session) => Ok(session.remove::<String>(FORM_ERROR).await?),
+        None => Ok(None),
+    }
+}
+
+/// Leaves a message for the next page the browser loads.
+pub async fn leave_notice(session: &Session, message: String) -> Result<(), ViewerError> {
+    Ok(session.insert(NOTICE, message).await?)
+}
