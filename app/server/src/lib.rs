@@ -5,8 +5,10 @@
 //! environment ([`Config::from_env`]); everything has a default that works from the repository
 //! root after `cargo xtask run` has built the browser bundle.
 
+pub mod admin;
 mod auth;
 mod csrf;
+mod instructor;
 mod quiz;
 pub mod sessions;
 
@@ -183,6 +185,14 @@ pub fn router(state: AppState) -> Router {
         .route(lockstep_routes::SIGN_IN, axum::routing::post(auth::sign_in))
         .route(lockstep_routes::SIGN_OUT, axum::routing::post(auth::sign_out))
         .route(lockstep_routes::CHANGE_PASSWORD, axum::routing::post(auth::change_password))
+        .route(
+            lockstep_routes::INSTRUCTOR_LEARNERS_CSV,
+            axum::routing::get(instructor::learners_csv),
+        )
+        .route(
+            lockstep_routes::INSTRUCTOR_QUESTIONS_CSV,
+            axum::routing::get(instructor::questions_csv),
+        )
         .leptos_routes_with_context(&state, routes, provide.clone(), {
             let options = options.clone();
             move || shell(options.clone())

@@ -1,9 +1,109 @@
+use std::io::Read;
+use std::process::ExitCode;
+
 use anyhow::Context;
+use clap::{Parser, Subcommand};
+use lockstep_server::admin::{self, AdminError};
 use lockstep_server::{build_state, router, serve, Config, ServerError};
+use lockstep_store::{Role, Store};
 use tracing_subscriber::EnvFilter;
 
+/// Lockstep: the course server, and its operator's commands.
+///
+/// Without a command it serves the course; settings come from the environment
+/// (DATABASE_URL, LOCKSTEP_ADDR, LOCKSTEP_LESSONS, LOCKSTEP_SITE_ROOT, LOCKSTEP_PUBLIC_URL,
+/// LOCKSTEP_TRUST_FORWARDED_FOR, LOCKSTEP_WATCH_LESSONS; see the README).
+#[derive(Parser)]
+#[command(version, args_override_self = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the course (the default).
+    Serve,
+    /// Operator's commands, against the database directly.
+    Admin {
+        /// The database; the server's default when not given.
+        #[arg(long, env = "DATABASE_URL", default_value = lockstep_store::DEFAULT_URL)]
+        database_url: String,
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Make an account an instructor (the instructor view, every learner's progress).
+    GrantInstructor { email: String },
+    /// Make an instructor a learner again.
+    RevokeInstructor { email: String },
+    /// Set a new password and sign the account out everywhere. Prints a random password
+    /// unless --password-stdin is given.
+    ResetPassword {
+        email: String,
+        /// Read the new password from standard input instead.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// List every account.
+    Accounts,
+}
+
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => match run_server().await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Admin { database_url, command } => match run_admin(&database_url, command).await {
+            Ok(out) => {
+                println!("{}", out.trim_end());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(if e.is_usage() { 2 } else { 1 })
+            }
+        },
+    }
+}
+
+async fn run_admin(url: &str, command: AdminCommand) -> Result<String, AdminError> {
+    let store = Store::connect(url).await?;
+    let out = match command {
+        AdminCommand::GrantInstructor { email } => {
+            admin::set_role(&store, &email, Role::Instructor).await
+        }
+        AdminCommand::RevokeInstructor { email } => {
+            admin::set_role(&store, &email, Role::Learner).await
+        }
+        AdminCommand::ResetPassword { email, password_stdin } => {
+            let given = if password_stdin {
+                let mut text = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut text)
+                    .map_err(|e| AdminError::Invalid(format!("cannot read standard input: {e}")))?;
+                Some(text.trim_end_matches(['\n', '\r']).to_string())
+            } else {
+                None
+            };
+            admin::reset_password(&store, &email, given).await
+        }
+        AdminCommand::Accounts => admin::list(&store).await,
+    };
+    store.close().await;
+    out
+}
+
+async fn run_server() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),

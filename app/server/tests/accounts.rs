@@ -193,12 +193,77 @@ async fn sign_in_is_limited_per_account(app: &App) {
     assert!(ok.body.contains("Signed in as"), "{}", ok.body);
 }
 
+/// `lockstep admin ARGS…` against the app's database: (exit code, stdout, stderr).
+fn admin(url: &str, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .arg("admin")
+        .arg(format!("--database-url={url}"))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.code().unwrap(), text(out.stdout), text(out.stderr))
+}
+
+/// Runs after `the_whole_loop`: ada@example.org has two lessons and lesson 2's quiz.
+async fn instructors_are_made_on_the_command_line(app: &App, url: &str) {
+    let mut ada = Jar::default();
+    let password = &[("email", "ada@example.org"), ("password", "a brand new passphrase")];
+    ada.submit(app, "/account/sign-in", password).await;
+    let refused = ada.get(app, "/instructor").await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert!(refused.body.contains("Instructors only"));
+    assert_eq!(ada.get(app, "/instructor/learners.csv").await.status, StatusCode::FORBIDDEN);
+    assert_eq!(get(app, "/instructor/questions.csv", None).await.status, StatusCode::FORBIDDEN);
+
+    let (code, _, err) = admin(url, &["grant-instructor", "nobody@example.org"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no account has the email `nobody@example.org`"), "{err}");
+    let (code, out, err) = admin(url, &["grant-instructor", "Ada@example.org"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ada@example.org is now an instructor"), "{out}");
+
+    let view = ada.get(app, "/instructor").await;
+    assert_eq!(view.status, StatusCode::OK, "{}", view.body);
+    assert!(view.body.contains("ada@example.org"), "{}", view.body);
+    let csv = ada.get(app, "/instructor/learners.csv").await;
+    assert_eq!(csv.headers[header::CONTENT_TYPE], "text/csv; charset=utf-8");
+    let ada_row = csv.body.lines().find(|l| l.starts_with("ada@example.org,")).unwrap();
+    let fields: Vec<&str> = ada_row.split(',').collect();
+    assert_eq!((fields[1], fields[5], fields[7]), ("true", "2", "1"), "{ada_row}");
+    // Lesson 2's quiz was answered right once (the first answer counts): four questions,
+    // each answered once, all right.
+    let questions = ada.get(app, "/instructor/questions.csv").await.body;
+    let lesson2: Vec<&str> =
+        questions.lines().filter(|l| l.starts_with("dataparallel,1,")).collect();
+    assert_eq!(lesson2.len(), 4, "{questions}");
+    assert!(lesson2.iter().all(|l| l.ends_with(",1,1,100")), "{questions}");
+
+    // A reset password: printed once, the old sessions end, the new password works.
+    let (code, out, err) = admin(url, &["reset-password", "ada@example.org"]);
+    assert_eq!(code, 0, "{err}");
+    let new = out.split("new password for ada@example.org: ").nth(1).unwrap();
+    let new = new.lines().next().unwrap().to_string();
+    assert_eq!(new.len(), 20);
+    assert!(!ada.get(app, "/account").await.body.contains("Signed in as"));
+    let home = ada
+        .submit(app, "/account/sign-in", &[("email", "ada@example.org"), ("password", &new)])
+        .await;
+    assert!(home.body.contains("Signed in as"), "{}", home.body);
+    let (code, out, _) = admin(url, &["accounts"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("ada@example.org\tinstructor"), "{out}");
+}
+
 #[test]
 fn accounts_without_javascript_on_sqlite() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());
+        let app = app_on(&course_dir(), &url, dir).await;
         the_whole_loop(&app).await;
         sign_in_is_limited_per_account(&app).await;
+        instructors_are_made_on_the_command_line(&app, &url).await;
     })
 }
 
@@ -209,5 +274,6 @@ fn accounts_without_javascript_on_postgres() {
         let app = app_on(&course_dir(), &url, tempfile::tempdir().unwrap()).await;
         the_whole_loop(&app).await;
         sign_in_is_limited_per_account(&app).await;
+        instructors_are_made_on_the_command_line(&app, &url).await;
     })
 }

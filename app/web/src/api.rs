@@ -3,7 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::model::{AccountPage, CourseOverview, LessonLookup, Progressed, XpRules};
+use crate::model::{
+    AccountPage, CourseOverview, InstructorView, LessonLookup, Progressed, XpRules,
+};
 
 #[server]
 pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
@@ -85,6 +87,22 @@ pub async fn get_account() -> Result<AccountPage, ServerFnError> {
         error: ctx.take_form_error().await?,
         progress: page_progress(&ctx, &viewer, &events).await?,
     })
+}
+
+/// Every learner's progress and every question's statistics; `None` unless the viewer is an
+/// instructor.
+#[server]
+pub async fn get_instructor() -> Result<Option<InstructorView>, ServerFnError> {
+    let ctx = crate::ssr::context()?;
+    let viewer = ctx.viewer().await?;
+    if !viewer.account().is_some_and(|a| a.role == lockstep_store::Role::Instructor) {
+        return Ok(None);
+    }
+    let events = ctx.events(&viewer).await?;
+    let progress = page_progress(&ctx, &viewer, &events).await?;
+    let rows = ctx.store.learners_report().await.map_err(crate::ssr::context::internal)?;
+    let answers = ctx.store.first_quiz_answers().await.map_err(crate::ssr::context::internal)?;
+    Ok(Some(crate::ssr::instructor::view(&ctx.course.current(), &rows, &answers, progress)))
 }
 
 /// The progress panel of a page load, with the one-time notice left for it.

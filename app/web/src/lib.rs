@@ -68,6 +68,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
                     <Route path=path!("/xp") view=pages::XpPage ssr=SsrMode::Async/>
                     <Route path=path!("/account") view=pages::AccountPage ssr=SsrMode::Async/>
+                    <Route path=path!("/instructor") view=pages::InstructorPage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment(lockstep_routes::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
                 </Routes>
             </main>

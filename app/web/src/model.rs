@@ -205,3 +205,46 @@ pub struct AccountInfo {
     pub email: String,
     pub instructor: bool,
 }
+
+/// The instructor's view: every learner's progress, and how each quiz question fares.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InstructorView {
+    pub learners: Vec<LearnerSummary>,
+    pub questions: Vec<QuestionStat>,
+    pub progress: ProgressView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LearnerSummary {
+    /// The account's email, or "anonymous" and the start of the browser's id.
+    pub who: String,
+    pub signed_up: bool,
+    pub xp: u32,
+    pub level: u32,
+    pub level_name: String,
+    pub lessons_done: u32,
+    pub lessons_total: u32,
+    pub quizzes_passed: u32,
+    pub achievements: u32,
+}
+
+/// One quiz question over every learner's first answer to its quiz.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionStat {
+    pub lesson: String,
+    pub lesson_title: String,
+    pub quiz: u32,
+    /// 1-based, as the page numbers them.
+    pub question: u32,
+    /// The prompt as plain text.
+    pub prompt: String,
+    pub answered: u32,
+    pub right: u32,
+}
+
+impl QuestionStat {
+    /// The share that answered right, in percent; `None` before anyone answered.
+    pub fn percent_right(&self) -> Option<u32> {
+        (self.answered > 0).then(|| (100 * self.right + self.answered / 2) / self.answered)
+    }
+}

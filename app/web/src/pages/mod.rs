@@ -1,11 +1,13 @@
 mod account;
 mod index;
+mod instructor;
 mod lesson;
 mod not_found;
 mod xp;
 
 pub use account::AccountPage;
 pub use index::CourseIndex;
+pub use instructor::InstructorPage;
 pub use lesson::LessonPage;
 pub use not_found::NotFound;
 pub use xp::XpPage;

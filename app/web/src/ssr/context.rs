@@ -138,7 +138,7 @@ impl AppContext {
     }
 }
 
-pub(crate) fn internal(e: impl std::fmt::Display) -> ServerFnError {
+pub fn internal(e: impl std::fmt::Display) -> ServerFnError {
     tracing::error!("{e}");
     ServerFnError::new("the server could not complete this request; it has been logged")
 }

@@ -1,0 +1,188 @@
+//! The instructor's view, computed from the store's report rows and the course as it is now:
+//! XP and levels by today's rules, answers marked against today's quizzes. Also as CSV.
+
+use lockstep_course::{Block, Course, LessonEntry};
+use lockstep_store::{LearnerRow, QuizAnswerRow};
+
+use super::page_models::facts;
+use crate::model::{LearnerSummary, ProgressView, QuestionStat};
+
+pub fn learners(course: &Course, rows: &[LearnerRow]) -> Vec<LearnerSummary> {
+    let facts = facts(course);
+    let mut learners: Vec<LearnerSummary> = rows
+        .iter()
+        .map(|row| {
+            let p = lockstep_xp::progress(&facts, &row.events);
+            LearnerSummary {
+                who: row.email.clone().unwrap_or_else(|| {
+                    format!("anonymous {}", row.learner_id.chars().take(8).collect::<String>())
+                }),
+                signed_up: row.email.is_some(),
+                xp: p.xp,
+                level: p.level.number,
+                level_name: p.level.name_en.clone(),
+                lessons_done: p.lessons_done,
+                lessons_total: p.lessons_total,
+                quizzes_passed: p
+                    .ledger
+                    .iter()
+                    .filter(|(a, _)| matches!(a, lockstep_xp::Action::QuizPassed { .. }))
+                    .count() as u32,
+                achievements: p.achievements.len() as u32,
+            }
+        })
+        .collect();
+    learners.sort_by(|a, b| b.xp.cmp(&a.xp).then_with(|| a.who.cmp(&b.who)));
+    learners
+}
+
+/// Every question of every quiz in the course, in course order, with how many answered it
+/// (in their first answer to its quiz) and how many of those got it right.
+pub fn questions(course: &Course, answers: &[QuizAnswerRow]) -> Vec<QuestionStat> {
+    let mut stats = Vec::new();
+    for entry in &course.lessons {
+        let LessonEntry::Ready(lesson) = entry else { continue };
+        let quizzes = lesson.body.iter().filter_map(|b| match b {
+            Block::Quiz(q) => Some(q),
+            _ => None,
+        });
+        for (index, quiz) in quizzes.enumerate() {
+            let index = index as u32;
+            let first = stats.len();
+            for (n, question) in quiz.questions.iter().enumerate() {
+                stats.push(QuestionStat {
+                    lesson: lesson.slug.clone(),
+                    lesson_title: lesson.front.title.clone(),
+                    quiz: index,
+                    question: n as u32 + 1,
+                    prompt: plain_text(&question.prompt_html),
+                    answered: 0,
+                    right: 0,
+                });
+            }
+            let mine = answers.iter().filter(|a| a.lesson == lesson.slug && a.quiz == index);
+            for row in mine {
+                // Answers to an older shape of the quiz no longer fit; they are left out.
+                let Ok(marked) = quiz.grade(&row.answers) else { continue };
+                for (stat, (chosen, right)) in stats[first..].iter_mut().zip(&marked.answers) {
+                    if !chosen.is_empty() {
+                        stat.answered += 1;
+                        stat.right += u32::from(*right);
+                    }
+                }
+            }
+        }
+    }
+    stats
+}
+
+pub fn learners_csv(learners: &[LearnerSummary]) -> String {
+    let mut out = String::from("learner,signed_up,xp,level,level_name,lessons_done,lessons_total,quizzes_passed,achievements\n");
+    for l in learners {
+        let row = [
+            l.who.clone(),
+            l.signed_up.to_string(),
+            l.xp.to_string(),
+            l.level.to_string(),
+            l.level_name.clone(),
+            l.lessons_done.to_string(),
+            l.lessons_total.to_string(),
+            l.quizzes_passed.to_string(),
+            l.achievements.to_string(),
+        ];
+        out += &csv_row(&row);
+    }
+    out
+}
+
+pub fn questions_csv(questions: &[QuestionStat]) -> String {
+    let mut out = String::from("lesson,quiz,question,prompt,answered,right,percent_right\n");
+    for q in questions {
+        let row = [
+            q.lesson.clone(),
+            (q.quiz + 1).to_string(),
+            q.question.to_string(),
+            q.prompt.clone(),
+            q.answered.to_string(),
+            q.right.to_string(),
+            q.percent_right().map_or_else(String::new, |p| p.to_string()),
+        ];
+        out += &csv_row(&row);
+    }
+    out
+}
+
+/// One RFC 4180 line. A field a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first:
+/// an email can start with one) is prefixed with `'`.
+fn csv_row(fields: &[String]) -> String {
+    let cells: Vec<String> = fields
+        .iter()
+        .map(|f| {
+            let f = if f.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+                format!("'{f}")
+            } else {
+                f.clone()
+            };
+            if f.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", f.replace('"', "\"\""))
+            } else {
+                f
+            }
+        })
+        .collect();
+    cells.join(",") + "\r\n"
+}
+
+/// The text of rendered markdown: tags dropped, the five escapes undone.
+fn plain_text(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+        .trim()
+        .to_string()
+}
+
+/// The instructor's page, for a viewer already checked to be an instructor.
+pub fn view(
+    course: &Course,
+    rows: &[LearnerRow],
+    answers: &[QuizAnswerRow],
+    progress: ProgressView,
+) -> crate::model::InstructorView {
+    crate::model::InstructorView {
+        learners: learners(course, rows),
+        questions: questions(course, answers),
+        progress,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_and_defuses_formulas() {
+        let row = csv_row(&["=HYPERLINK(\"x\")".into(), "a,b".into(), "plain".into()]);
+        assert_eq!(row, "\"'=HYPERLINK(\"\"x\"\")\",\"a,b\",plain\r\n");
+    }
+
+    #[test]
+    fn html_becomes_plain_text() {
+        assert_eq!(
+            plain_text("<p>Batch <code>6</code> on 4 GPUs &amp; <em>one</em> idle?</p>"),
+            "Batch 6 on 4 GPUs & one idle?"
+        );
+    }
+}
