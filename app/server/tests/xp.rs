@@ -1,6 +1,7 @@
 //! The XP loop in a real headless Chromium: step a simulation to its end and see the toast and
 //! the progress panel move without a reload; answer the quiz through its form and read the
-//! review; reload, and see that the server kept all of it.
+//! review; reload, and see that the server kept all of it; sign up and see it merged; sign in
+//! from a second browser profile and see the same XP. On SQLite and on PostgreSQL.
 //!
 //! Needs the release browser bundle and Debian's chromium + chromium-driver, like
 //! `browser.rs`; it fails, never skips, when they are missing.
@@ -10,12 +11,20 @@ mod common;
 use common::*;
 use fantoccini::Locator;
 
+/// One test, the two databases one after the other: two servers rendering at once in one
+/// process is what a real deployment never does (see `router.rs`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn explore_a_simulation_and_pass_a_quiz() {
+async fn explore_pass_a_quiz_sign_up_and_sign_in_elsewhere() {
     let tmp = tempfile::tempdir().unwrap();
-    let base = serve_course(tmp.path()).await;
+    let sqlite = format!("sqlite://{}?mode=rwc", tmp.path().join("db.sqlite3").display());
+    the_loop(&serve_course_on(&sqlite).await, &tmp.path().join("sqlite")).await;
+    let postgres = common::in_process::postgres_database("xp_browser").await;
+    the_loop(&serve_course_on(&postgres).await, &tmp.path().join("postgres")).await;
+}
+
+async fn the_loop(base: &str, profiles: &std::path::Path) {
     let (_driver, webdriver) = start_chromedriver().await;
-    let c = browser(&webdriver, &tmp.path().join("profile"), &[]).await;
+    let c = browser(&webdriver, &profiles.join("laptop"), &[]).await;
 
     c.goto(&format!("{base}/lessons/dataparallel")).await.unwrap();
     wait_for_hydration(&c, "lesson 2 to hydrate").await;
@@ -54,6 +63,9 @@ async fn explore_a_simulation_and_pass_a_quiz() {
             == Some("Passed: 4 of 4 right.")
     })
     .await;
+    // What the post earned is said on the page it lands on.
+    let toast = text(&c, "[data-role=toast]").await.unwrap_or_default();
+    assert!(toast.contains("+20 XP"), "{toast}");
     assert!(c.current_url().await.unwrap().as_str().ends_with("/lessons/dataparallel#quiz-0"));
     wait_for_hydration(&c, "the reviewed page to hydrate").await;
     assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("30 XP"));
@@ -66,5 +78,43 @@ async fn explore_a_simulation_and_pass_a_quiz() {
     assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("30 XP"));
     assert_eq!(text(&c, "[data-role=achievements]").await.as_deref(), Some("4/14 achievements"));
     c.screenshot().await.map(|png| std::fs::write(artifacts().join("xp-loop.png"), png)).ok();
+
+    // Sign up: this browser's progress is merged, and the page says what merged.
+    sign(&c, base, "sign-up", "ada@example.org", "gradient buckets overlap").await;
+    let toast = text(&c, "[data-role=toast]").await.unwrap_or_default();
+    assert!(toast.contains("Merged from this browser: 1 simulation, 1 quiz"), "{toast}");
+    assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("30 XP"));
+    let sync = text(&c, "[data-role=sync]").await.unwrap();
+    assert!(sync.contains("Signed in as ada@example.org"), "{sync}");
     c.close().await.unwrap();
+
+    // A second profile (another device): anonymous at first, then the same XP once signed in.
+    let phone = browser(&webdriver, &profiles.join("phone"), &[]).await;
+    phone.goto(base).await.unwrap();
+    wait_for_hydration(&phone, "the index").await;
+    assert_eq!(text(&phone, "[data-role=xp]").await.as_deref(), Some("0 XP"));
+    sign(&phone, base, "sign-in", "ada@example.org", "gradient buckets overlap").await;
+    assert_eq!(text(&phone, "[data-role=xp]").await.as_deref(), Some("30 XP"));
+    assert_eq!(
+        text(&phone, "[data-role=achievements]").await.as_deref(),
+        Some("4/14 achievements")
+    );
+    phone.screenshot().await.map(|png| std::fs::write(artifacts().join("signed-in.png"), png)).ok();
+    phone.close().await.unwrap();
+}
+
+/// Fills in the account page's sign-up or sign-in form and waits for the course page it leads
+/// to.
+async fn sign(c: &fantoccini::Client, base: &str, form: &str, email: &str, password: &str) {
+    c.goto(&format!("{base}/account")).await.unwrap();
+    wait_for_hydration(c, "the account page").await;
+    let field = |name: &str| format!("form[data-role={form}] input[name={name}]");
+    c.find(Locator::Css(&field("email"))).await.unwrap().send_keys(email).await.unwrap();
+    c.find(Locator::Css(&field("password"))).await.unwrap().send_keys(password).await.unwrap();
+    let submit = c.find(Locator::Css(&format!("form[data-role={form}] button"))).await.unwrap();
+    click(c, &submit).await;
+    wait_for("the course page after signing in", || async {
+        text(c, "[data-role=sync]").await.is_some_and(|t| t.contains("Signed in as"))
+    })
+    .await;
 }

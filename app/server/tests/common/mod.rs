@@ -119,15 +119,20 @@ pub async fn text(c: &Client, css: &str) -> Option<String> {
 
 /// Serves the real course with a fresh database on a free port; returns its base URL.
 pub async fn serve_course(db_dir: &Path) -> String {
+    serve_course_on(&format!("sqlite://{}?mode=rwc", db_dir.join("db.sqlite3").display())).await
+}
+
+/// Serves the real course from the database at `url` on a free port; returns its base URL.
+pub async fn serve_course_on(url: &str) -> String {
     let config = Config::local(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons"),
         site_root(),
-        format!("sqlite://{}?mode=rwc", db_dir.join("db.sqlite3").display()),
+        url.to_string(),
     );
     let state = build_state(&config).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, router(state)).await.unwrap() });
+    tokio::spawn(async move { lockstep_server::serve(listener, router(state)).await.unwrap() });
     base
 }
 
