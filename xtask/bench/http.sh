@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Load test: one lesson page from the release server against nginx serving the same HTML
-# saved to a file. Prints wrk's requests/s and latency percentiles for both.
+# Load test: one lesson page from the release server, for an anonymous visitor and for a
+# signed-in learner (their own header: level, XP, account), against nginx serving the same HTML
+# saved to a file. Prints wrk's requests/s and latency percentiles for each, and each
+# server's requests/s as a share of nginx's.
 #
 #   bash xtask/bench/http.sh [connections] [seconds]     (defaults: 256 connections, 20 s)
 #
@@ -55,9 +57,31 @@ mkdir -p "$WORK/tmp"
 nginx -c "$WORK/nginx.conf"
 sleep 0.5
 
+# A learner with an account and some progress: a completed lesson, so the header has XP.
+curl -fs -o /dev/null -c "$WORK/jar" -H "Sec-Fetch-Site: same-origin" \
+  --data-urlencode "email=bench@example.org" --data-urlencode "password=steady state throughput" \
+  "http://127.0.0.1:$APP_PORT/account/sign-up"
+SESSION=$(awk '$6 == "lockstep_session" { print $7 }' "$WORK/jar")
+[ -n "$SESSION" ] || { echo "signing up the benchmark learner failed" >&2; exit 1; }
+COOKIE="Cookie: lockstep_session=$SESSION"
+curl -fs "http://127.0.0.1:$APP_PORT$PAGE" -H "$COOKIE" -o "$WORK/signed-in.html"
+grep -q "Signed in as" "$WORK/signed-in.html" \
+  || { echo "the signed-in page does not show the learner" >&2; exit 1; }
+
 echo "page: $PAGE, $(wc -c < "$WORK/page.html") bytes of HTML; wrk -t2 -c$CONNS -d${SECS}s --latency"
-for target in "lockstep http://127.0.0.1:$APP_PORT$PAGE" "nginx http://127.0.0.1:$NGINX_PORT$PAGE"; do
-  set -- $target
+run() { # name url [header]
   echo "== $1"
-  wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "$2" | grep -E "Requests/sec|Transfer/sec|^ +(50|90|99)%|Non-2xx|Socket errors"
+  if [ -n "${3:-}" ]; then
+    wrk -t2 -c"$CONNS" -d"${SECS}s" --latency -H "$3" "$2"
+  else
+    wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "$2"
+  fi | tee "$WORK/$1.out" | grep -E "Requests/sec|^ +(50|90|99)%|Non-2xx|Socket errors"
+}
+run nginx "http://127.0.0.1:$NGINX_PORT$PAGE"
+run anonymous "http://127.0.0.1:$APP_PORT$PAGE"
+run signed-in "http://127.0.0.1:$APP_PORT$PAGE" "$COOKIE"
+rps() { awk '/Requests\/sec/ { print $2 }' "$WORK/$1.out"; }
+echo "== share of nginx's requests/s (goal: anonymous >= 50%, signed-in >= 25%)"
+for who in anonymous signed-in; do
+  awk -v a="$(rps "$who")" -v n="$(rps nginx)" -v w="$who" 'BEGIN { printf "%-10s %6.1f%%\n", w, 100 * a / n }'
 done

@@ -9,6 +9,7 @@ pub mod admin;
 mod auth;
 mod csrf;
 mod instructor;
+mod page_cache;
 mod quiz;
 pub mod sessions;
 
@@ -124,6 +125,8 @@ pub struct AppState {
     /// `scheme://host[:port]` learners use, trusted by the CSRF check besides `Host`.
     pub public_origin: Option<String>,
     pub trust_forwarded_for: bool,
+    /// Rendered pages for anonymous visitors, per course version.
+    pub page_cache: Arc<page_cache::PageCache>,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -167,6 +170,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         sessions,
         public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
         trust_forwarded_for: config.trust_forwarded_for,
+        page_cache: Arc::default(),
     })
 }
 
@@ -201,6 +205,7 @@ pub fn router(state: AppState) -> Router {
         // Every route, server functions included, sees the session (leptos_axum::extract
         // needs it as an extension) and the CSRF check, which runs first.
         .layer(sessions)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), page_cache::serve))
         .layer(csrf)
         .with_state(state)
 }
