@@ -10,12 +10,18 @@ use tower_sessions::Session;
 
 use crate::AppState;
 
+#[derive(Clone, Copy)]
+enum Export {
+    Learners,
+    Questions,
+}
+
 pub async fn learners_csv(
     state: State<AppState>,
     session: Session,
     headers: HeaderMap,
 ) -> Response {
-    csv(state, session, headers, "learners.csv").await
+    csv(state, session, headers, Export::Learners).await
 }
 
 pub async fn questions_csv(
@@ -23,14 +29,14 @@ pub async fn questions_csv(
     session: Session,
     headers: HeaderMap,
 ) -> Response {
-    csv(state, session, headers, "questions.csv").await
+    csv(state, session, headers, Export::Questions).await
 }
 
 async fn csv(
     State(state): State<AppState>,
     session: Session,
     headers: HeaderMap,
-    file: &str,
+    export: Export,
 ) -> Response {
     let store = &state.context.store;
     let made = async {
@@ -40,14 +46,21 @@ async fn csv(
             return Ok(None);
         }
         let course = state.context.course.current();
-        let text = if file == "learners.csv" {
-            let rows = store.learners_report().await.map_err(|e| e.to_string())?;
-            instructor::learners_csv(&instructor::learners(&course, &rows))
-        } else {
-            let answers = store.first_quiz_answers().await.map_err(|e| e.to_string())?;
-            instructor::questions_csv(&instructor::questions(&course, &answers))
+        let text = match export {
+            Export::Learners => {
+                let rows = store.learners_report().await.map_err(|e| e.to_string())?;
+                instructor::learners_csv(&instructor::learners(&course, &rows))
+            }
+            Export::Questions => {
+                let answers = store.first_quiz_answers().await.map_err(|e| e.to_string())?;
+                instructor::questions_csv(&instructor::questions(&course, &answers))
+            }
         };
         Ok::<_, String>(Some(text))
+    };
+    let file = match export {
+        Export::Learners => "learners.csv",
+        Export::Questions => "questions.csv",
     };
     match made.await {
         Ok(Some(text)) => (
