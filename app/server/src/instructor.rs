@@ -4,7 +4,6 @@ use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use lockstep_store::Role;
 use lockstep_web::ssr::{instructor, viewer};
 use tower_sessions::Session;
 
@@ -14,6 +13,15 @@ use crate::AppState;
 enum Export {
     Learners,
     Questions,
+}
+
+impl Export {
+    fn file_name(self) -> &'static str {
+        match self {
+            Export::Learners => "learners.csv",
+            Export::Questions => "questions.csv",
+        }
+    }
 }
 
 pub async fn learners_csv(
@@ -42,7 +50,7 @@ async fn csv(
     let made = async {
         let viewer =
             viewer::resolve(store, Some(&session), &headers).await.map_err(|e| e.to_string())?;
-        if !viewer.account().is_some_and(|a| a.role == Role::Instructor) {
+        if !viewer.is_instructor() {
             return Ok(None);
         }
         let course = state.context.course.current();
@@ -58,10 +66,7 @@ async fn csv(
         };
         Ok::<_, String>(Some(text))
     };
-    let file = match export {
-        Export::Learners => "learners.csv",
-        Export::Questions => "questions.csv",
-    };
+    let file = export.file_name();
     match made.await {
         Ok(Some(text)) => (
             [

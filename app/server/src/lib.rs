@@ -210,6 +210,19 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// 303 to a path of this site (post, redirect, get), setting `cookie` if given.
+fn see_other(to: &str, cookie: Option<axum::http::HeaderValue>) -> axum::response::Response {
+    use axum::http::header::{LOCATION, SET_COOKIE};
+    use axum::response::IntoResponse;
+    let mut response = axum::http::StatusCode::SEE_OTHER.into_response();
+    let location = axum::http::HeaderValue::from_str(to).expect("paths of this site are ASCII");
+    response.headers_mut().insert(LOCATION, location);
+    if let Some(cookie) = cookie {
+        response.headers_mut().insert(SET_COOKIE, cookie);
+    }
+    response
+}
+
 /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
 pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> Result<(), ServerError> {
     // The peer's address feeds the per-address sign-in limit.

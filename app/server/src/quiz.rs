@@ -6,7 +6,6 @@
 //! a reload never posts again.
 
 use axum::extract::{Path, State};
-use axum::http::header::{LOCATION, SET_COOKIE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use lockstep_course::{Block, LessonEntry};
@@ -69,33 +68,21 @@ pub async fn answer(
     if marked.perfect {
         actions.push(Action::QuizPerfect { lesson: slug.clone(), quiz: index });
     }
+    let account = viewer.account().map(|a| &*a.email);
     let recorded = async {
-        let before = state.context.progress_of(&store.events(&learner).await?);
         store.record_quiz_answers(&learner, &slug, index, &chosen, now).await?;
-        for action in &actions {
-            store.record(&learner, action, now).await?;
-        }
-        let after = state.context.progress_of(&store.events(&learner).await?);
-        Ok::<_, lockstep_store::StoreError>((before, after))
+        state.context.record_for(&learner, account, &actions).await
     };
-    let (before, after) = match recorded.await {
-        Ok(progress) => progress,
+    let earned = match recorded.await {
+        Ok(progressed) => progressed.message(),
         Err(e) => return internal(e),
     };
-    let account = viewer.account().map(|a| &*a.email);
-    let earned = lockstep_web::ssr::page_models::progressed(&before, &after, account).message();
     if let Some(message) = earned {
         if let Err(e) = viewer::leave_notice(&session, message).await {
             return internal(e);
         }
     }
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    let location = format!("{}#quiz-{index}", lockstep_routes::lesson(&slug));
-    response.headers_mut().insert(LOCATION, location.parse().expect("slugs are URL-safe"));
-    if let Some(cookie) = cookie {
-        response.headers_mut().insert(SET_COOKIE, cookie);
-    }
-    response
+    crate::see_other(&format!("{}#quiz-{index}", lockstep_routes::lesson(&slug)), cookie)
 }
 
 fn internal(e: impl std::fmt::Display) -> Response {

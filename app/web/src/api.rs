@@ -82,7 +82,7 @@ pub async fn get_account() -> Result<AccountPage, ServerFnError> {
     Ok(AccountPage {
         account: viewer.account().map(|a| crate::model::AccountInfo {
             email: a.email.clone(),
-            instructor: a.role == lockstep_store::Role::Instructor,
+            instructor: viewer.is_instructor(),
         }),
         error: ctx.take_form_error().await?,
         progress: page_progress(&ctx, &viewer, &events).await?,
@@ -95,7 +95,7 @@ pub async fn get_account() -> Result<AccountPage, ServerFnError> {
 pub async fn get_instructor() -> Result<Option<InstructorView>, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let viewer = ctx.viewer().await?;
-    if !viewer.account().is_some_and(|a| a.role == lockstep_store::Role::Instructor) {
+    if !viewer.is_instructor() {
         return Ok(None);
     }
     let events = ctx.events(&viewer).await?;

@@ -14,8 +14,7 @@ use std::net::SocketAddr;
 use std::sync::LazyLock;
 
 use axum::extract::{ConnectInfo, State};
-use axum::http::header::{LOCATION, SET_COOKIE};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
 use lockstep_store::Account;
@@ -130,7 +129,7 @@ pub async fn sign_out(session: Session) -> Response {
     if let Err(e) = session.flush().await {
         return internal(AuthError::from(e));
     }
-    redirect("/", None)
+    crate::see_other("/", None)
 }
 
 pub async fn change_password(
@@ -143,7 +142,7 @@ pub async fn change_password(
         let store = &state.context.store;
         let Viewer::SignedIn(account) = viewer::resolve(store, Some(&session), &headers).await?
         else {
-            return Ok(redirect("/account", None));
+            return Ok(crate::see_other("/account", None));
         };
         if !verify(form.current, account.password_hash.clone()).await? {
             return Err(FormError::CurrentPasswordWrong.into());
@@ -151,14 +150,14 @@ pub async fn change_password(
         policy::check_password(&form.new, &account.email)?;
         let hash = hash(form.new).await?;
         let Some(epoch) = store.set_password_hash(account.id, &hash).await? else {
-            return Ok(redirect("/account", None));
+            return Ok(crate::see_other("/account", None));
         };
         // The new epoch ends every other session; this one carries on under a new id.
         session.cycle_id().await?;
         session.insert(SIGNED_IN, SignedIn { account: account.id, epoch }).await?;
         viewer::leave_notice(&session, "Password changed. Other devices are signed out.".into())
             .await?;
-        Ok(redirect("/account", None))
+        Ok(crate::see_other("/account", None))
     };
     finish(&session, outcome.await).await
 }
@@ -177,7 +176,7 @@ async fn sign_in_as(
         .await?;
     let Some(anonymous) = learner_cookie::from_headers(headers) else {
         viewer::leave_notice(session, format!("Signed in as {}.", account.email)).await?;
-        return Ok(redirect("/", None));
+        return Ok(crate::see_other("/", None));
     };
     let store = &state.context.store;
     let before = state.context.progress_of(&store.events(&account.learner_id).await?);
@@ -195,7 +194,7 @@ async fn sign_in_as(
         merge_message(&account.email, &merged.moved, merged.already_had, gained),
     )
     .await?;
-    Ok(redirect("/", Some(learner_cookie::forget())))
+    Ok(crate::see_other("/", Some(learner_cookie::forget())))
 }
 
 /// "Signed in as ada@example.org. Merged from this browser: 2 lessons, 1 quiz (+170 XP);
@@ -276,20 +275,11 @@ async fn finish(session: &Session, outcome: Result<Response, AuthError>) -> Resp
     match outcome {
         Ok(response) => response,
         Err(AuthError::Form(e)) => match session.insert(FORM_ERROR, e.to_string()).await {
-            Ok(()) => redirect("/account", None),
+            Ok(()) => crate::see_other("/account", None),
             Err(e) => internal(AuthError::from(e)),
         },
         Err(e) => internal(e),
     }
-}
-
-fn redirect(to: &str, cookie: Option<HeaderValue>) -> Response {
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    response.headers_mut().insert(LOCATION, HeaderValue::from_str(to).expect("local paths"));
-    if let Some(cookie) = cookie {
-        response.headers_mut().insert(SET_COOKIE, cookie);
-    }
-    response
 }
 
 fn internal(e: AuthError) -> Response {

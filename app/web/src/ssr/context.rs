@@ -75,14 +75,27 @@ impl AppContext {
             Some(id) => id.to_string(),
             None => learner_cookie::set_new().map_err(internal)?,
         };
-        let mut events = self.store.events(&learner).await.map_err(internal)?;
+        let account = viewer.account().map(|a| &*a.email);
+        self.record_for(&learner, account, &[action]).await.map_err(internal)
+    }
+
+    /// Records `actions` for `learner` (signed in as `account`, if any) and returns what they
+    /// earned, with the progress after them.
+    pub async fn record_for(
+        &self,
+        learner: &str,
+        account: Option<&str>,
+        actions: &[lockstep_xp::Action],
+    ) -> Result<Progressed, lockstep_store::StoreError> {
+        let mut events = self.store.events(learner).await?;
         let before = self.progress_of(&events);
         let at = unix_now();
-        // A first recording is the only change to the events; no need to read them again.
-        if self.store.record(&learner, &action, at).await.map_err(internal)? {
-            events.push(lockstep_xp::Event { action, at });
+        for action in actions {
+            // A first recording is the only change to the events; no need to read them again.
+            if self.store.record(learner, action, at).await? {
+                events.push(lockstep_xp::Event { action: action.clone(), at });
+            }
         }
-        let account = viewer.account().map(|a| &*a.email);
         Ok(page_models::progressed(&before, &self.progress_of(&events), account))
     }
 

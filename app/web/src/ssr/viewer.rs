@@ -40,6 +40,10 @@ impl Viewer {
         }
     }
 
+    pub fn is_instructor(&self) -> bool {
+        self.account().is_some_and(|a| a.role == lockstep_store::Role::Instructor)
+    }
+
     pub fn account(&self) -> Option<&Account> {
         match self {
             Viewer::SignedIn(account) => Some(account),
@@ -80,16 +84,18 @@ pub async fn resolve(
 
 /// Takes the one-time notice for this page, if there is one.
 pub async fn take_notice(session: Option<&Session>) -> Result<Option<String>, ViewerError> {
-    match session {
-        Some(session) => Ok(session.remove::<String>(NOTICE).await?),
-        None => Ok(None),
-    }
+    take(session, NOTICE).await
 }
 
 /// Takes the account form's error, if the last post left one.
 pub async fn take_form_error(session: Option<&Session>) -> Result<Option<String>, ViewerError> {
+    take(session, FORM_ERROR).await
+}
+
+/// Removes a one-time message from the session and returns it.
+async fn take(session: Option<&Session>, key: &str) -> Result<Option<String>, ViewerError> {
     match session {
-        Some(session) => Ok(session.remove::<String>(FORM_ERROR).await?),
+        Some(session) => Ok(session.remove::<String>(key).await?),
         None => Ok(None),
     }
 }
