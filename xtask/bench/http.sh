@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Load test: one lesson page from the release server, for an anonymous visitor and for a
-# signed-in learner (their own header: level, XP, account), against nginx serving the same HTML
-# saved to a file. Prints wrk's requests/s and latency percentiles for each, and each
+# Load test: one lesson page from the release server, for an anonymous visitor and for
+# signed-in learners (each request one of 64 accounts, with their own header: level, XP,
+# account), against nginx serving the same HTML saved to a file. Prints wrk's requests/s and latency percentiles for each, and each
 # server's requests/s as a share of nginx's.
 #
 #   bash xtask/bench/http.sh [connections] [seconds]     (defaults: 256 connections, 20 s)
@@ -57,29 +57,40 @@ mkdir -p "$WORK/tmp"
 nginx -c "$WORK/nginx.conf"
 sleep 0.5
 
-# A learner with an account and some progress: a completed lesson, so the header has XP.
-curl -fs -o /dev/null -c "$WORK/jar" -H "Sec-Fetch-Site: same-origin" \
-  --data-urlencode "email=bench@example.org" --data-urlencode "password=steady state throughput" \
-  "http://127.0.0.1:$APP_PORT/account/sign-up"
-SESSION=$(awk '$6 == "lockstep_session" { print $7 }' "$WORK/jar")
-[ -n "$SESSION" ] || { echo "signing up the benchmark learner failed" >&2; exit 1; }
-COOKIE="Cookie: lockstep_session=$SESSION"
-curl -fs "http://127.0.0.1:$APP_PORT$PAGE" -H "$COOKIE" -o "$WORK/signed-in.html"
+# Learners with accounts, each request one of them, so that nothing learner-specific is
+# served from a previous request.
+LEARNERS=64
+for i in $(seq 1 $LEARNERS); do
+  curl -fs -o /dev/null -c "$WORK/jar$i" -H "Sec-Fetch-Site: same-origin" \
+    --data-urlencode "email=bench$i@example.org" --data-urlencode "password=steady state throughput" \
+    "http://127.0.0.1:$APP_PORT/account/sign-up"
+  awk '$6 == "lockstep_session" { print $7 }' "$WORK/jar$i"
+done > "$WORK/sessions"
+[ "$(grep -c . "$WORK/sessions")" -eq "$LEARNERS" ] || { echo "signing up the benchmark learners failed" >&2; exit 1; }
+curl -fs "http://127.0.0.1:$APP_PORT$PAGE" -H "Cookie: lockstep_session=$(head -1 "$WORK/sessions")" \
+  -o "$WORK/signed-in.html"
 grep -q "Signed in as" "$WORK/signed-in.html" \
   || { echo "the signed-in page does not show the learner" >&2; exit 1; }
+{
+  echo 'local sessions = {'
+  sed 's/.*/"&",/' "$WORK/sessions"
+  echo '}'
+  echo 'local n = 0'
+  echo 'request = function()'
+  echo '  n = n + 1'
+  echo '  return wrk.format(nil, nil, { Cookie = "lockstep_session=" .. sessions[n % #sessions + 1] })'
+  echo 'end'
+} > "$WORK/learners.lua"
 
 echo "page: $PAGE, $(wc -c < "$WORK/page.html") bytes of HTML; wrk -t2 -c$CONNS -d${SECS}s --latency"
-run() { # name url [header]
+run() { # name url [wrk options]
   echo "== $1"
-  if [ -n "${3:-}" ]; then
-    wrk -t2 -c"$CONNS" -d"${SECS}s" --latency -H "$3" "$2"
-  else
-    wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "$2"
-  fi | tee "$WORK/$1.out" | grep -E "Requests/sec|^ +(50|90|99)%|Non-2xx|Socket errors"
+  wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "${@:3}" "$2" \
+    | tee "$WORK/$1.out" | grep -E "Requests/sec|^ +(50|90|99)%|Non-2xx|Socket errors"
 }
 run nginx "http://127.0.0.1:$NGINX_PORT$PAGE"
 run anonymous "http://127.0.0.1:$APP_PORT$PAGE"
-run signed-in "http://127.0.0.1:$APP_PORT$PAGE" "$COOKIE"
+run signed-in "http://127.0.0.1:$APP_PORT$PAGE" -s "$WORK/learners.lua"
 rps() { awk '/Requests\/sec/ { print $2 }' "$WORK/$1.out"; }
 echo "== share of nginx's requests/s (goal: anonymous >= 50%, signed-in >= 25%)"
 for who in anonymous signed-in; do

@@ -11,6 +11,12 @@ pub fn lesson(slug: &str) -> String {
     format!("/{LESSONS_SEGMENT}/{slug}")
 }
 
+/// The slug of a lesson page's path, `/lessons/<slug>`; `None` for any other path.
+pub fn lesson_slug(path: &str) -> Option<&str> {
+    let slug = path.strip_prefix('/')?.strip_prefix(LESSONS_SEGMENT)?.strip_prefix('/')?;
+    (!slug.is_empty() && !slug.contains('/')).then_some(slug)
+}
+
 /// `/lessons/<slug>#<anchor>`, or the page itself without an anchor.
 pub fn lesson_section(slug: &str, anchor: Option<&str>) -> String {
     match anchor {

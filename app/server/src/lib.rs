@@ -10,6 +10,7 @@ mod auth;
 mod csrf;
 mod instructor;
 mod page_cache;
+mod page_template;
 mod quiz;
 pub mod sessions;
 
@@ -127,6 +128,8 @@ pub struct AppState {
     pub trust_forwarded_for: bool,
     /// Rendered pages for anonymous visitors, per course version.
     pub page_cache: Arc<page_cache::PageCache>,
+    /// Lesson pages rendered once per course version, filled per learner.
+    pub templates: Arc<page_template::Templates>,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -171,6 +174,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
         trust_forwarded_for: config.trust_forwarded_for,
         page_cache: Arc::default(),
+        templates: Arc::default(),
     })
 }
 
@@ -183,6 +187,14 @@ pub fn router(state: AppState) -> Router {
     let secure = state.public_origin.as_deref().is_some_and(|o| o.starts_with("https://"));
     let sessions = state.sessions.layer(secure);
     let csrf = axum::middleware::from_fn_with_state(state.public_origin.clone(), csrf::protect);
+    let pages = Router::new()
+        .leptos_routes_with_context(&state, routes, provide.clone(), {
+            let options = options.clone();
+            move || shell(options.clone())
+        })
+        .fallback(file_and_error_handler_with_context::<AppState, _>(provide, shell))
+        .with_state(state.clone());
+    let templates = page_template::TemplateState { app: state.clone(), pages: pages.clone() };
     Router::new()
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
         .route(lockstep_routes::SIGN_UP, axum::routing::post(auth::sign_up))
@@ -197,11 +209,9 @@ pub fn router(state: AppState) -> Router {
             lockstep_routes::INSTRUCTOR_QUESTIONS_CSV,
             axum::routing::get(instructor::questions_csv),
         )
-        .leptos_routes_with_context(&state, routes, provide.clone(), {
-            let options = options.clone();
-            move || shell(options.clone())
-        })
-        .fallback(file_and_error_handler_with_context::<AppState, _>(provide, shell))
+        // The pages and server functions.
+        .fallback_service(pages)
+        .layer(axum::middleware::from_fn_with_state(templates, page_template::serve))
         // Every route, server functions included, sees the session (leptos_axum::extract
         // needs it as an extension) and the CSRF check, which runs first.
         .layer(sessions)

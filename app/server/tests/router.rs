@@ -468,3 +468,64 @@ fn the_xp_page_lists_rules_levels_and_the_learners_achievements() {
         );
     })
 }
+
+/// The page with its per-response nonce (also used as `crossorigin`) blanked out.
+fn without_nonce(html: &str) -> String {
+    let nonce = html.split("nonce=\"").nth(1).and_then(|s| s.split('"').next()).expect("a nonce");
+    html.replace(nonce, "NONCE")
+}
+
+/// Lesson pages are rendered once per course version and filled per learner. What a learner
+/// gets must be what a full render gives them, byte for byte, or the page would not hydrate (a
+/// query string asks for the full render).
+#[test]
+fn lesson_pages_filled_per_learner_equal_a_full_render() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let lesson = "/lessons/dataparallel";
+        let full = format!("{lesson}?render=full");
+        let same = |fast: &Page, full: &Page, who: &str| {
+            assert_eq!((fast.status, full.status), (StatusCode::OK, StatusCode::OK), "{who}");
+            assert_eq!(fast.headers["x-lockstep-page"], "filled", "{who}: from the template");
+            assert!(full.headers.get("x-lockstep-page").is_none(), "{who}: rendered in full");
+            assert!(!fast.body.contains("data-slot"), "{who}: a placeholder left unfilled");
+            assert_eq!(without_nonce(&fast.body), without_nonce(&full.body), "{who}");
+        };
+        same(&get(&app, lesson, None).await, &get(&app, &full, None).await, "a new visitor");
+
+        // Two browsers do the same: pass the quiz, then complete the lesson, whose redirect
+        // back shows once what it earned.
+        let page = get(&app, lesson, None).await;
+        let complete = page.body.split(r#"action=""#).find(|s| s.starts_with("/api/")).unwrap();
+        let complete = complete.split('"').next().unwrap();
+        let answers: Vec<(&str, &str)> =
+            ALL_RIGHT.split('&').map(|kv| kv.split_once('=').unwrap()).collect();
+        let mut browsers = [Jar::default(), Jar::default()];
+        for jar in &mut browsers {
+            jar.post(&app, "/lessons/dataparallel/quizzes/0", &answers).await;
+            jar.get(&app, lesson).await;
+            jar.post(&app, complete, &[("slug", "dataparallel")]).await;
+        }
+        let [mut first, mut second] = browsers;
+        let (fast, slow) = (first.get(&app, lesson).await, second.get(&app, &full).await);
+        assert!(fast.body.contains("Passed: 4 of 4 right."), "{}", fast.body);
+        assert!(fast.body.contains("+50 XP"), "the notice: {}", fast.body);
+        assert!(fast.body.contains("You completed this lesson"), "{}", fast.body);
+        same(&fast, &slow, "a learner with a review and a notice");
+
+        // Signed in, with a failed attempt reviewed.
+        let mut jar = Jar::default();
+        let email = [("email", "fill@example.org"), ("password", "a long enough passphrase")];
+        jar.submit(&app, "/account/sign-up", &email).await;
+        jar.post(&app, "/lessons/dataparallel/quizzes/0", &[("q0", "0")]).await;
+        jar.get(&app, lesson).await;
+        let (fast, slow) = (jar.get(&app, lesson).await, jar.get(&app, &full).await);
+        assert!(fast.body.contains("Signed in as"), "{}", fast.body);
+        assert!(fast.body.contains("Not passed yet: 0 of 4 right."), "{}", fast.body);
+        same(&fast, &slow, "a signed-in learner");
+        // Reading writes nothing: no session saved, so no cookie set.
+        for page in [&fast, &slow] {
+            assert!(page.headers.get(header::SET_COOKIE).is_none(), "{:?}", page.headers);
+        }
+    })
+}

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::model::{
-    AccountPage, CourseOverview, InstructorView, LessonLookup, Progressed, XpRules,
+    AccountPage, CourseOverview, InstructorView, LessonLearner, LessonLookup, Progressed, XpRules,
 };
 
 #[server]
@@ -20,23 +20,20 @@ pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
     ))
 }
 
+/// The lesson, the same for every learner.
 #[server]
 pub async fn get_lesson(slug: String) -> Result<LessonLookup, ServerFnError> {
     let ctx = crate::ssr::context()?;
+    Ok(crate::ssr::page_models::lookup(&ctx.course.current(), &slug))
+}
+
+/// What the lesson page shows of the learner reading it.
+#[server]
+pub async fn get_lesson_learner(slug: String) -> Result<LessonLearner, ServerFnError> {
+    let ctx = crate::ssr::context()?;
     let viewer = ctx.viewer().await?;
-    let answers = ctx.last_quiz_answers(&viewer, &slug).await?;
-    let events = ctx.events(&viewer).await?;
-    let completed = crate::ssr::AppContext::completed_in(&events);
-    let progress = page_progress(&ctx, &viewer, &events).await?;
-    let has_progress = crate::ssr::AppContext::has_progress_in(&events, &slug);
-    Ok(crate::ssr::page_models::lookup(
-        &ctx.course.current(),
-        &slug,
-        &completed,
-        &answers,
-        progress,
-        has_progress,
-    ))
+    let notice = ctx.take_notice().await?;
+    ctx.lesson_learner(&viewer, &slug, notice).await
 }
 
 /// Records that the learner finished a lesson. Works as a plain form post without JavaScript.

@@ -105,10 +105,18 @@ pub struct LessonView {
     pub toc: Vec<TocItem>,
     pub prev: Option<NeighbourLink>,
     pub next: Option<NeighbourLink>,
-    pub completed: bool,
+}
+
+/// What a lesson page shows of the learner reading it. Apart from [`LessonView`], which is the
+/// same for everyone, so that the server can render a lesson once and only this per request.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LessonLearner {
     pub progress: ProgressView,
+    pub completed: bool,
     /// The learner has something recorded in this lesson, which they may reset.
     pub has_progress: bool,
+    /// Per quiz of the lesson, in order: the review of the learner's last attempt.
+    pub reviews: Vec<Option<QuizReview>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -118,8 +126,8 @@ pub enum BodyBlock {
     Quiz(QuizBlock),
 }
 
-/// A quiz as the page shows it: its questions and options, never which options are right,
-/// and, once the learner has answered, the review of their last attempt (which does say).
+/// A quiz as the page shows it: its questions and options, never which options are right. The
+/// review of the learner's last attempt (which does say) is in [`LessonLearner`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QuizBlock {
     /// Its position among the lesson's quizzes.
@@ -129,7 +137,6 @@ pub struct QuizBlock {
     pub questions: Vec<QuizQuestion>,
     /// How many right answers pass.
     pub pass_mark: u32,
-    pub review: Option<QuizReview>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -8,9 +8,10 @@ use leptos::prelude::*;
 
 use crate::model::{QuizBlock, QuizQuestion, QuizReview};
 
+/// `review`: of the learner's last attempt, if they made one.
 #[component]
-pub fn QuizView(quiz: QuizBlock) -> impl IntoView {
-    let QuizBlock { index, action, questions, pass_mark, review } = quiz;
+pub fn QuizView(quiz: QuizBlock, review: Option<QuizReview>) -> impl IntoView {
+    let QuizBlock { index, action, questions, pass_mark } = quiz;
     let total = questions.len();
     let reviewed = review.map(|r| view! { <Review review=r questions=questions.clone()/> });
     let again = if reviewed.is_some() { "Try again: " } else { "" };

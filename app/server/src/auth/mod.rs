@@ -154,7 +154,7 @@ pub async fn change_password(
         };
         // The new epoch ends every other session; this one carries on under a new id.
         session.cycle_id().await?;
-        session.insert(SIGNED_IN, SignedIn { account: account.id, epoch }).await?;
+        session.insert(SIGNED_IN, SignedIn::today(account.id, epoch)).await?;
         viewer::leave_notice(&session, "Password changed. Other devices are signed out.".into())
             .await?;
         Ok(crate::see_other("/account", None))
@@ -171,9 +171,7 @@ async fn sign_in_as(
 ) -> Result<Response, AuthError> {
     // A new session id on every sign-in: an id planted before it (session fixation) is useless.
     session.cycle_id().await?;
-    session
-        .insert(SIGNED_IN, SignedIn { account: account.id, epoch: account.session_epoch })
-        .await?;
+    session.insert(SIGNED_IN, SignedIn::today(account.id, account.session_epoch)).await?;
     let Some(anonymous) = learner_cookie::from_headers(headers) else {
         viewer::leave_notice(session, format!("Signed in as {}.", account.email)).await?;
         return Ok(crate::see_other("/", None));

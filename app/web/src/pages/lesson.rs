@@ -2,9 +2,9 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-use crate::api::{get_lesson, CompleteLesson, ExploreSimulation, ResetLesson};
+use crate::api::{get_lesson, get_lesson_learner, CompleteLesson, ExploreSimulation, ResetLesson};
 use crate::components::{on_lesson_click, ProgressPanel, Tags, Toast, Toc};
-use crate::model::{BodyBlock, LessonLookup, LessonView};
+use crate::model::{BodyBlock, LessonLearner, LessonLookup, LessonView, ProgressView};
 use crate::quiz::QuizView;
 use crate::sims::SimulationView;
 
@@ -13,27 +13,28 @@ pub fn LessonPage() -> impl IntoView {
     let params = use_params_map();
     let complete = ServerAction::<CompleteLesson>::new();
     let reset = ServerAction::<ResetLesson>::new();
-    let page = Resource::new(
-        move || {
-            (
-                params.read().get("slug").unwrap_or_default(),
-                complete.version().get(),
-                reset.version().get(),
-            )
-        },
-        |(slug, _, _)| get_lesson(slug),
+    let slug = move || params.read().get("slug").unwrap_or_default();
+    let page = Resource::new(slug, get_lesson);
+    // The learner's part is fetched apart from the lesson: the server renders the lesson once
+    // for everyone and this per request (`crate::ssr::template`).
+    let learner = Resource::new(
+        move || (slug(), complete.version().get(), reset.version().get()),
+        |(slug, _, _)| get_lesson_learner(slug),
     );
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading the lesson…"</p> }>
             {move || Suspend::new(async move {
-                match page.await {
-                    Ok(LessonLookup::Found(lesson)) => view! { <Lesson lesson complete reset/> }.into_any(),
-                    Ok(LessonLookup::Broken { title, problems }) => {
+                let (page, learner) = (page.await, learner.await);
+                match (page, learner) {
+                    (Ok(LessonLookup::Found(lesson)), Ok(learner)) => {
+                        view! { <Lesson lesson learner complete reset/> }.into_any()
+                    }
+                    (Ok(LessonLookup::Broken { title, problems }), _) => {
                         super::set_status(500);
                         view! { <BrokenLesson title problems/> }.into_any()
                     }
-                    Ok(LessonLookup::Missing) => view! { <super::NotFound/> }.into_any(),
-                    Err(e) => {
+                    (Ok(LessonLookup::Missing), _) => view! { <super::NotFound/> }.into_any(),
+                    (Err(e), _) | (_, Err(e)) => {
                         super::set_status(500);
                         view! { <p class="error">"The lesson could not be loaded: " {e.to_string()}</p> }.into_any()
                     }
@@ -43,41 +44,164 @@ pub fn LessonPage() -> impl IntoView {
     }
 }
 
+/// The parts of a lesson page that show the learner reading it. Everything else on the page is
+/// the same for every learner; the server renders it once per course version with a
+/// placeholder for each part, and fills them per request (`crate::ssr::template`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LearnerPart {
+    /// The progress panel and the toast, in the lesson's header.
+    Progress,
+    /// A quiz, which shows the review of the learner's last attempt.
+    Quiz(u32),
+    /// "Mark lesson complete" or "You completed this lesson", and the reset.
+    Completion,
+}
+
+// Only the server renders placeholders and reads them back.
+#[cfg(feature = "ssr")]
+impl LearnerPart {
+    /// Its name in the placeholder, `<template data-slot="NAME">`.
+    pub fn name(self) -> String {
+        match self {
+            LearnerPart::Progress => "progress".into(),
+            LearnerPart::Quiz(i) => format!("quiz-{i}"),
+            LearnerPart::Completion => "completion".into(),
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<LearnerPart> {
+        match name {
+            "progress" => Some(LearnerPart::Progress),
+            "completion" => Some(LearnerPart::Completion),
+            _ => name.strip_prefix("quiz-")?.parse().ok().map(LearnerPart::Quiz),
+        }
+    }
+}
+
+/// What the learner's parts are drawn from: their state on this page and the actions that
+/// change it.
+#[derive(Clone)]
+pub struct LearnerState {
+    pub learner: LessonLearner,
+    pub progress: RwSignal<ProgressView>,
+    pub toast: RwSignal<Option<String>>,
+    pub complete: ServerAction<CompleteLesson>,
+    pub reset: ServerAction<ResetLesson>,
+}
+
+impl LearnerState {
+    pub fn new(
+        learner: LessonLearner,
+        complete: ServerAction<CompleteLesson>,
+        reset: ServerAction<ResetLesson>,
+    ) -> LearnerState {
+        LearnerState {
+            progress: RwSignal::new(learner.progress.clone()),
+            toast: RwSignal::new(learner.progress.notice.clone()),
+            learner,
+            complete,
+            reset,
+        }
+    }
+}
+
+/// One of the learner's parts of the lesson page. The page and the server's per-request
+/// rendering both draw them here, so they cannot differ.
+pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState) -> AnyView {
+    match part {
+        LearnerPart::Progress => {
+            view! { <ProgressPanel progress=state.progress/> <Toast message=state.toast/> }
+                .into_any()
+        }
+        LearnerPart::Quiz(index) => {
+            let quiz = lesson.body.iter().find_map(|b| match b {
+                BodyBlock::Quiz(q) if q.index == index => Some(q.clone()),
+                _ => None,
+            });
+            let review = state.learner.reviews.get(index as usize).cloned().flatten();
+            quiz.map(|quiz| view! { <QuizView quiz review/> }).into_any()
+        }
+        LearnerPart::Completion => {
+            let (slug, xp) = (lesson.slug.clone(), lesson.xp);
+            let (complete, reset) = (state.complete, state.reset);
+            view! {
+                <section class="lesson-complete" aria-label="Progress">
+                    {if state.learner.completed {
+                        view! { <p class="done">"✓ You completed this lesson (" {xp} " XP)."</p> }.into_any()
+                    } else {
+                        let slug = slug.clone();
+                        view! {
+                            <ActionForm action=complete>
+                                <input type="hidden" name="slug" value=slug/>
+                                <button type="submit" class="primary">"Mark lesson complete · +" {xp} " XP"</button>
+                            </ActionForm>
+                        }
+                            .into_any()
+                    }}
+                    {state.learner.has_progress.then(|| {
+                        view! {
+                            <ActionForm action=reset attr:class="reset-lesson">
+                                <input type="hidden" name="slug" value=slug/>
+                                <button type="submit">"Reset this lesson's progress"</button>
+                            </ActionForm>
+                        }
+                    })}
+                </section>
+            }
+            .into_any()
+        }
+    }
+}
+
+/// A learner's part, or its placeholder while the server renders the page's template.
+fn slot(part: LearnerPart, lesson: &LessonView, state: &LearnerState) -> AnyView {
+    #[cfg(feature = "ssr")]
+    if crate::ssr::template::rendering_template() {
+        return view! { <template data-slot=part.name()></template> }.into_any();
+    }
+    learner_part(part, lesson, state)
+}
+
 #[component]
 fn Lesson(
     lesson: LessonView,
+    learner: LessonLearner,
     complete: ServerAction<CompleteLesson>,
     reset: ServerAction<ResetLesson>,
 ) -> impl IntoView {
-    let LessonView {
-        slug,
-        position,
-        total,
-        title,
-        minutes,
-        tags,
-        xp,
-        summary,
-        body,
-        toc,
-        prev,
-        next,
-        completed,
-        progress,
-        has_progress,
-    } = lesson;
+    let state = LearnerState::new(learner, complete, reset);
     // Exploring a simulation updates the panel and says what it earned, without reloading the
     // lesson (which would reset every simulation on it).
-    let toast = RwSignal::new(progress.notice.clone());
-    let progress = RwSignal::new(progress);
     let explore = ServerAction::<ExploreSimulation>::new();
+    let (progress, toast) = (state.progress, state.toast);
     Effect::new(move |_| {
         if let Some(Ok(p)) = explore.value().get() {
             toast.set(p.message());
             progress.set(p.progress);
         }
     });
+    let header = slot(LearnerPart::Progress, &lesson, &state);
+    let completion = slot(LearnerPart::Completion, &lesson, &state);
     let mut simulations = 0u32;
+    let body = lesson
+        .body
+        .iter()
+        .map(|block| match block {
+            BodyBlock::Html(html) => {
+                view! { <div class="prose" inner_html=html.clone()></div> }.into_any()
+            }
+            BodyBlock::Simulation(sim) => {
+                let (slug, index) = (lesson.slug.clone(), simulations);
+                simulations += 1;
+                let explored = Callback::new(move |()| {
+                    explore.dispatch(ExploreSimulation { slug: slug.clone(), index });
+                });
+                view! { <SimulationView sim=sim.clone() explored/> }.into_any()
+            }
+            BodyBlock::Quiz(quiz) => slot(LearnerPart::Quiz(quiz.index), &lesson, &state),
+        })
+        .collect_view();
+    let LessonView { position, total, title, minutes, tags, summary, toc, prev, next, .. } = lesson;
     view! {
         <Title text=title.clone()/>
         <div class="lesson-layout">
@@ -90,48 +214,10 @@ fn Lesson(
                     <h1>{title}</h1>
                     <p class="lede">{summary}</p>
                     <Tags tags/>
-                    <ProgressPanel progress/>
-                    <Toast message=toast/>
+                    {header}
                 </header>
-                <div class="lesson-body">
-                    {body
-                        .into_iter()
-                        .map(|block| match block {
-                            BodyBlock::Html(html) => view! { <div class="prose" inner_html=html></div> }.into_any(),
-                            BodyBlock::Simulation(sim) => {
-                                let (slug, index) = (slug.clone(), simulations);
-                                simulations += 1;
-                                let explored = Callback::new(move |()| {
-                                    explore.dispatch(ExploreSimulation { slug: slug.clone(), index });
-                                });
-                                view! { <SimulationView sim explored/> }.into_any()
-                            }
-                            BodyBlock::Quiz(quiz) => view! { <QuizView quiz/> }.into_any(),
-                        })
-                        .collect_view()}
-                </div>
-                <section class="lesson-complete" aria-label="Progress">
-                    {if completed {
-                        view! { <p class="done">"✓ You completed this lesson (" {xp} " XP)."</p> }.into_any()
-                    } else {
-                        let slug = slug.clone();
-                        view! {
-                            <ActionForm action=complete>
-                                <input type="hidden" name="slug" value=slug/>
-                                <button type="submit" class="primary">"Mark lesson complete · +" {xp} " XP"</button>
-                            </ActionForm>
-                        }
-                            .into_any()
-                    }}
-                    {has_progress.then(|| {
-                        view! {
-                            <ActionForm action=reset attr:class="reset-lesson">
-                                <input type="hidden" name="slug" value=slug/>
-                                <button type="submit">"Reset this lesson's progress"</button>
-                            </ActionForm>
-                        }
-                    })}
-                </section>
+                <div class="lesson-body">{body}</div>
+                {completion}
                 <nav class="prev-next" aria-label="Lessons">
                     {prev.map(|p| view! { <a class="prev" rel="prev" href=lockstep_routes::lesson(&p.slug)>"← " {p.title}</a> })}
                     {next.map(|n| view! { <a class="next" rel="next" href=lockstep_routes::lesson(&n.slug)>{n.title} " →"</a> })}

@@ -9,6 +9,8 @@ pub use account::AccountPage;
 pub use index::CourseIndex;
 pub use instructor::InstructorPage;
 pub use lesson::LessonPage;
+#[cfg(feature = "ssr")]
+pub(crate) use lesson::{learner_part, LearnerPart, LearnerState};
 pub use not_found::NotFound;
 pub use xp::XpPage;
 

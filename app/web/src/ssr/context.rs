@@ -135,6 +135,28 @@ impl AppContext {
         }
     }
 
+    /// What the lesson page shows of the viewer, with the one-time `notice` for it. The server's
+    /// lesson pages render it per request around the lesson, which they render once.
+    pub async fn lesson_learner(
+        &self,
+        viewer: &Viewer,
+        slug: &str,
+        notice: Option<String>,
+    ) -> Result<crate::model::LessonLearner, ServerFnError> {
+        let answers = self.last_quiz_answers(viewer, slug).await?;
+        let events = self.events(viewer).await?;
+        let mut progress = self.progress_view(viewer, &events);
+        progress.notice = notice;
+        Ok(page_models::lesson_learner(
+            &self.course.current(),
+            slug,
+            &Self::completed_in(&events),
+            &answers,
+            progress,
+            Self::has_progress_in(&events, slug),
+        ))
+    }
+
     /// Records a completed lesson; the next page load says what it earned (a form post, with
     /// or without JavaScript, reloads the lesson).
     pub async fn complete_lesson(&self, slug: &str) -> Result<(), ServerFnError> {

@@ -7,6 +7,7 @@ pub mod context;
 pub mod instructor;
 pub mod learner_cookie;
 pub mod page_models;
+pub mod template;
 pub mod viewer;
 
 pub use context::{context, AppContext};

@@ -5,9 +5,9 @@ use lockstep_course::{Block, Course, LessonEntry, Quiz};
 use lockstep_xp::{CourseFacts, LessonFacts, Progress};
 
 use crate::model::{
-    AchievementView, BodyBlock, CourseOverview, LessonCard, LessonLookup, LessonView,
-    NeighbourLink, ProgressView, Progressed, QuizBlock, QuizQuestion, QuizReview, ReviewedOption,
-    TocItem, XpRules,
+    AchievementView, BodyBlock, CourseOverview, LessonCard, LessonLearner, LessonLookup,
+    LessonView, NeighbourLink, ProgressView, Progressed, QuizBlock, QuizQuestion, QuizReview,
+    ReviewedOption, TocItem, XpRules,
 };
 
 pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -> CourseOverview {
@@ -39,16 +39,8 @@ pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -
     }
 }
 
-/// The lesson page's model. `quiz_answers`: the learner's last answers to this lesson's
-/// quizzes, (quiz, per question the options chosen), reviewed on the page.
-pub fn lookup(
-    course: &Course,
-    slug: &str,
-    completed: &[String],
-    quiz_answers: &[(u32, Vec<Vec<usize>>)],
-    progress: ProgressView,
-    has_progress: bool,
-) -> LessonLookup {
+/// The lesson page's model: the same for every learner.
+pub fn lookup(course: &Course, slug: &str) -> LessonLookup {
     let Some((index, entry)) = course.find(slug) else {
         return LessonLookup::Missing;
     };
@@ -85,13 +77,8 @@ pub fn lookup(
                     Block::Html(h) => BodyBlock::Html(h.clone()),
                     Block::Simulation(s) => BodyBlock::Simulation(s.clone()),
                     Block::Quiz(q) => {
-                        let index = quizzes;
                         quizzes += 1;
-                        let last = quiz_answers
-                            .iter()
-                            .find(|(i, _)| *i == index)
-                            .map(|(_, a)| a.as_slice());
-                        BodyBlock::Quiz(quiz_block(slug, index, q, last))
+                        BodyBlock::Quiz(quiz_block(slug, quizzes - 1, q))
                     }
                 })
                 .collect()
@@ -103,16 +90,48 @@ pub fn lookup(
             .collect(),
         prev: index.checked_sub(1).and_then(neighbour),
         next: neighbour(index + 1),
-        completed: completed.iter().any(|s| s == slug),
-        progress,
-        has_progress,
     })
 }
 
-/// A quiz without its answers, and the review of `last` (the learner's last answers) when
-/// they still fit the quiz as it is now.
-fn quiz_block(slug: &str, index: u32, quiz: &Quiz, last: Option<&[Vec<usize>]>) -> QuizBlock {
-    let review = last.and_then(|answers| quiz.grade(answers).ok()).map(|marked| QuizReview {
+/// The lesson page's learner. `quiz_answers`: their last answers to this lesson's quizzes,
+/// (quiz, per question the options chosen), reviewed on the page.
+pub fn lesson_learner(
+    course: &Course,
+    slug: &str,
+    completed: &[String],
+    quiz_answers: &[(u32, Vec<Vec<usize>>)],
+    progress: ProgressView,
+    has_progress: bool,
+) -> LessonLearner {
+    let quizzes = match course.find(slug) {
+        Some((_, LessonEntry::Ready(lesson))) => lesson
+            .body
+            .iter()
+            .filter_map(|b| match b {
+                Block::Quiz(q) => Some(q),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    LessonLearner {
+        progress,
+        completed: completed.iter().any(|s| s == slug),
+        has_progress,
+        reviews: quizzes
+            .into_iter()
+            .zip(0u32..)
+            .map(|(quiz, index)| {
+                let last = quiz_answers.iter().find(|(i, _)| *i == index);
+                last.and_then(|(_, answers)| review(quiz, answers))
+            })
+            .collect(),
+    }
+}
+
+/// The review of the learner's last answers, when they still fit the quiz as it is now.
+fn review(quiz: &Quiz, answers: &[Vec<usize>]) -> Option<QuizReview> {
+    quiz.grade(answers).ok().map(|marked| QuizReview {
         right: marked.right as u32,
         passed: marked.passed,
         questions: quiz
@@ -133,7 +152,11 @@ fn quiz_block(slug: &str, index: u32, quiz: &Quiz, last: Option<&[Vec<usize>]>) 
                 (*right, options)
             })
             .collect(),
-    });
+    })
+}
+
+/// A quiz without its answers.
+fn quiz_block(slug: &str, index: u32, quiz: &Quiz) -> QuizBlock {
     QuizBlock {
         index,
         action: lockstep_routes::quiz_answers(slug, index),
@@ -147,7 +170,6 @@ fn quiz_block(slug: &str, index: u32, quiz: &Quiz, last: Option<&[Vec<usize>]>) 
             })
             .collect(),
         pass_mark: quiz.pass_mark() as u32,
-        review,
     }
 }
 

@@ -22,6 +22,23 @@ pub const FORM_ERROR: &str = "form_error";
 pub struct SignedIn {
     pub account: i64,
     pub epoch: i64,
+    /// The day (since 1970, UTC) the session was last written. A session expires after 30
+    /// days without a write, so the first request of each day writes it once more; writing it
+    /// on every page view would cost every view a database write.
+    #[serde(default)]
+    pub day: i64,
+}
+
+impl SignedIn {
+    pub fn today(account: i64, epoch: i64) -> SignedIn {
+        SignedIn { account, epoch, day: today() }
+    }
+}
+
+fn today() -> i64 {
+    let since_epoch =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    (since_epoch.as_secs() / 86_400) as i64
 }
 
 #[derive(Debug, Clone)]
@@ -71,7 +88,11 @@ pub async fn resolve(
         if let Some(signed_in) = session.get::<SignedIn>(SIGNED_IN).await? {
             match store.account_by_id(signed_in.account).await? {
                 Some(account) if account.session_epoch == signed_in.epoch => {
-                    return Ok(Viewer::SignedIn(account))
+                    if signed_in.day != today() {
+                        let renewed = SignedIn::today(signed_in.account, signed_in.epoch);
+                        session.insert(SIGNED_IN, renewed).await?;
+                    }
+                    return Ok(Viewer::SignedIn(account));
                 }
                 _ => {
                     session.remove_value(SIGNED_IN).await?;
@@ -93,11 +114,16 @@ pub async fn take_form_error(session: Option<&Session>) -> Result<Option<String>
 }
 
 /// Removes a one-time message from the session and returns it.
+///
+/// Looks before removing: tower-sessions marks a session modified on every `remove`, even of a
+/// key that is not there, and a modified session is written back to the database, so removing
+/// blindly would cost every page view a write.
 async fn take(session: Option<&Session>, key: &str) -> Result<Option<String>, ViewerError> {
-    match session {
-        Some(session) => Ok(session.remove::<String>(key).await?),
-        None => Ok(None),
+    let Some(session) = session else { return Ok(None) };
+    if session.get_value(key).await?.is_none() {
+        return Ok(None);
     }
+    Ok(session.remove::<String>(key).await?)
 }
 
 /// Leaves a message for the next page the browser loads.

@@ -1,0 +1,208 @@
+//! Lesson pages rendered once per course version, with the learner's parts filled per request.
+//!
+//! Rendering a lesson (its body, every embedded simulation's first state) is the expensive part
+//! of a page, and it is the same for every learner. The server renders the page once with
+//! [`RenderTemplate`] on the request: every [`LearnerPart`] then renders as a placeholder,
+//! `<template data-slot="NAME"></template>`, and the page's learner data is an anonymous
+//! visitor's. [`Template::parse`] cuts that HTML at the placeholders and at the serialized
+//! learner data; [`Template::fill`] renders only the learner's parts, with the same functions the
+//! page uses, and the learner's data, serialized as Leptos serializes a resource. The result is
+//! the page a full render gives, byte for byte (the server's tests compare the two), so the
+//! browser hydrates it as usual.
+
+use leptos::prelude::*;
+use leptos::tachys::view::RenderHtml;
+
+use crate::model::{LessonLearner, LessonView};
+use crate::pages::{learner_part, LearnerPart, LearnerState};
+
+/// A request extension: render the page as a template.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderTemplate;
+
+/// Whether the page being rendered is a template (on the server, for a request carrying
+/// [`RenderTemplate`]).
+pub fn rendering_template() -> bool {
+    use_context::<http::request::Parts>()
+        .is_some_and(|parts| parts.extensions.get::<RenderTemplate>().is_some())
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TemplateError {
+    #[error("the page's learner data is not where it should be ({0} copies)")]
+    LearnerData(usize),
+    #[error("the page has a placeholder for `{0}`, which is not a part of the learner's")]
+    UnknownPart(String),
+    #[error("the page has an unclosed placeholder")]
+    Unclosed,
+}
+
+/// A rendered lesson page, cut where the learner's parts and data go.
+#[derive(Debug)]
+pub struct Template {
+    lesson: LessonView,
+    pieces: Vec<Piece>,
+    /// The bytes of HTML that are the same for everyone, to size the page.
+    fixed_len: usize,
+}
+
+#[derive(Debug, PartialEq)]
+enum Piece {
+    Html(String),
+    Part(LearnerPart),
+    /// The learner's data for hydration, as Leptos serializes a resource's value.
+    LearnerData,
+}
+
+const SLOT_START: &str = "<template data-slot=\"";
+const SLOT_END: &str = "\"></template>";
+
+impl Template {
+    /// `html`: the page rendered with [`RenderTemplate`] for `lesson`, whose learner data was
+    /// `anonymous`.
+    pub fn parse(
+        html: &str,
+        lesson: LessonView,
+        anonymous: &LessonLearner,
+    ) -> Result<Template, TemplateError> {
+        let data = format!(" = {};", serialized(anonymous));
+        let copies = html.matches(&data).count();
+        if copies != 1 {
+            return Err(TemplateError::LearnerData(copies));
+        }
+        let mut pieces = Vec::new();
+        let (before, after) = html.split_once(&data).expect("counted once");
+        cut_slots(before, &mut pieces)?;
+        pieces.push(Piece::Html(" = ".into()));
+        pieces.push(Piece::LearnerData);
+        pieces.push(Piece::Html(";".into()));
+        cut_slots(after, &mut pieces)?;
+        let fixed_len = pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Html(h) => h.len(),
+                _ => 0,
+            })
+            .sum();
+        Ok(Template { lesson, pieces, fixed_len })
+    }
+
+    /// The page for `learner`.
+    pub fn fill(&self, learner: LessonLearner) -> String {
+        let owner = Owner::new();
+        owner.with(|| {
+            let state = LearnerState::new(learner, ServerAction::new(), ServerAction::new());
+            let mut page = String::with_capacity(self.fixed_len + 8192);
+            for piece in &self.pieces {
+                match piece {
+                    Piece::Html(html) => page.push_str(html),
+                    Piece::Part(part) => {
+                        page.push_str(&learner_part(*part, &self.lesson, &state).to_html())
+                    }
+                    Piece::LearnerData => page.push_str(&serialized(&state.learner)),
+                }
+            }
+            page
+        })
+    }
+}
+
+/// Splits `html` at the learner parts' placeholders.
+fn cut_slots(mut html: &str, pieces: &mut Vec<Piece>) -> Result<(), TemplateError> {
+    while let Some(start) = html.find(SLOT_START) {
+        pieces.push(Piece::Html(html[..start].to_string()));
+        let rest = &html[start + SLOT_START.len()..];
+        let end = rest.find(SLOT_END).ok_or(TemplateError::Unclosed)?;
+        let name = &rest[..end];
+        let part =
+            LearnerPart::from_name(name).ok_or_else(|| TemplateError::UnknownPart(name.into()))?;
+        pieces.push(Piece::Part(part));
+        html = &rest[end + SLOT_END.len()..];
+    }
+    pieces.push(Piece::Html(html.to_string()));
+    Ok(())
+}
+
+/// The learner's data as the page carries it for hydration: what the lesson page's
+/// `get_lesson_learner` resource returned, JSON-encoded and written as a JavaScript string
+/// the way `hydration_context` writes every resolved resource.
+fn serialized(learner: &LessonLearner) -> String {
+    let json = serde_json::to_string(&Ok::<&LessonLearner, ServerFnError>(learner))
+        .expect("page models always serialize");
+    format!("{:?}", json.replace('<', "\\u003c"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lesson() -> LessonView {
+        LessonView {
+            slug: "l".into(),
+            position: 1,
+            total: 1,
+            title: "L".into(),
+            minutes: 1,
+            tags: vec![],
+            xp: 10,
+            summary: String::new(),
+            body: vec![],
+            toc: vec![],
+            prev: None,
+            next: None,
+        }
+    }
+
+    #[test]
+    fn a_template_is_cut_at_each_placeholder_and_the_learner_data() {
+        let anonymous = LessonLearner::default();
+        let html = format!(
+            "<p>a</p><template data-slot=\"progress\"></template><p>b</p>\
+             <template data-slot=\"quiz-3\"></template><script>X[1] = {};</script>",
+            serialized(&anonymous)
+        );
+        let t = Template::parse(&html, lesson(), &anonymous).unwrap();
+        assert_eq!(
+            t.pieces,
+            vec![
+                Piece::Html("<p>a</p>".into()),
+                Piece::Part(LearnerPart::Progress),
+                Piece::Html("<p>b</p>".into()),
+                Piece::Part(LearnerPart::Quiz(3)),
+                Piece::Html("<script>X[1]".into()),
+                Piece::Html(" = ".into()),
+                Piece::LearnerData,
+                Piece::Html(";".into()),
+                Piece::Html("</script>".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_template_without_exactly_one_copy_of_the_learner_data_is_refused() {
+        let anonymous = LessonLearner::default();
+        assert_eq!(
+            Template::parse("<p>no data</p>", lesson(), &anonymous).unwrap_err(),
+            TemplateError::LearnerData(0)
+        );
+        let data = format!(" = {};", serialized(&anonymous));
+        assert_eq!(
+            Template::parse(&format!("{data}{data}"), lesson(), &anonymous).unwrap_err(),
+            TemplateError::LearnerData(2)
+        );
+        let html = format!("<template data-slot=\"header\"></template>{data}");
+        assert_eq!(
+            Template::parse(&html, lesson(), &anonymous).unwrap_err(),
+            TemplateError::UnknownPart("header".into())
+        );
+    }
+
+    #[test]
+    fn learner_data_is_escaped_as_leptos_escapes_it() {
+        let mut learner = LessonLearner::default();
+        learner.progress.notice = Some("</script> \"quoted\"".into());
+        let s = serialized(&learner);
+        assert!(s.starts_with("\"{\\\"Ok\\\":{"), "{s}");
+        assert!(!s.contains('<'), "no `<` can end the script early: {s}");
+    }
+}
