@@ -12,10 +12,17 @@ use sqlx::{AnyPool, Executor};
 
 mod accounts;
 mod progress;
+mod queue;
 mod report;
+mod tokens;
 
 pub use accounts::{Account, Merged, Role};
+pub use queue::{
+    Claimed, Finished, NewSubmission, Requeue, RetryPolicy, StoredEvent, Submission,
+    SubmissionStatus,
+};
 pub use report::{LearnerRow, QuizAnswerRow};
+pub use tokens::{TokenKind, TokenOwner};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
@@ -30,6 +37,8 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("database query failed: {0}")]
     Query(#[from] sqlx::Error),
+    #[error("the database holds a value this version cannot read: {0}")]
+    Corrupt(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

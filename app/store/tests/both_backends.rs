@@ -5,39 +5,11 @@
 //! database so tests run in parallel without seeing each other's rows. Without the variable the
 //! PostgreSQL half fails, loudly: a database test that silently skips would hide a broken backend.
 
-use lockstep_store::{Backend, Role, Store};
+mod common;
+
+use common::{postgres, postgres_database, sqlite};
+use lockstep_store::{Role, Store};
 use lockstep_xp::Action;
-use sqlx::Connection;
-
-async fn sqlite() -> (tempfile::TempDir, Store) {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.sqlite3").display());
-    let store = Store::connect(&url).await.unwrap();
-    assert_eq!(store.backend(), Backend::Sqlite);
-    (dir, store)
-}
-
-/// A new, empty database on the test server; its URL.
-async fn postgres_database(name: &str) -> String {
-    let base = std::env::var("LOCKSTEP_TEST_POSTGRES_URL").expect(
-        "LOCKSTEP_TEST_POSTGRES_URL is not set: run the database tests through `cargo xtask test`, \
-         which starts a PostgreSQL server for them",
-    );
-    let db = format!("t_{name}_{}", std::process::id());
-    let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
-    sqlx::Executor::execute(&mut admin, format!("DROP DATABASE IF EXISTS {db}").as_str())
-        .await
-        .unwrap();
-    sqlx::Executor::execute(&mut admin, format!("CREATE DATABASE {db}").as_str()).await.unwrap();
-    let (prefix, _) = base.rsplit_once('/').unwrap();
-    format!("{prefix}/{db}")
-}
-
-async fn postgres(name: &str) -> Store {
-    let store = Store::connect(&postgres_database(name).await).await.unwrap();
-    assert_eq!(store.backend(), Backend::Postgres);
-    store
-}
 
 async fn completions_are_recorded_once(store: &Store) {
     assert!(store.complete_lesson("l1", "ddp-allreduce", 100).await.unwrap());

@@ -7,6 +7,7 @@
 //! links libtorch, and `cargo tree -p lockstep-server | grep tch` proves it.
 
 mod check;
+pub mod live;
 mod run;
 mod verdict;
 

@@ -1,0 +1,688 @@
+//! Submissions and the grading queue.
+//!
+//! A submission is a learner's script; each grading of it is a row of `jobs`. Workers claim a
+//! due, queued job under a lease: a random id they must show for everything they do with the
+//! job, renewed by heartbeats. Only the current lease's holder can report, finish or fail a
+//! job, so a worker that was presumed dead cannot store a second verdict. The server puts jobs
+//! whose lease expired back in the queue. Every change of state writes its event in the same
+//! transaction, so the live page never shows a state the database does not have.
+//!
+//! Modelled on crates.io's worker queue (claim with `FOR UPDATE SKIP LOCKED`, retries with
+//! exponential backoff), with leases instead of a transaction held open for the job: gradings
+//! take minutes and run on other machines.
+
+use grading_protocol::live::Event;
+use grading_protocol::Status;
+use lockstep_xp::Action;
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
+
+use crate::{Backend, Store, StoreError};
+
+/// A script to queue.
+#[derive(Debug, Clone)]
+pub struct NewSubmission<'a> {
+    pub learner: &'a str,
+    pub exercise: &'a str,
+    pub file_name: &'a str,
+    pub script: &'a str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubmissionStatus {
+    Queued,
+    Running,
+    Graded,
+    /// The platform gave up after its attempts: there is no verdict.
+    Failed,
+    Cancelled,
+}
+
+impl SubmissionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubmissionStatus::Queued => "queued",
+            SubmissionStatus::Running => "running",
+            SubmissionStatus::Graded => "graded",
+            SubmissionStatus::Failed => "failed",
+            SubmissionStatus::Cancelled => "cancelled",
+        }
+    }
+
+    fn parse(s: &str) -> Result<SubmissionStatus, StoreError> {
+        Ok(match s {
+            "queued" => SubmissionStatus::Queued,
+            "running" => SubmissionStatus::Running,
+            "graded" => SubmissionStatus::Graded,
+            "failed" => SubmissionStatus::Failed,
+            "cancelled" => SubmissionStatus::Cancelled,
+            other => return Err(StoreError::Corrupt(format!("submission status `{other}`"))),
+        })
+    }
+
+    pub fn is_final(self) -> bool {
+        !matches!(self, SubmissionStatus::Queued | SubmissionStatus::Running)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Submission {
+    pub id: i64,
+    pub learner_id: String,
+    pub exercise: String,
+    pub file_name: String,
+    pub script: String,
+    pub status: SubmissionStatus,
+    /// The grading protocol's verdict JSON, once graded.
+    pub verdict: Option<String>,
+    pub verdict_status: Option<Status>,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+/// One event of a submission, with the id `Last-Event-ID` names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredEvent {
+    pub id: i64,
+    pub event: Event,
+    pub at_ms: i64,
+}
+
+/// A job handed to a worker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claimed {
+    pub job: i64,
+    pub lease: String,
+    pub attempt: u32,
+    pub submission: Submission,
+}
+
+/// What storing a verdict did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    pub submission: i64,
+    pub learner_id: String,
+    /// XP actions the pass recorded for the first time (empty for a fail, or a pass the
+    /// learner had already).
+    pub recorded: Vec<Action>,
+}
+
+/// How often and how late a job is tried again after the platform failed it or its worker
+/// vanished. A graded script is never tried again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first one included.
+    pub max_attempts: u32,
+    /// The wait before the second attempt; it doubles for each attempt after that.
+    pub base_delay_ms: i64,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> RetryPolicy {
+        RetryPolicy { max_attempts: 3, base_delay_ms: 30_000 }
+    }
+}
+
+impl RetryPolicy {
+    /// The wait before the attempt that follows attempt `attempts` (1-based).
+    pub fn delay_ms(&self, attempts: u32) -> i64 {
+        self.base_delay_ms.saturating_mul(1 << attempts.saturating_sub(1).min(20))
+    }
+}
+
+/// What became of a job given back by the platform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Requeue {
+    /// Queued again, due at this time.
+    Retry { at_ms: i64 },
+    /// Out of attempts: failed, without a verdict.
+    GaveUp,
+}
+
+const SUBMISSION_COLUMNS: &str =
+    "s.id, s.learner_id, s.exercise, s.file_name, s.script, s.status, \
+     s.verdict, s.verdict_status, s.created_at, s.finished_at";
+
+fn submission(r: &AnyRow) -> Result<Submission, StoreError> {
+    let verdict_status: Option<String> = r.try_get(7)?;
+    Ok(Submission {
+        id: r.try_get(0)?,
+        learner_id: r.try_get(1)?,
+        exercise: r.try_get(2)?,
+        file_name: r.try_get(3)?,
+        script: r.try_get(4)?,
+        status: SubmissionStatus::parse(&r.try_get::<String, _>(5)?)?,
+        verdict: r.try_get(6)?,
+        verdict_status: verdict_status.as_deref().map(parse_status).transpose()?,
+        created_at: r.try_get(8)?,
+        finished_at: r.try_get(9)?,
+    })
+}
+
+fn parse_status(s: &str) -> Result<Status, StoreError> {
+    Ok(match s {
+        "pass" => Status::Pass,
+        "fail" => Status::Fail,
+        "error" => Status::Error,
+        "timeout" => Status::Timeout,
+        other => return Err(StoreError::Corrupt(format!("verdict status `{other}`"))),
+    })
+}
+
+fn status_str(s: Status) -> &'static str {
+    match s {
+        Status::Pass => "pass",
+        Status::Fail => "fail",
+        Status::Error => "error",
+        Status::Timeout => "timeout",
+    }
+}
+
+/// Appends `event` to the submission's events inside `tx`.
+async fn push_event(
+    tx: &mut Transaction<'_, Any>,
+    submission: i64,
+    event: &Event,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO submission_events (submission_id, kind, data, at_ms) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(submission)
+    .bind(event.kind())
+    .bind(encode(event))
+    .bind(now_ms)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+fn encode(event: &Event) -> String {
+    serde_json::to_string(event).expect("events are plain data")
+}
+
+impl Store {
+    /// Keeps the script and queues its grading; the submission's id.
+    pub async fn submit(&self, new: &NewSubmission<'_>, now_ms: i64) -> Result<i64, StoreError> {
+        self.ensure_learner(new.learner, now_ms / 1000).await?;
+        let mut tx = self.pool.begin().await?;
+        let id: i64 = sqlx::query(
+            "INSERT INTO submissions (learner_id, exercise, file_name, script, created_at) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        )
+        .bind(new.learner)
+        .bind(new.exercise)
+        .bind(new.file_name)
+        .bind(new.script)
+        .bind(now_ms / 1000)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get(0)?;
+        let ahead = enqueue(&mut tx, id, now_ms).await?;
+        push_event(&mut tx, id, &Event::Queued { ahead }, now_ms).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    pub async fn submission(&self, id: i64) -> Result<Option<Submission>, StoreError> {
+        let row =
+            sqlx::query(&format!("SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE s.id = $1"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.as_ref().map(submission).transpose()
+    }
+
+    /// A learner's submissions, newest first (`exercise` limits them to one exercise).
+    pub async fn submissions_of(
+        &self,
+        learner: &str,
+        exercise: Option<&str>,
+    ) -> Result<Vec<Submission>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE s.learner_id = $1 \
+             AND ($2 IS NULL OR s.exercise = $2) ORDER BY s.id DESC"
+        ))
+        .bind(learner)
+        .bind(exercise)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(submission).collect()
+    }
+
+    /// Every learner's submissions, newest first, at most `limit`: the instructor's list.
+    pub async fn recent_submissions(&self, limit: i64) -> Result<Vec<Submission>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s ORDER BY s.id DESC LIMIT $1"
+        ))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(submission).collect()
+    }
+
+    /// How many submissions the learner made since `since` (Unix seconds): the rate limit.
+    pub async fn submissions_since(&self, learner: &str, since: i64) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM submissions WHERE learner_id = $1 AND created_at >= $2",
+        )
+        .bind(learner)
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// The submission's events after event `after` (0 for all), oldest first.
+    pub async fn submission_events(
+        &self,
+        submission: i64,
+        after: i64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, data, at_ms FROM submission_events WHERE submission_id = $1 AND id > $2 \
+             ORDER BY id",
+        )
+        .bind(submission)
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let data: String = r.try_get(1)?;
+                let event = serde_json::from_str(&data)
+                    .map_err(|e| StoreError::Corrupt(format!("submission event `{data}`: {e}")))?;
+                Ok(StoredEvent { id: r.try_get(0)?, event, at_ms: r.try_get(2)? })
+            })
+            .collect()
+    }
+
+    /// How many queued gradings are ahead of the submission's; `None` when it is not queued.
+    pub async fn queue_position(&self, submission: i64) -> Result<Option<u64>, StoreError> {
+        let row = sqlx::query(
+            "SELECT (SELECT COUNT(*) FROM jobs a WHERE a.status = 'queued' AND a.id < j.id) \
+             FROM jobs j WHERE j.submission_id = $1 AND j.status = 'queued' ORDER BY j.id DESC LIMIT 1",
+        )
+        .bind(submission)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| r.try_get::<i64, _>(0)).transpose()?.map(|n| n as u64))
+    }
+
+    /// Queued jobs, and the age of the oldest in milliseconds: for monitoring.
+    pub async fn queue_depth(&self, now_ms: i64) -> Result<(i64, i64), StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*), COALESCE(MIN(created_ms), $1) FROM jobs WHERE status = 'queued'",
+        )
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((row.try_get(0)?, now_ms - row.try_get::<i64, _>(1)?))
+    }
+
+    /// Claims the oldest due job for `worker`, under the fresh random `lease` until
+    /// `now_ms + lease_ms`. Two workers never get the same job: on PostgreSQL the row is
+    /// locked and others skip it; SQLite runs one writer at a time.
+    pub async fn claim(
+        &self,
+        worker: &str,
+        lease: &str,
+        lease_ms: i64,
+        now_ms: i64,
+    ) -> Result<Option<Claimed>, StoreError> {
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(&format!(
+            "UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_id = $1, \
+             lease_owner = $2, lease_expires_ms = $3 \
+             WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND run_after_ms <= $4 \
+                         ORDER BY id LIMIT 1{lock}) \
+             RETURNING id, submission_id, attempts"
+        ))
+        .bind(lease)
+        .bind(worker)
+        .bind(now_ms + lease_ms)
+        .bind(now_ms)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (job, id, attempts): (i64, i64, i64) =
+            (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+        sqlx::query("UPDATE submissions SET status = 'running' WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let attempt = attempts as u32;
+        push_event(&mut tx, id, &Event::Started { worker: worker.into(), attempt }, now_ms).await?;
+        let row =
+            sqlx::query(&format!("SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE s.id = $1"))
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+        let submission = submission(&row)?;
+        tx.commit().await?;
+        Ok(Some(Claimed { job, lease: lease.into(), attempt, submission }))
+    }
+
+    /// Extends the lease to `now_ms + lease_ms`; `false` when the caller no longer holds it.
+    pub async fn renew(
+        &self,
+        job: i64,
+        lease: &str,
+        lease_ms: i64,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE jobs SET lease_expires_ms = $1 WHERE id = $2 AND lease_id = $3 AND status = 'running'",
+        )
+        .bind(now_ms + lease_ms)
+        .bind(job)
+        .bind(lease)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Appends an event the lease holder reports; `None` when the caller no longer holds the
+    /// lease, else the event's submission.
+    pub async fn report(
+        &self,
+        job: i64,
+        lease: &str,
+        event: &Event,
+        now_ms: i64,
+    ) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO submission_events (submission_id, kind, data, at_ms) \
+             SELECT submission_id, $1, $2, $3 FROM jobs WHERE id = $4 AND lease_id = $5 AND status = 'running' \
+             RETURNING submission_id",
+        )
+        .bind(event.kind())
+        .bind(encode(event))
+        .bind(now_ms)
+        .bind(job)
+        .bind(lease)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    /// Stores the verdict the lease holder hands in, ends the job and, on a pass, records the
+    /// exercise for the learner (and a first try, when this was their first submission of it),
+    /// all in one transaction. `None` when the caller no longer holds the lease: nothing is
+    /// stored, so a job has one verdict however many workers touched it.
+    pub async fn finish(
+        &self,
+        job: i64,
+        lease: &str,
+        status: Status,
+        summary: &str,
+        verdict_json: &str,
+        now_ms: i64,
+    ) -> Result<Option<Finished>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(
+            "UPDATE jobs SET status = 'done', finished_ms = $1, lease_id = NULL \
+             WHERE id = $2 AND lease_id = $3 AND status = 'running' RETURNING submission_id",
+        )
+        .bind(now_ms)
+        .bind(job)
+        .bind(lease)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let id: i64 = row.try_get(0)?;
+        let row = sqlx::query(
+            "UPDATE submissions SET status = 'graded', verdict = $1, verdict_status = $2, \
+             finished_at = $3 WHERE id = $4 RETURNING learner_id, exercise",
+        )
+        .bind(verdict_json)
+        .bind(status_str(status))
+        .bind(now_ms / 1000)
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let (learner_id, exercise): (String, String) = (row.try_get(0)?, row.try_get(1)?);
+        let mut recorded = Vec::new();
+        if status == Status::Pass {
+            let earlier: i64 = sqlx::query(
+                "SELECT COUNT(*) FROM submissions WHERE learner_id = $1 AND exercise = $2 AND id < $3",
+            )
+            .bind(&learner_id)
+            .bind(&exercise)
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get(0)?;
+            let mut actions = vec![Action::ExercisePassed { exercise: exercise.clone() }];
+            if earlier == 0 {
+                actions.push(Action::ExerciseFirstTry { exercise: exercise.clone() });
+            }
+            for action in actions {
+                let done = sqlx::query(
+                    "INSERT INTO xp_events (learner_id, kind, subject, lesson, recorded_at) \
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                )
+                .bind(&learner_id)
+                .bind(action.kind())
+                .bind(action.subject())
+                .bind(action.lesson())
+                .bind(now_ms / 1000)
+                .execute(&mut *tx)
+                .await?;
+                if done.rows_affected() == 1 {
+                    recorded.push(action);
+                }
+            }
+        }
+        let event = Event::Verdict { status, summary: summary.into() };
+        push_event(&mut tx, id, &event, now_ms).await?;
+        tx.commit().await?;
+        Ok(Some(Finished { submission: id, learner_id, recorded }))
+    }
+
+    /// The lease holder says the platform could not grade (`reason`): the job is queued again
+    /// after the policy's delay, or failed when out of attempts. `None` when the caller no longer
+    /// holds the lease.
+    pub async fn fail(
+        &self,
+        job: i64,
+        lease: &str,
+        reason: &str,
+        policy: RetryPolicy,
+        now_ms: i64,
+    ) -> Result<Option<Requeue>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(
+            "SELECT submission_id, attempts FROM jobs WHERE id = $1 AND lease_id = $2 AND status = 'running'",
+        )
+        .bind(job)
+        .bind(lease)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (id, attempts): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+        let outcome = give_back(&mut tx, job, id, attempts as u32, reason, policy, now_ms).await?;
+        tx.commit().await?;
+        Ok(Some(outcome))
+    }
+
+    /// Puts back every running job whose lease expired before `now_ms` (its worker stopped
+    /// answering): queued again at once, or failed when out of attempts. Safe to run on every
+    /// app machine at once: each job is taken back by one of them. Returns the jobs taken back.
+    pub async fn requeue_expired(
+        &self,
+        policy: RetryPolicy,
+        now_ms: i64,
+    ) -> Result<Vec<(i64, Requeue)>, StoreError> {
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let mut taken = Vec::new();
+        loop {
+            let mut tx = self.pool.begin().await?;
+            // Expire the lease first, in the statement that finds the job, so that only one
+            // reaper acts on it and its holder is locked out from here on.
+            let row = sqlx::query(&format!(
+                "UPDATE jobs SET lease_id = NULL \
+                 WHERE id = (SELECT id FROM jobs WHERE status = 'running' AND lease_expires_ms < $1 \
+                             ORDER BY id LIMIT 1{lock}) \
+                 RETURNING id, submission_id, attempts, lease_owner"
+            ))
+            .bind(now_ms)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(row) = row else {
+                return Ok(taken);
+            };
+            let (job, id, attempts): (i64, i64, i64) =
+                (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+            let owner: Option<String> = row.try_get(3)?;
+            let reason = format!(
+                "the worker {} stopped answering while it graded this",
+                owner.as_deref().unwrap_or("?")
+            );
+            // A lost worker is no fault of the script: try again at once.
+            let policy = RetryPolicy { base_delay_ms: 0, ..policy };
+            let outcome =
+                give_back(&mut tx, job, id, attempts as u32, &reason, policy, now_ms).await?;
+            tx.commit().await?;
+            taken.push((job, outcome));
+        }
+    }
+
+    /// Cancels a submission that no worker has taken yet; `false` when it is not queued.
+    pub async fn cancel(&self, submission: i64, now_ms: i64) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE jobs SET status = 'cancelled', finished_ms = $1 WHERE submission_id = $2 AND status = 'queued'",
+        )
+        .bind(now_ms)
+        .bind(submission)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Ok(false);
+        }
+        sqlx::query("UPDATE submissions SET status = 'cancelled', finished_at = $1 WHERE id = $2")
+            .bind(now_ms / 1000)
+            .bind(submission)
+            .execute(&mut *tx)
+            .await?;
+        push_event(&mut tx, submission, &Event::Cancelled, now_ms).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Queues a finished submission to be graded again (an instructor's re-run); `false` when
+    /// it is still queued or running.
+    pub async fn rerun(&self, submission: i64, now_ms: i64) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE submissions SET status = 'queued', finished_at = NULL \
+             WHERE id = $1 AND status NOT IN ('queued', 'running')",
+        )
+        .bind(submission)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Ok(false);
+        }
+        let ahead = enqueue(&mut tx, submission, now_ms).await?;
+        push_event(&mut tx, submission, &Event::Queued { ahead }, now_ms).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}
+
+/// Adds a job for the submission; how many queued jobs are ahead of it.
+async fn enqueue(
+    tx: &mut Transaction<'_, Any>,
+    submission: i64,
+    now_ms: i64,
+) -> Result<u64, StoreError> {
+    sqlx::query("INSERT INTO jobs (submission_id, run_after_ms, created_ms) VALUES ($1, $2, $2)")
+        .bind(submission)
+        .bind(now_ms)
+        .execute(&mut **tx)
+        .await?;
+    let ahead: i64 =
+        sqlx::query("SELECT COUNT(*) FROM jobs WHERE status = 'queued' AND submission_id <> $1")
+            .bind(submission)
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get(0)?;
+    Ok(ahead as u64)
+}
+
+/// Takes a job back from its worker: queued again, or failed when out of attempts.
+async fn give_back(
+    tx: &mut Transaction<'_, Any>,
+    job: i64,
+    submission: i64,
+    attempts: u32,
+    reason: &str,
+    policy: RetryPolicy,
+    now_ms: i64,
+) -> Result<Requeue, StoreError> {
+    if attempts >= policy.max_attempts {
+        sqlx::query(
+            "UPDATE jobs SET status = 'failed', lease_id = NULL, last_error = $1, finished_ms = $2 WHERE id = $3",
+        )
+        .bind(reason)
+        .bind(now_ms)
+        .bind(job)
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query("UPDATE submissions SET status = 'failed', finished_at = $1 WHERE id = $2")
+            .bind(now_ms / 1000)
+            .bind(submission)
+            .execute(&mut **tx)
+            .await?;
+        let reason = format!("{reason}; gave up after {attempts} attempts");
+        push_event(tx, submission, &Event::Failed { reason }, now_ms).await?;
+        return Ok(Requeue::GaveUp);
+    }
+    let at_ms = now_ms + policy.delay_ms(attempts);
+    sqlx::query(
+        "UPDATE jobs SET status = 'queued', lease_id = NULL, lease_owner = NULL, \
+         lease_expires_ms = NULL, last_error = $1, run_after_ms = $2 WHERE id = $3",
+    )
+    .bind(reason)
+    .bind(at_ms)
+    .bind(job)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("UPDATE submissions SET status = 'queued' WHERE id = $1")
+        .bind(submission)
+        .execute(&mut **tx)
+        .await?;
+    push_event(tx, submission, &Event::Requeued { reason: reason.into() }, now_ms).await?;
+    Ok(Requeue::Retry { at_ms })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_delay_doubles_per_attempt() {
+        let p = RetryPolicy { max_attempts: 5, base_delay_ms: 1_000 };
+        assert_eq!(
+            (1..=4).map(|a| p.delay_ms(a)).collect::<Vec<_>>(),
+            vec![1_000, 2_000, 4_000, 8_000]
+        );
+        assert_eq!(p.delay_ms(0), 1_000);
+        assert!(p.delay_ms(200) > 0, "no overflow");
+    }
+}

@@ -1,0 +1,36 @@
+//! Stores for the tests: a SQLite file in a temporary folder, or a new database on the
+//! PostgreSQL server the test command starts.
+#![allow(dead_code)]
+
+use lockstep_store::{Backend, Store};
+use sqlx::Connection;
+
+pub async fn sqlite() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.sqlite3").display());
+    let store = Store::connect(&url).await.unwrap();
+    assert_eq!(store.backend(), Backend::Sqlite);
+    (dir, store)
+}
+
+/// A new, empty database on the test server; its URL.
+pub async fn postgres_database(name: &str) -> String {
+    let base = std::env::var("LOCKSTEP_TEST_POSTGRES_URL").expect(
+        "LOCKSTEP_TEST_POSTGRES_URL is not set: run the database tests through `cargo xtask test`, \
+         which starts a PostgreSQL server for them",
+    );
+    let db = format!("t_{name}_{}", std::process::id());
+    let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
+    sqlx::Executor::execute(&mut admin, format!("DROP DATABASE IF EXISTS {db}").as_str())
+        .await
+        .unwrap();
+    sqlx::Executor::execute(&mut admin, format!("CREATE DATABASE {db}").as_str()).await.unwrap();
+    let (prefix, _) = base.rsplit_once('/').unwrap();
+    format!("{prefix}/{db}")
+}
+
+pub async fn postgres(name: &str) -> Store {
+    let store = Store::connect(&postgres_database(name).await).await.unwrap();
+    assert_eq!(store.backend(), Backend::Postgres);
+    store
+}

@@ -1,0 +1,221 @@
+//! The grading queue on SQLite and on the real PostgreSQL server: claiming, leases, verdicts
+//! stored once, retries, expired leases, and many workers claiming at once.
+
+mod common;
+
+use common::{postgres, sqlite};
+use grading_protocol::live::Event;
+use grading_protocol::Status;
+use lockstep_store::{NewSubmission, Requeue, RetryPolicy, Store, SubmissionStatus};
+use lockstep_xp::Action;
+
+const POLICY: RetryPolicy = RetryPolicy { max_attempts: 3, base_delay_ms: 1_000 };
+
+fn script(learner: &str) -> NewSubmission<'_> {
+    NewSubmission {
+        learner,
+        exercise: "ddp-exercise",
+        file_name: "train.py",
+        script: "import torch\n",
+    }
+}
+
+async fn kinds(store: &Store, submission: i64) -> Vec<&'static str> {
+    store.submission_events(submission, 0).await.unwrap().iter().map(|e| e.event.kind()).collect()
+}
+
+async fn one_verdict_per_job(store: &Store) {
+    let a = store.submit(&script("ada"), 1_000).await.unwrap();
+    let b = store.submit(&script("bob"), 1_001).await.unwrap();
+    assert_eq!(store.queue_position(a).await.unwrap(), Some(0));
+    assert_eq!(store.queue_position(b).await.unwrap(), Some(1));
+    let events = store.submission_events(b, 0).await.unwrap();
+    assert_eq!(events[0].event, Event::Queued { ahead: 1 });
+
+    let job = store.claim("w1", "lease-1", 10_000, 2_000).await.unwrap().expect("a job");
+    assert_eq!((job.submission.id, job.attempt), (a, 1), "oldest first");
+    assert_eq!(job.submission.script, "import torch\n");
+    assert_eq!(store.queue_position(a).await.unwrap(), None, "no longer queued");
+    assert_eq!(store.queue_position(b).await.unwrap(), Some(0));
+    let status = store.submission(a).await.unwrap().unwrap().status;
+    assert_eq!(status, SubmissionStatus::Running);
+
+    // Only the lease holder acts on the job.
+    assert!(store.renew(job.job, "lease-1", 10_000, 3_000).await.unwrap());
+    assert!(!store.renew(job.job, "forged", 10_000, 3_000).await.unwrap());
+    let run = Event::RunStarted { index: 1, role: grading_protocol::RunRole::Ddp, nproc: 2 };
+    assert_eq!(store.report(job.job, "forged", &run, 3_000).await.unwrap(), None);
+    assert_eq!(store.report(job.job, "lease-1", &run, 3_000).await.unwrap(), Some(a));
+    let verdict = r#"{"status":"pass"}"#;
+    let finish =
+        |lease: &'static str| store.finish(job.job, lease, Status::Pass, "ok", verdict, 4_000);
+    assert_eq!(finish("forged").await.unwrap(), None);
+    let done = finish("lease-1").await.unwrap().expect("the holder's verdict is stored");
+    assert_eq!(done.learner_id, "ada");
+    assert_eq!(
+        done.recorded,
+        vec![
+            Action::ExercisePassed { exercise: "ddp-exercise".into() },
+            Action::ExerciseFirstTry { exercise: "ddp-exercise".into() },
+        ]
+    );
+    assert_eq!(finish("lease-1").await.unwrap(), None, "a job ends once");
+    let graded = store.submission(a).await.unwrap().unwrap();
+    assert_eq!(graded.status, SubmissionStatus::Graded);
+    assert_eq!(graded.verdict.as_deref(), Some(verdict));
+    assert_eq!(graded.verdict_status, Some(Status::Pass));
+    assert_eq!(kinds(store, a).await, ["queued", "started", "run_started", "verdict"]);
+    let events = store.submission_events(a, 0).await.unwrap();
+    let after_second = store.submission_events(a, events[1].id).await.unwrap();
+    assert_eq!(after_second, events[2..], "replay after an event id");
+
+    // The exercise's XP is recorded once: a second pass records nothing.
+    let again = store.submit(&script("ada"), 5_000).await.unwrap();
+    let job_b = store.claim("w1", "lease-2", 10_000, 5_000).await.unwrap().unwrap();
+    assert_eq!(job_b.submission.id, b);
+    let job_again = store.claim("w2", "lease-3", 10_000, 5_000).await.unwrap().unwrap();
+    assert_eq!(job_again.submission.id, again);
+    assert!(store.claim("w3", "lease-4", 10_000, 5_000).await.unwrap().is_none(), "queue empty");
+    let done = store
+        .finish(job_again.job, "lease-3", Status::Pass, "ok", verdict, 6_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(done.recorded.is_empty(), "{:?}", done.recorded);
+    let events = store.events("ada").await.unwrap();
+    assert_eq!(events.len(), 2, "{events:?}");
+
+    // A fail records nothing; a later pass is not a first try.
+    let fail = store.finish(job_b.job, "lease-2", Status::Fail, "no", "{}", 6_000).await.unwrap();
+    assert!(fail.unwrap().recorded.is_empty());
+    let retry = store.submit(&script("bob"), 7_000).await.unwrap();
+    let job = store.claim("w1", "lease-5", 10_000, 7_000).await.unwrap().unwrap();
+    assert_eq!(job.submission.id, retry);
+    let done = store.finish(job.job, "lease-5", Status::Pass, "ok", "{}", 8_000).await.unwrap();
+    assert_eq!(
+        done.unwrap().recorded,
+        vec![Action::ExercisePassed { exercise: "ddp-exercise".into() }]
+    );
+    assert_eq!(store.submissions_of("bob", None).await.unwrap().len(), 2);
+    assert_eq!(store.submissions_of("bob", Some("ddp-exercise")).await.unwrap()[0].id, retry);
+    assert!(store.submissions_of("bob", Some("other")).await.unwrap().is_empty());
+    assert_eq!(store.submissions_since("bob", 7).await.unwrap(), 1);
+}
+
+async fn lost_workers_and_failures(store: &Store) {
+    let s = store.submit(&script("ada"), 0).await.unwrap();
+    // The first worker vanishes: its lease runs out and the job goes back in the queue.
+    let first = store.claim("w1", "l1", 1_000, 0).await.unwrap().unwrap();
+    assert!(store.requeue_expired(POLICY, 500).await.unwrap().is_empty(), "not yet expired");
+    let taken = store.requeue_expired(POLICY, 1_001).await.unwrap();
+    assert_eq!(taken, vec![(first.job, Requeue::Retry { at_ms: 1_001 })]);
+    assert!(store.requeue_expired(POLICY, 1_002).await.unwrap().is_empty(), "taken back once");
+    assert_eq!(store.submission(s).await.unwrap().unwrap().status, SubmissionStatus::Queued);
+    // It comes back: too late, it holds nothing.
+    assert!(!store.renew(first.job, "l1", 1_000, 1_100).await.unwrap());
+    let second = store.claim("w2", "l2", 1_000, 1_100).await.unwrap().unwrap();
+    assert_eq!((second.job, second.attempt), (first.job, 2));
+    assert_eq!(store.finish(first.job, "l1", Status::Pass, "", "{}", 1_200).await.unwrap(), None);
+
+    // The platform fails it: queued again after the backoff, not before.
+    let requeue = store.fail(second.job, "l2", "no sandbox", POLICY, 1_300).await.unwrap();
+    assert_eq!(requeue, Some(Requeue::Retry { at_ms: 1_300 + 2_000 }));
+    assert!(store.claim("w2", "l3", 1_000, 3_299).await.unwrap().is_none(), "backing off");
+    let third = store.claim("w2", "l3", 1_000, 3_300).await.unwrap().unwrap();
+    assert_eq!(third.attempt, 3);
+    // The third attempt's worker vanishes too: out of attempts, the submission failed.
+    let taken = store.requeue_expired(POLICY, 10_000).await.unwrap();
+    assert_eq!(taken, vec![(third.job, Requeue::GaveUp)]);
+    let failed = store.submission(s).await.unwrap().unwrap();
+    assert_eq!(failed.status, SubmissionStatus::Failed);
+    assert_eq!(failed.verdict, None);
+    assert_eq!(
+        kinds(store, s).await,
+        ["queued", "started", "requeued", "started", "requeued", "started", "failed"]
+    );
+    assert!(store.claim("w3", "l4", 1_000, 20_000).await.unwrap().is_none());
+
+    // An instructor's re-run queues it again.
+    assert!(store.rerun(s, 30_000).await.unwrap());
+    assert!(!store.rerun(s, 30_000).await.unwrap(), "already queued");
+    let rerun = store.claim("w3", "l5", 1_000, 30_000).await.unwrap().unwrap();
+    assert_eq!((rerun.submission.id, rerun.attempt), (s, 1));
+
+    // Cancelling: only before a worker takes it.
+    let queued = store.submit(&script("bob"), 31_000).await.unwrap();
+    assert!(!store.cancel(s, 31_000).await.unwrap(), "running");
+    assert!(store.cancel(queued, 31_000).await.unwrap());
+    assert_eq!(
+        store.submission(queued).await.unwrap().unwrap().status,
+        SubmissionStatus::Cancelled
+    );
+    assert!(store.claim("w4", "l6", 1_000, 31_000).await.unwrap().is_none());
+    assert_eq!(kinds(store, queued).await, ["queued", "cancelled"]);
+    let (depth, _) = store.queue_depth(31_000).await.unwrap();
+    assert_eq!(depth, 0);
+}
+
+/// Eight workers claim forty jobs at once: every job is claimed exactly once.
+async fn workers_never_share_a_job(store: &Store) {
+    const JOBS: usize = 40;
+    for i in 0..JOBS {
+        store.submit(&script(&format!("l{i}")), i as i64).await.unwrap();
+    }
+    let (depth, oldest) = store.queue_depth(1_000).await.unwrap();
+    assert_eq!((depth, oldest), (JOBS as i64, 1_000));
+    let workers = (0..8).map(|w| {
+        let store = store.clone();
+        tokio::spawn(async move {
+            let mut mine = Vec::new();
+            let mut n = 0;
+            while let Some(job) =
+                store.claim(&format!("w{w}"), &format!("w{w}-{n}"), 60_000, 1_000).await.unwrap()
+            {
+                mine.push(job.submission.id);
+                n += 1;
+            }
+            mine
+        })
+    });
+    let mut all: Vec<i64> = Vec::new();
+    for w in workers {
+        all.extend(w.await.unwrap());
+    }
+    all.sort();
+    let claimed = all.len();
+    all.dedup();
+    assert_eq!((claimed, all.len()), (JOBS, JOBS), "each job once");
+}
+
+#[tokio::test]
+async fn sqlite_one_verdict_per_job() {
+    let (_dir, store) = sqlite().await;
+    one_verdict_per_job(&store).await;
+}
+
+#[tokio::test]
+async fn postgres_one_verdict_per_job() {
+    one_verdict_per_job(&postgres("queue_verdict").await).await;
+}
+
+#[tokio::test]
+async fn sqlite_lost_workers_and_failures() {
+    let (_dir, store) = sqlite().await;
+    lost_workers_and_failures(&store).await;
+}
+
+#[tokio::test]
+async fn postgres_lost_workers_and_failures() {
+    lost_workers_and_failures(&postgres("queue_lost").await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_workers_never_share_a_job() {
+    let (_dir, store) = sqlite().await;
+    workers_never_share_a_job(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_workers_never_share_a_job() {
+    workers_never_share_a_job(&postgres("queue_share").await).await;
+}
