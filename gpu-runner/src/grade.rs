@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use grading_checks::evidence::{Evidence, RunEvidence};
 use grading_checks::{outcome, speedup};
+use grading_protocol::live::Event;
 use grading_protocol::{CheckId, Limits, RunReport, RunRole, Settings, Verdict, Versions, SCHEMA};
 
 use crate::env::{probe, Environment};
@@ -72,6 +73,7 @@ const TEARDOWN_RETRIES: u32 = 2;
 
 struct Runner<'a> {
     env: &'a Environment,
+    progress: &'a mut dyn FnMut(Event),
     opts: &'a Options,
     script: &'a Path,
     harness: PathBuf,
@@ -84,11 +86,13 @@ struct Runner<'a> {
 impl Runner<'_> {
     /// One run, made again (up to [`TEARDOWN_RETRIES`] times) while it ends in a teardown
     /// abort; with the last abort's explanation when there was one.
-    fn run(&mut self, nproc: u32) -> Result<(Run, Option<String>), RunnerError> {
+    fn run(&mut self, nproc: u32, role: RunRole) -> Result<(Run, Option<String>), RunnerError> {
         let settings = settings(self.opts, nproc);
         let (mut attempt, mut retried) = (0, None);
         loop {
             self.made += 1;
+            let index = self.made;
+            (self.progress)(Event::RunStarted { index, role, nproc });
             let dir = self.work.join(format!("run{}-{}p", self.made, nproc));
             let run = launch::run(
                 self.env,
@@ -98,6 +102,7 @@ impl Runner<'_> {
                 &settings,
                 &dir,
             )?;
+            (self.progress)(Event::RunFinished { index, role, nproc, wall_s: run.finished.wall_s });
             match teardown_abort(&run) {
                 Some(why) if attempt < TEARDOWN_RETRIES => retried = Some(why),
                 _ => return Ok((run, retried)),
@@ -114,7 +119,7 @@ impl Runner<'_> {
         role: RunRole,
         tensors: bool,
     ) -> Result<RunEvidence, RunnerError> {
-        let (run, retried) = self.run(nproc)?;
+        let (run, retried) = self.run(nproc, role)?;
         self.reports.push(report(role, &run, retried));
         Ok(gather::evidence(run, tensors))
     }
@@ -142,6 +147,17 @@ fn report(role: RunRole, run: &Run, retried: Option<String>) -> RunReport {
 
 /// Runs and grades `script`.
 pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
+    grade_reporting(script, opts, &mut |_| {})
+}
+
+/// Runs and grades `script`, telling `progress` as each run starts and ends and as each check
+/// is decided: every check but `speedup` after the graded run (they judge that run alone),
+/// `speedup` once its runs are timed.
+pub fn grade_reporting(
+    script: &Path,
+    opts: &Options,
+    progress: &mut dyn FnMut(Event),
+) -> Result<Verdict, RunnerError> {
     let env = probe(&opts.venv)?;
     std::fs::metadata(script).map_err(RunnerError::io(format!("reading {}", script.display())))?;
     let nproc =
@@ -167,6 +183,7 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
         script.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut runner = Runner {
         env: &env,
+        progress,
         opts,
         script,
         harness,
@@ -176,7 +193,7 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
     };
 
     let (first, enforced) = {
-        let (run, retried) = runner.run(nproc)?;
+        let (run, retried) = runner.run(nproc, RunRole::Ddp)?;
         runner.reports.push(report(RunRole::Ddp, &run, retried));
         let enforced = run.finished.enforced.clone();
         (gather::evidence(run, true), enforced)
@@ -225,6 +242,10 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
         not_timed: (!opts.time_speedup)
             .then(|| "this grade was asked not to time the speedup".to_string()),
     };
+    let decided = grading_checks::all(&evidence);
+    for check in decided.iter().filter(|c| c.id != CheckId::Speedup) {
+        (runner.progress)(Event::Check { check: check.clone() });
+    }
     if trained && opts.time_speedup {
         for i in 0..opts.repeats.max(1) {
             evidence.single.push(runner.measure(1, RunRole::Single, false)?);
@@ -248,6 +269,11 @@ pub fn grade(script: &Path, opts: &Options) -> Result<Verdict, RunnerError> {
     }
     let checks = grading_checks::all(&evidence);
     debug_assert_eq!(checks.iter().map(|c| c.id).collect::<Vec<_>>(), CheckId::ALL);
+    // The timed runs change only the speedup: what was reported before stands.
+    debug_assert!(decided.iter().zip(&checks).all(|(a, b)| a.id == CheckId::Speedup || a == b));
+    if let Some(speedup) = checks.iter().find(|c| c.id == CheckId::Speedup) {
+        (runner.progress)(Event::Check { check: speedup.clone() });
+    }
     let (status, summary) = outcome::summarize(&checks, timed_out, opts.limits.wall_s);
     Ok(verdict(status, summary, None, checks, runner.reports))
 }

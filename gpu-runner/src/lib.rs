@@ -17,6 +17,7 @@ pub mod grade;
 pub mod launch;
 pub mod sandbox;
 pub mod tensors;
+pub mod worker;
 
 pub use grading_protocol as protocol;
 

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
-use gpu_runner::grade::{grade, Options};
+use gpu_runner::grade::{grade, grade_reporting, Options};
 use gpu_runner::protocol::Status;
 
 #[derive(Parser)]
@@ -29,6 +29,9 @@ enum Command {
     Grade(GradeArgs),
     /// Describe the Python environment jobs run in.
     Env,
+    /// Grade for a Lockstep server: claim queued submissions over HTTP, grade each (one at a
+    /// time), and report progress and the verdict. Runs until stopped, or --idle-exit.
+    Worker(gpu_runner::worker::WorkerArgs),
 }
 
 #[derive(Args)]
@@ -71,6 +74,10 @@ struct GradeArgs {
     /// Keep the job's files (records, logs, tensors) in DIR.
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
+    /// Write each step as it happens (a run started or ended, a check decided) to standard
+    /// error, one JSON event a line (the grading protocol's `live::Event`).
+    #[arg(long)]
+    events: bool,
 }
 
 impl GradeArgs {
@@ -118,8 +125,22 @@ fn run(command: Command) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::Worker(args) => {
+            gpu_runner::worker::run(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Grade(args) => {
-            let verdict = grade(&args.script, &args.options())?;
+            let verdict = if args.events {
+                grade_reporting(&args.script, &args.options(), &mut |event| {
+                    use std::io::Write;
+                    let line = serde_json::to_string(&event).expect("events serialize");
+                    let mut err = std::io::stderr().lock();
+                    let _ = writeln!(err, "{line}");
+                    let _ = err.flush();
+                })?
+            } else {
+                grade(&args.script, &args.options())?
+            };
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&verdict)?);
             } else {

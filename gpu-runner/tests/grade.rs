@@ -154,7 +154,7 @@ fn the_unconverted_starter_fails_launched_and_ddp_wrapped() {
     )
     .unwrap();
     let (_, rest) = lesson
-        .split_once("```python title=\"single_gpu_train.py: the starting point\"\n")
+        .split_once("```python title=\"single_gpu_train.py: the starting point\" exercise=\"ddp-conversion\"\n")
         .expect("the starter's code block");
     let (code, _) = rest.split_once("\n```").unwrap();
     let dir = tempfile::tempdir().unwrap();

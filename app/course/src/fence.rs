@@ -4,13 +4,17 @@
 use lockstep_embed::Simulation;
 
 /// Code-fence directives an instructor may write after the language: ```` ```python title="…" ````.
-pub const FENCE_DIRECTIVES: &[&str] = &["title"];
+/// `exercise="ID"` makes the code the starting point of a graded exercise, submitted at
+/// `/exercises/ID`.
+pub const FENCE_DIRECTIVES: &[&str] = &["title", "exercise"];
 
 /// A code fence's info string, e.g. `python title="DDP training script"`.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Fence {
     pub lang: Option<String>,
     pub title: Option<String>,
+    /// The graded exercise this code starts.
+    pub exercise: Option<String>,
 }
 
 pub fn parse_fence_info(info: &str) -> Result<Fence, String> {
@@ -24,7 +28,8 @@ pub fn parse_fence_info(info: &str) -> Result<Fence, String> {
             "code fence `{info}`: the language comes first, e.g. ```python title=\"…\"```"
         ));
     }
-    let mut fence = Fence { lang: (!lang.is_empty()).then(|| lang.to_string()), title: None };
+    let mut fence =
+        Fence { lang: (!lang.is_empty()).then(|| lang.to_string()), ..Fence::default() };
     while !rest.is_empty() {
         let key_end = rest.find(|c: char| c == '=' || c.is_whitespace()).unwrap_or(rest.len());
         let key = &rest[..key_end];
@@ -50,6 +55,15 @@ pub fn parse_fence_info(info: &str) -> Result<Fence, String> {
         };
         match key {
             "title" => fence.title = Some(value.to_string()),
+            "exercise" => {
+                if !lockstep_routes::is_exercise_id(value) {
+                    return Err(format!(
+                        "exercise id `{value}`: use lower-case letters, digits and dashes, \
+                         e.g. exercise=\"ddp-conversion\""
+                    ));
+                }
+                fence.exercise = Some(value.to_string());
+            }
             other => {
                 return Err(format!(
                     "unknown code-fence directive `{other}` (known: {})",
@@ -83,6 +97,13 @@ pub fn code_block_html(fence: &Fence, code: &str) -> String {
     s.push('>');
     s.push_str(&escape(code));
     s.push_str("</code></pre></figure>\n");
+    if let Some(id) = &fence.exercise {
+        s.push_str(&format!(
+            "<p class=\"exercise-link\"><a href=\"{}\">Start from this script and submit it for \
+             grading</a></p>\n",
+            lockstep_routes::exercise(id)
+        ));
+    }
     s
 }
 
@@ -118,7 +139,7 @@ mod tests {
         assert_eq!(parse_fence_info("").unwrap(), Fence::default());
         assert_eq!(
             parse_fence_info("bash title=run").unwrap(),
-            Fence { lang: Some("bash".into()), title: Some("run".into()) }
+            Fence { lang: Some("bash".into()), title: Some("run".into()), exercise: None }
         );
         assert!(parse_fence_info("python title=\"open").unwrap_err().contains("unterminated"));
         assert!(parse_fence_info("python numbered").unwrap_err().contains("`numbered`"));
@@ -126,6 +147,11 @@ mod tests {
             .unwrap_err()
             .contains("directive `linenos` "));
         assert!(parse_fence_info("title=\"x\"").is_err());
+        let starter = parse_fence_info("python title=\"t.py\" exercise=\"ddp-1\"").unwrap();
+        assert_eq!(starter.exercise.as_deref(), Some("ddp-1"));
+        assert!(parse_fence_info("python exercise=\"Has Space\"")
+            .unwrap_err()
+            .contains("exercise id"));
     }
 
     #[test]

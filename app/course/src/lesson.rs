@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use crate::diagnostic::Diagnostic;
 use crate::front_matter::{self, FrontMatter};
-use crate::markdown::{self, Block, LessonLink, TocEntry};
+use crate::markdown::{self, Block, Exercise, LessonLink, TocEntry};
 use crate::slug::slug_for_file;
 
 /// A lesson that parsed and rendered without problems.
@@ -16,6 +16,8 @@ pub struct Lesson {
     /// Rendered markdown, cut where simulations are embedded.
     pub body: Vec<Block>,
     pub toc: Vec<TocEntry>,
+    /// The graded exercises it declares.
+    pub exercises: Vec<Exercise>,
 }
 
 impl Lesson {
@@ -42,6 +44,14 @@ pub enum LessonEntry {
 }
 
 impl LessonEntry {
+    /// The lesson, when it is ready to serve.
+    pub fn ready(&self) -> Option<&Lesson> {
+        match self {
+            LessonEntry::Ready(l) => Some(l),
+            LessonEntry::Broken { .. } => None,
+        }
+    }
+
     pub fn slug(&self) -> &str {
         match self {
             LessonEntry::Ready(l) => &l.slug,
@@ -81,6 +91,7 @@ pub(crate) struct Parsed {
     pub toc: Vec<TocEntry>,
     pub anchors: BTreeSet<String>,
     pub links: Vec<LessonLink>,
+    pub exercises: Vec<Exercise>,
     pub problems: Vec<Diagnostic>,
 }
 
@@ -93,6 +104,7 @@ impl Parsed {
                 front,
                 body: self.body,
                 toc: self.toc,
+                exercises: self.exercises,
             }),
             front => LessonEntry::Broken {
                 slug: self.slug,
@@ -125,6 +137,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Parsed {
         toc: rendered.toc,
         anchors: rendered.anchors,
         links: rendered.links,
+        exercises: rendered.exercises,
         problems,
     }
 }

@@ -25,6 +25,6 @@ pub use front_matter::FrontMatter;
 pub use lesson::{Lesson, LessonEntry};
 pub use load::{load, Course, CourseError, CourseMeta, COURSE_FILE};
 pub use lockstep_embed::Simulation;
-pub use markdown::{Block, TocEntry};
+pub use markdown::{Block, Exercise, TocEntry};
 pub use quiz::Quiz;
 pub use slug::slug_for_file;

@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::lesson::{self, LessonEntry, Parsed};
+use crate::{Exercise, Lesson};
 
 /// The course metadata file beside the lessons.
 pub const COURSE_FILE: &str = "course.toml";
@@ -38,6 +39,19 @@ impl Course {
     /// The lesson with this slug and its 0-based position in the course.
     pub fn find(&self, slug: &str) -> Option<(usize, &LessonEntry)> {
         self.lessons.iter().enumerate().find(|(_, l)| l.slug() == slug)
+    }
+
+    /// Every graded exercise of the lessons that are ready, with its lesson, in course order.
+    pub fn exercises(&self) -> impl Iterator<Item = (&Lesson, &Exercise)> {
+        self.lessons
+            .iter()
+            .filter_map(LessonEntry::ready)
+            .flat_map(|l| l.exercises.iter().map(move |e| (l, e)))
+    }
+
+    /// The exercise with this id, and its lesson.
+    pub fn exercise(&self, id: &str) -> Option<(&Lesson, &Exercise)> {
+        self.exercises().find(|(_, e)| e.id == id)
     }
 }
 
@@ -93,6 +107,7 @@ fn unreadable(name: &str, message: String) -> Parsed {
         toc: Vec::new(),
         anchors: BTreeSet::new(),
         links: Vec::new(),
+        exercises: Vec::new(),
         problems: vec![Diagnostic::new(name, 1, message)],
     }
 }
@@ -122,8 +137,17 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
         parsed.iter().map(|p| (p.file.clone(), p.anchors.clone())).collect();
     let mut orders: BTreeMap<u32, String> = BTreeMap::new();
     let mut slugs: BTreeMap<String, String> = BTreeMap::new();
+    let mut exercises: BTreeMap<String, String> = BTreeMap::new();
 
     for p in &mut parsed {
+        for e in &p.exercises {
+            if let Some(first) = exercises.get(&e.id) {
+                let message = format!("exercise `{}` is already declared in {first}", e.id);
+                p.problems.push(Diagnostic::new(&p.file, e.line, message));
+            } else {
+                exercises.insert(e.id.clone(), p.file.clone());
+            }
+        }
         if let Some(front) = &p.front {
             if let Some(first) = orders.get(&front.order) {
                 let message = format!("order {} is already used by {first}", front.order);

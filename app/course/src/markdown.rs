@@ -33,6 +33,19 @@ pub enum Block {
     Quiz(Quiz),
 }
 
+/// A graded exercise a lesson declares with ```` ```python exercise="ID" ````: that code is the
+/// learner's starting point.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exercise {
+    pub id: String,
+    /// The script's file name: the fence's title up to a colon (`train.py: the start`), or
+    /// `ID.py`.
+    pub file_name: String,
+    pub title: Option<String>,
+    pub starter: String,
+    pub line: usize,
+}
+
 /// One entry of the in-page table of contents (`##` and `###` headings).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TocEntry {
@@ -58,6 +71,7 @@ pub struct Rendered {
     /// Every heading id in the body, for links into this lesson.
     pub anchors: BTreeSet<String>,
     pub links: Vec<LessonLink>,
+    pub exercises: Vec<Exercise>,
     pub problems: Vec<Diagnostic>,
 }
 
@@ -203,7 +217,12 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                     continue;
                 }
                 match fence::parse_fence_info(&info) {
-                    Ok(f) => events.push(Event::Html(fence::code_block_html(&f, &code).into())),
+                    Ok(f) => {
+                        events.push(Event::Html(fence::code_block_html(&f, &code).into()));
+                        if let Some(id) = f.exercise {
+                            out.exercises.push(exercise(id, f.title, &code, line));
+                        }
+                    }
                     Err(message) => {
                         out.problems.push(Diagnostic::new(file, line, message));
                         events.push(Event::Html(
@@ -243,6 +262,15 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
     html::push_html(&mut html, events.into_iter());
     out.blocks = cut(&html, embedded);
     out
+}
+
+fn exercise(id: String, title: Option<String>, code: &str, line: usize) -> Exercise {
+    let named = title.as_deref().and_then(|t| t.split(':').next()).map(str::trim);
+    let file_name = match named {
+        Some(n) if n.ends_with(".py") && !n.contains(['/', ' ']) => n.to_string(),
+        _ => format!("{id}.py"),
+    };
+    Exercise { id, file_name, title, starter: code.to_string(), line }
 }
 
 /// Math → MathML, and links to lesson files → links to lesson pages.

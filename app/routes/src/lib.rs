@@ -46,6 +46,38 @@ pub const INSTRUCTOR: &str = "/instructor";
 pub const INSTRUCTOR_LEARNERS_CSV: &str = "/instructor/learners.csv";
 pub const INSTRUCTOR_QUESTIONS_CSV: &str = "/instructor/questions.csv";
 
+/// A graded exercise's page: its starting script in an editor, and Submit.
+pub fn exercise(id: &str) -> String {
+    format!("/exercises/{id}")
+}
+
+/// Exercise ids: lower-case letters, digits and dashes, as they appear in URLs and XP events.
+pub fn is_exercise_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// A submission's page: its live status, then its verdict.
+pub fn submission(id: i64) -> String {
+    format!("/submissions/{id}")
+}
+
+/// Where the exercise page's form posts a script (and the terminal client its JSON).
+pub const SUBMISSIONS_API: &str = "/api/submissions";
+/// One submission as JSON, and its events as server-sent events.
+pub const SUBMISSION_API: &str = "/api/submissions/{id}";
+pub const SUBMISSION_EVENTS_API: &str = "/api/submissions/{id}/events";
+pub const SUBMISSION_CANCEL_API: &str = "/api/submissions/{id}/cancel";
+pub const SUBMISSION_RERUN_API: &str = "/api/submissions/{id}/rerun";
+
+/// The worker protocol (`grading_protocol::live`): claim a job, then act on it under its lease.
+pub const WORKER_CLAIM_API: &str = "/api/worker/claim";
+pub const WORKER_RENEW_API: &str = "/api/worker/jobs/{job}/renew";
+pub const WORKER_EVENTS_API: &str = "/api/worker/jobs/{job}/events";
+pub const WORKER_VERDICT_API: &str = "/api/worker/jobs/{job}/verdict";
+pub const WORKER_FAILURE_API: &str = "/api/worker/jobs/{job}/failure";
+
 /// The slug and anchor of a lesson URL made by [`lesson_section`]; `None` for any other URL.
 pub fn parse_lesson_section(url: &str) -> Option<(&str, Option<&str>)> {
     let rest = url.strip_prefix('/')?.strip_prefix(LESSONS_SEGMENT)?.strip_prefix('/')?;

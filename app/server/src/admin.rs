@@ -1,7 +1,7 @@
 //! `lockstep admin …`: what only an operator at the command line may do. The browser can never
 //! grant a role or set someone else's password; this talks to the database directly.
 
-use lockstep_store::{Role, Store, StoreError};
+use lockstep_store::{Role, Store, StoreError, TokenKind};
 
 use crate::auth::policy;
 
@@ -13,6 +13,8 @@ pub enum AdminError {
     Invalid(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("no live worker token is named `{0}`")]
+    NoToken(String),
     #[error("no randomness for a password: {0}")]
     Random(getrandom::Error),
 }
@@ -21,7 +23,7 @@ impl AdminError {
     /// Whether the operator asked for something that cannot be done (exit code 2), as
     /// opposed to the database failing (exit code 1).
     pub fn is_usage(&self) -> bool {
-        matches!(self, AdminError::NoAccount(_) | AdminError::Invalid(_))
+        matches!(self, AdminError::NoAccount(_) | AdminError::Invalid(_) | AdminError::NoToken(_))
     }
 }
 
@@ -75,6 +77,44 @@ pub async fn list(store: &Store) -> Result<String, AdminError> {
     let mut out = String::from("id\temail\trole\tcreated_at\n");
     for a in store.accounts().await? {
         out += &format!("{}\t{}\t{}\t{}\n", a.id, a.email, a.role.as_str(), a.created_at);
+    }
+    Ok(out)
+}
+
+/// Makes a worker token named `name` and prints it: the only time it is shown.
+pub async fn create_worker_token(store: &Store, name: &str) -> Result<String, AdminError> {
+    let valid = !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+    if !valid {
+        return Err(AdminError::Invalid(format!(
+            "worker name `{name}`: use letters, digits, '.', '_' and '-' (at most 64)"
+        )));
+    }
+    let (token, hash) = crate::grading::tokens::new_token(crate::grading::tokens::WORKER_PREFIX)
+        .map_err(AdminError::Random)?;
+    let now = lockstep_web::ssr::context::unix_now();
+    if !store.create_token(TokenKind::Worker, name, None, &hash, now).await? {
+        return Err(AdminError::Invalid(format!(
+            "a live worker token is already named `{name}`: revoke it first, or choose another name"
+        )));
+    }
+    Ok(token)
+}
+
+pub async fn revoke_worker_token(store: &Store, name: &str) -> Result<String, AdminError> {
+    let now = lockstep_web::ssr::context::unix_now();
+    if !store.revoke_worker_token(name, now).await? {
+        return Err(AdminError::NoToken(name.to_string()));
+    }
+    Ok(format!("worker token `{name}` revoked: its workers can claim and report nothing more"))
+}
+
+/// One line per live worker token: name, created (Unix seconds).
+pub async fn worker_tokens(store: &Store) -> Result<String, AdminError> {
+    let mut out = String::from("name\tcreated_at\n");
+    for (name, created) in store.worker_tokens().await? {
+        out += &format!("{name}\t{created}\n");
     }
     Ok(out)
 }

@@ -8,6 +8,7 @@
 pub mod admin;
 mod auth;
 mod csrf;
+pub mod grading;
 mod instructor;
 mod page_cache;
 mod page_template;
@@ -44,6 +45,10 @@ pub struct Config {
     /// Take the client's address from the last `X-Forwarded-For` entry (only behind a proxy
     /// that sets it; otherwise clients could choose their address and dodge sign-in limits).
     pub trust_forwarded_for: bool,
+    /// The grading queue's lease, retries and submission limit.
+    pub lease_seconds: u32,
+    pub retry_seconds: u32,
+    pub submissions_per_hour: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -84,6 +89,14 @@ impl Config {
                 reason: "expected true or false".into(),
             })
         };
+        let number = |name: &'static str, default: &str, min: u32| {
+            let text = var(name, default);
+            text.parse::<u32>().ok().filter(|n| *n >= min).ok_or_else(|| ServerError::Config {
+                name,
+                value: text.clone(),
+                reason: format!("expected a whole number of at least {min}"),
+            })
+        };
         let public_url = std::env::var("LOCKSTEP_PUBLIC_URL").ok().filter(|u| !u.is_empty());
         if let Some(url) = &public_url {
             csrf::origin_of(url).ok_or_else(|| ServerError::Config {
@@ -100,6 +113,9 @@ impl Config {
             watch_lessons: flag("LOCKSTEP_WATCH_LESSONS", "true")?,
             public_url,
             trust_forwarded_for: flag("LOCKSTEP_TRUST_FORWARDED_FOR", "false")?,
+            lease_seconds: number("LOCKSTEP_LEASE_SECONDS", "60", 2)?,
+            retry_seconds: number("LOCKSTEP_RETRY_SECONDS", "30", 0)?,
+            submissions_per_hour: number("LOCKSTEP_SUBMISSIONS_PER_HOUR", "20", 1)?,
         })
     }
 
@@ -114,6 +130,9 @@ impl Config {
             watch_lessons: true,
             public_url: None,
             trust_forwarded_for: false,
+            lease_seconds: 60,
+            retry_seconds: 30,
+            submissions_per_hour: 20,
         }
     }
 }
@@ -130,6 +149,7 @@ pub struct AppState {
     pub page_cache: Arc<page_cache::PageCache>,
     /// Lesson pages rendered once per course version, filled per learner.
     pub templates: Arc<page_template::Templates>,
+    pub grading: Arc<grading::Grading>,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -175,6 +195,14 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         trust_forwarded_for: config.trust_forwarded_for,
         page_cache: Arc::default(),
         templates: Arc::default(),
+        grading: Arc::new(grading::Grading::new(
+            i64::from(config.lease_seconds) * 1000,
+            lockstep_store::RetryPolicy {
+                base_delay_ms: i64::from(config.retry_seconds) * 1000,
+                ..Default::default()
+            },
+            i64::from(config.submissions_per_hour),
+        )),
     })
 }
 
@@ -195,7 +223,20 @@ pub fn router(state: AppState) -> Router {
         .fallback(file_and_error_handler_with_context::<AppState, _>(provide, shell))
         .with_state(state.clone());
     let templates = page_template::TemplateState { app: state.clone(), pages: pages.clone() };
+    use axum::routing::{get, post};
+    use grading::{submissions, worker_api};
+    use lockstep_routes as r;
     Router::new()
+        .route(r::SUBMISSIONS_API, post(submissions::create).get(submissions::list))
+        .route(r::SUBMISSION_API, get(submissions::show))
+        .route(r::SUBMISSION_EVENTS_API, get(submissions::events))
+        .route(r::SUBMISSION_CANCEL_API, post(submissions::cancel))
+        .route(r::SUBMISSION_RERUN_API, post(submissions::rerun))
+        .route(r::WORKER_CLAIM_API, post(worker_api::claim))
+        .route(r::WORKER_RENEW_API, post(worker_api::renew))
+        .route(r::WORKER_EVENTS_API, post(worker_api::event))
+        .route(r::WORKER_VERDICT_API, post(worker_api::verdict))
+        .route(r::WORKER_FAILURE_API, post(worker_api::failure))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
         .route(lockstep_routes::SIGN_UP, axum::routing::post(auth::sign_up))
         .route(lockstep_routes::SIGN_IN, axum::routing::post(auth::sign_in))

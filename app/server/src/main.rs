@@ -50,6 +50,21 @@ enum AdminCommand {
     },
     /// List every account.
     Accounts,
+    /// Grading workers' tokens: `gpu-runner worker --token …` authenticates with one.
+    WorkerToken {
+        #[command(subcommand)]
+        command: WorkerTokenCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum WorkerTokenCommand {
+    /// Make a token for workers named NAME and print it (it is shown only this once).
+    Create { name: String },
+    /// Revoke the token named NAME: its workers can no longer claim or report.
+    Revoke { name: String },
+    /// List the live worker tokens.
+    List,
 }
 
 #[tokio::main]
@@ -98,6 +113,11 @@ async fn run_admin(url: &str, command: AdminCommand) -> Result<String, AdminErro
             admin::reset_password(&store, &email, given).await
         }
         AdminCommand::Accounts => admin::list(&store).await,
+        AdminCommand::WorkerToken { command } => match command {
+            WorkerTokenCommand::Create { name } => admin::create_worker_token(&store, &name).await,
+            WorkerTokenCommand::Revoke { name } => admin::revoke_worker_token(&store, &name).await,
+            WorkerTokenCommand::List => admin::worker_tokens(&store).await,
+        },
     };
     store.close().await;
     out
@@ -112,6 +132,7 @@ async fn run_server() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let state = build_state(&config).await?;
     state.sessions.spawn_cleanup(std::time::Duration::from_secs(600));
+    lockstep_server::grading::spawn_reaper(&state);
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|source| ServerError::Bind { addr: config.addr, source })?;

@@ -193,7 +193,8 @@ pub fn facts(course: &Course) -> CourseFacts {
             LessonEntry::Broken { .. } => None,
         })
         .collect();
-    CourseFacts { lessons, exercises: Vec::new() }
+    let exercises = course.exercises().map(|(_, e)| e.id.clone()).collect();
+    CourseFacts { lessons, exercises }
 }
 
 /// `account`: the signed-in account's email.

@@ -126,6 +126,11 @@ async fn take(session: Option<&Session>, key: &str) -> Result<Option<String>, Vi
     Ok(session.remove::<String>(key).await?)
 }
 
+/// Leaves what went wrong with a form for the page it came from.
+pub async fn leave_form_error(session: &Session, message: String) -> Result<(), ViewerError> {
+    Ok(session.insert(FORM_ERROR, message).await?)
+}
+
 /// Leaves a message for the next page the browser loads.
 pub async fn leave_notice(session: &Session, message: String) -> Result<(), ViewerError> {
     Ok(session.insert(NOTICE, message).await?)

@@ -1,0 +1,127 @@
+//! Grading through the queue: learners submit scripts (`submissions`), workers claim and grade
+//! them over HTTP (`worker_api`), and every app machine takes back jobs whose worker vanished
+//! (`spawn_reaper`). The database is the only channel between them: events are rows, so a
+//! browser following a submission on one app machine sees what a worker reported to another.
+
+pub mod submissions;
+pub mod tokens;
+pub mod worker_api;
+
+use std::time::Duration;
+
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use lockstep_store::{RetryPolicy, Submission, TokenOwner};
+use lockstep_web::ssr::viewer::{self, Viewer};
+use tokio::sync::Notify;
+use tower_sessions::Session;
+
+use crate::AppState;
+
+/// The queue's settings, and the signal that a submission's events changed in this process.
+#[derive(Debug)]
+pub struct Grading {
+    /// How long a worker holds a job without renewing its lease.
+    pub lease_ms: i64,
+    pub policy: RetryPolicy,
+    /// Submissions a learner may make in an hour.
+    pub per_hour: i64,
+    /// Woken whenever this process writes a submission event; streams on other app machines
+    /// poll instead.
+    pub changed: Notify,
+}
+
+impl Grading {
+    pub fn new(lease_ms: i64, policy: RetryPolicy, per_hour: i64) -> Grading {
+        Grading { lease_ms, policy, per_hour, changed: Notify::new() }
+    }
+}
+
+impl Default for Grading {
+    fn default() -> Grading {
+        Grading::new(60_000, RetryPolicy::default(), 20)
+    }
+}
+
+/// Who is asking about submissions: a learner (signed in, or by their terminal token) or
+/// nobody in particular.
+#[derive(Debug, Clone)]
+pub enum Requester {
+    Learner { learner: String, instructor: bool },
+    Anonymous,
+}
+
+impl Requester {
+    pub fn owns(&self, s: &Submission) -> bool {
+        matches!(self, Requester::Learner { learner, .. } if *learner == s.learner_id)
+    }
+
+    pub fn is_instructor(&self) -> bool {
+        matches!(self, Requester::Learner { instructor: true, .. })
+    }
+
+    pub fn may_read(&self, s: &Submission) -> bool {
+        self.owns(s) || self.is_instructor()
+    }
+}
+
+/// The requester: a learner's bearer token when the request has one (a worker's token is
+/// nobody here), else the session's account. Anonymous browsers have no submissions.
+pub async fn requester(
+    state: &AppState,
+    session: Option<&Session>,
+    headers: &HeaderMap,
+) -> Result<Requester, String> {
+    let store = &state.context.store;
+    if let Some(token) = tokens::bearer(headers) {
+        return match store.token_owner(&tokens::hash(token)).await.map_err(|e| e.to_string())? {
+            Some(TokenOwner::Learner { learner_id, .. }) => {
+                Ok(Requester::Learner { learner: learner_id, instructor: false })
+            }
+            _ => Ok(Requester::Anonymous),
+        };
+    }
+    match viewer::resolve(store, session, headers).await.map_err(|e| e.to_string())? {
+        Viewer::SignedIn(account) => Ok(Requester::Learner {
+            instructor: account.role == lockstep_store::Role::Instructor,
+            learner: account.learner_id,
+        }),
+        Viewer::Anonymous { .. } => Ok(Requester::Anonymous),
+    }
+}
+
+/// Takes back, every so often, the jobs whose lease ran out. Every app machine runs one; the
+/// store hands each expired job to one of them.
+pub fn spawn_reaper(state: &AppState) -> tokio::task::JoinHandle<()> {
+    let store = state.context.store.clone();
+    let grading = state.grading.clone();
+    let every = Duration::from_millis((grading.lease_ms / 4).clamp(250, 5_000) as u64);
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(every).await;
+            match store.requeue_expired(grading.policy, now_ms()).await {
+                Ok(taken) if !taken.is_empty() => {
+                    tracing::warn!(
+                        "took back {} job(s) whose worker stopped answering: {taken:?}",
+                        taken.len()
+                    );
+                    grading.changed.notify_waiters();
+                }
+                Ok(_) => {}
+                Err(e) => tracing::error!("taking back expired jobs: {e}"),
+            }
+        }
+    })
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn internal(what: &str, e: impl std::fmt::Display) -> Response {
+    tracing::error!("{what}: {e}");
+    (StatusCode::INTERNAL_SERVER_ERROR, "the server failed; the error has been logged")
+        .into_response()
+}

@@ -1,0 +1,432 @@
+//! Submissions for learners: submit a script (the exercise page's form, or JSON from the
+//! terminal client), read one submission and its verdict, follow its events live, cancel it;
+//! instructors can run one again. A learner reaches only their own submissions: anyone else's
+//! answers 404, exactly as one that does not exist.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use lockstep_store::{NewSubmission, Submission};
+use lockstep_web::ssr::viewer;
+use serde::{Deserialize, Serialize};
+use tower_sessions::Session;
+
+use super::{now_ms, Requester};
+use crate::AppState;
+
+/// The largest script accepted.
+pub const MAX_SCRIPT_BYTES: usize = 256 * 1024;
+
+/// A script as the exercise page's form or the terminal client sends it.
+#[derive(Debug, Deserialize)]
+pub struct NewScript {
+    pub exercise: String,
+    #[serde(default)]
+    pub file_name: Option<String>,
+    pub script: String,
+}
+
+/// Why a script was not queued; each says what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScriptError {
+    #[error("the script is empty: paste or upload your training script")]
+    Empty,
+    #[error("the script is {0} bytes; the limit is 256 KiB")]
+    TooLarge(usize),
+    #[error("this looks like a binary file, not a Python script (it contains a NUL byte)")]
+    Binary,
+    #[error("the file name `{0}` should be a plain name ending in .py")]
+    FileName(String),
+}
+
+/// Checks a script before anything is queued.
+pub fn check_script(script: &str, file_name: &str) -> Result<(), ScriptError> {
+    if script.len() > MAX_SCRIPT_BYTES {
+        return Err(ScriptError::TooLarge(script.len()));
+    }
+    if script.trim().is_empty() {
+        return Err(ScriptError::Empty);
+    }
+    if script.contains('\0') {
+        return Err(ScriptError::Binary);
+    }
+    let plain = file_name.ends_with(".py")
+        && file_name.len() <= 100
+        && !file_name.starts_with('.')
+        && file_name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+    if !plain {
+        return Err(ScriptError::FileName(file_name.to_string()));
+    }
+    Ok(())
+}
+
+/// A submission as the API shows it: the verdict is the grading protocol's JSON.
+#[derive(Debug, Serialize)]
+pub struct SubmissionJson {
+    pub id: i64,
+    pub exercise: String,
+    pub file_name: String,
+    pub status: &'static str,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+    pub url: String,
+    pub events: String,
+    pub verdict: Option<serde_json::Value>,
+}
+
+impl From<&Submission> for SubmissionJson {
+    fn from(s: &Submission) -> SubmissionJson {
+        SubmissionJson {
+            id: s.id,
+            exercise: s.exercise.clone(),
+            file_name: s.file_name.clone(),
+            status: s.status.as_str(),
+            created_at: s.created_at,
+            finished_at: s.finished_at,
+            url: lockstep_routes::submission(s.id),
+            events: format!("{}/events", api_url(s.id)),
+            verdict: s.verdict.as_deref().and_then(|v| serde_json::from_str(v).ok()),
+        }
+    }
+}
+
+fn api_url(id: i64) -> String {
+    lockstep_routes::SUBMISSION_API.replace("{id}", &id.to_string())
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
+}
+
+/// Whether the request came from the exercise page's form (answered with redirects and
+/// notices) rather than a program (answered with JSON).
+fn is_form(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"))
+}
+
+/// `POST /api/submissions`: queues a script for grading.
+pub async fn create(
+    State(state): State<AppState>,
+    session: Session,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let form = is_form(&headers);
+    let parsed: Result<NewScript, String> = if form {
+        serde_urlencoded::from_bytes(&body).map_err(|e| e.to_string())
+    } else {
+        serde_json::from_slice(&body).map_err(|e| e.to_string())
+    };
+    let script = match parsed {
+        Ok(script) => script,
+        Err(e) => {
+            let why = if std::str::from_utf8(&body).is_err() {
+                "the script is not UTF-8 text: save it as UTF-8".to_string()
+            } else {
+                format!("expected fields exercise and script: {e}")
+            };
+            return error(StatusCode::BAD_REQUEST, why);
+        }
+    };
+    let outcome = queue(&state, &session, &headers, &script).await;
+    match (outcome, form) {
+        (Ok(id), false) => {
+            let mut response = (
+                StatusCode::CREATED,
+                Json(serde_json::json!({
+                    "id": id,
+                    "url": lockstep_routes::submission(id),
+                    "api": api_url(id),
+                    "events": format!("{}/events", api_url(id)),
+                })),
+            )
+                .into_response();
+            let location = HeaderValue::from_str(&api_url(id)).expect("ASCII");
+            response.headers_mut().insert(axum::http::header::LOCATION, location);
+            response
+        }
+        (Ok(id), true) => crate::see_other(&lockstep_routes::submission(id), None),
+        (Err((status, why)), false) => error(status, why),
+        (Err((_, why)), true) => {
+            // The exercise page shows what went wrong, with the learner's script still there:
+            // nothing was queued.
+            if let Err(e) = viewer::leave_form_error(&session, why).await {
+                return super::internal("form error", e);
+            }
+            let back = if lockstep_routes::is_exercise_id(&script.exercise) {
+                lockstep_routes::exercise(&script.exercise)
+            } else {
+                "/".to_string()
+            };
+            crate::see_other(&back, None)
+        }
+    }
+}
+
+async fn queue(
+    state: &AppState,
+    session: &Session,
+    headers: &HeaderMap,
+    new: &NewScript,
+) -> Result<i64, (StatusCode, String)> {
+    let learner = match super::requester(state, Some(session), headers).await {
+        Ok(Requester::Learner { learner, .. }) => learner,
+        Ok(Requester::Anonymous) => return Err((
+            StatusCode::UNAUTHORIZED,
+            "sign in to submit: grading runs your script for minutes, so it is kept for accounts"
+                .into(),
+        )),
+        Err(e) => return Err((StatusCode::INTERNAL_SERVER_ERROR, e)),
+    };
+    let course = state.context.course.current();
+    let Some((_, exercise)) = course.exercise(&new.exercise) else {
+        return Err((StatusCode::NOT_FOUND, format!("there is no exercise `{}`", new.exercise)));
+    };
+    let file_name = new.file_name.clone().unwrap_or_else(|| exercise.file_name.clone());
+    check_script(&new.script, &file_name).map_err(|e| (StatusCode::BAD_REQUEST, e.to_string()))?;
+    let store = &state.context.store;
+    let now = now_ms();
+    let recent = store
+        .submissions_since(&learner, now / 1000 - 3600)
+        .await
+        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    if recent >= state.grading.per_hour {
+        return Err((
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "you submitted {recent} scripts in the last hour, the most a learner may; \
+                 try again later"
+            ),
+        ));
+    }
+    let submission = NewSubmission {
+        learner: &learner,
+        exercise: &exercise.id,
+        file_name: &file_name,
+        script: &new.script,
+    };
+    let id = store
+        .submit(&submission, now)
+        .await
+        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    state.grading.changed.notify_waiters();
+    Ok(id)
+}
+
+/// The submission, if the requester may read it: its learner, or an instructor.
+async fn readable(
+    state: &AppState,
+    session: &Session,
+    headers: &HeaderMap,
+    id: i64,
+) -> Result<(Submission, Requester), Response> {
+    let requester = super::requester(state, Some(session), headers)
+        .await
+        .map_err(|e| super::internal("requester", e))?;
+    let found = state.context.store.submission(id).await.map_err(|e| super::internal("read", e))?;
+    match found {
+        Some(s) if requester.may_read(&s) => Ok((s, requester)),
+        _ => Err(error(StatusCode::NOT_FOUND, format!("there is no submission {id} of yours"))),
+    }
+}
+
+/// `GET /api/submissions/{id}`.
+pub async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    session: Session,
+    headers: HeaderMap,
+) -> Response {
+    match readable(&state, &session, &headers, id).await {
+        Ok((s, _)) => Json(SubmissionJson::from(&s)).into_response(),
+        Err(refused) => refused,
+    }
+}
+
+/// `GET /api/submissions`: the requester's own submissions, newest first.
+pub async fn list(State(state): State<AppState>, session: Session, headers: HeaderMap) -> Response {
+    let learner = match super::requester(&state, Some(&session), &headers).await {
+        Ok(Requester::Learner { learner, .. }) => learner,
+        Ok(Requester::Anonymous) => return error(StatusCode::UNAUTHORIZED, "sign in first"),
+        Err(e) => return super::internal("requester", e),
+    };
+    match state.context.store.submissions_of(&learner, None).await {
+        Ok(list) => Json(list.iter().map(SubmissionJson::from).collect::<Vec<_>>()).into_response(),
+        Err(e) => super::internal("list", e),
+    }
+}
+
+/// How often a stream looks at the database when nothing in this process said it changed:
+/// events written by another app machine arrive within this.
+const POLL: Duration = Duration::from_millis(500);
+
+/// `GET /api/submissions/{id}/events`: the submission's events as server-sent events, each
+/// with its id; a reconnect with `Last-Event-ID` gets only what it missed. The stream ends
+/// after the last event (the verdict); once that was sent, a reconnect gets 204, which tells
+/// `EventSource` to stop.
+pub async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    session: Session,
+    headers: HeaderMap,
+) -> Response {
+    let submission = match readable(&state, &session, &headers, id).await {
+        Ok((s, _)) => s,
+        Err(refused) => return refused,
+    };
+    let after = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    if submission.status.is_final() {
+        match state.context.store.submission_events(id, after).await {
+            Ok(missed) if missed.is_empty() => return StatusCode::NO_CONTENT.into_response(),
+            Ok(_) => {}
+            Err(e) => return super::internal("events", e),
+        }
+    }
+    let stream = futures::stream::unfold(Some(after), move |after| {
+        let state = state.clone();
+        async move {
+            let after = after?;
+            let batch = next_events(&state, id, after).await;
+            let (items, next) = match batch {
+                Ok(events) => {
+                    let last = events.last().map_or(after, |e| e.id);
+                    let done = events.iter().any(|e| e.event.is_final());
+                    let items: Vec<Result<SseEvent, Infallible>> = events
+                        .into_iter()
+                        .map(|e| {
+                            Ok(SseEvent::default()
+                                .id(e.id.to_string())
+                                .event(e.event.kind())
+                                .data(serde_json::to_string(&e.event).expect("events serialize")))
+                        })
+                        .collect();
+                    (items, (!done).then_some(last))
+                }
+                Err(e) => {
+                    tracing::error!("submission {id} events: {e}");
+                    (Vec::new(), None)
+                }
+            };
+            Some((futures::stream::iter(items), next))
+        }
+    });
+    let mut response = Sse::new(futures::StreamExt::flatten(stream))
+        .keep_alive(KeepAlive::default())
+        .into_response();
+    // Proxies must pass each event on as it comes.
+    response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+/// The events after `after`, waiting until there is at least one.
+async fn next_events(
+    state: &AppState,
+    id: i64,
+    after: i64,
+) -> Result<Vec<lockstep_store::StoredEvent>, lockstep_store::StoreError> {
+    loop {
+        // Listen before looking, so a change between the two is not missed.
+        let changed = state.grading.changed.notified();
+        tokio::pin!(changed);
+        changed.as_mut().enable();
+        let events = state.context.store.submission_events(id, after).await?;
+        if !events.is_empty() {
+            return Ok(events);
+        }
+        tokio::select! {
+            _ = changed => {}
+            _ = tokio::time::sleep(POLL) => {}
+        }
+    }
+}
+
+/// `POST /api/submissions/{id}/cancel`: the learner takes back a submission no worker has
+/// taken yet.
+pub async fn cancel(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    session: Session,
+    headers: HeaderMap,
+) -> Response {
+    let (submission, requester) = match readable(&state, &session, &headers, id).await {
+        Ok(found) => found,
+        Err(refused) => return refused,
+    };
+    if !requester.owns(&submission) {
+        return error(StatusCode::FORBIDDEN, "only the learner who submitted it can cancel it");
+    }
+    match state.context.store.cancel(id, now_ms()).await {
+        Ok(true) => {
+            state.grading.changed.notify_waiters();
+            respond_done(&headers, id, "cancelled")
+        }
+        Ok(false) => error(StatusCode::CONFLICT, "a worker has taken it already, or it has ended"),
+        Err(e) => super::internal("cancel", e),
+    }
+}
+
+/// `POST /api/submissions/{id}/rerun`: an instructor grades a submission again.
+pub async fn rerun(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    session: Session,
+    headers: HeaderMap,
+) -> Response {
+    let requester = match readable(&state, &session, &headers, id).await {
+        Ok((_, requester)) => requester,
+        Err(refused) => return refused,
+    };
+    if !requester.is_instructor() {
+        return error(StatusCode::FORBIDDEN, "only instructors can grade a submission again");
+    }
+    match state.context.store.rerun(id, now_ms()).await {
+        Ok(true) => {
+            state.grading.changed.notify_waiters();
+            respond_done(&headers, id, "queued")
+        }
+        Ok(false) => error(StatusCode::CONFLICT, "it is still queued or being graded"),
+        Err(e) => super::internal("rerun", e),
+    }
+}
+
+/// A form goes back to the submission's page; a program gets its new status.
+fn respond_done(headers: &HeaderMap, id: i64, status: &str) -> Response {
+    if is_form(headers) || headers.get(CONTENT_TYPE).is_none() {
+        crate::see_other(&lockstep_routes::submission(id), None)
+    } else {
+        Json(serde_json::json!({ "id": id, "status": status })).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_are_checked_before_queueing() {
+        assert_eq!(check_script("import torch\n", "train.py"), Ok(()));
+        assert_eq!(check_script(" \n\t", "train.py"), Err(ScriptError::Empty));
+        let big = "#".repeat(MAX_SCRIPT_BYTES + 1);
+        assert_eq!(check_script(&big, "train.py"), Err(ScriptError::TooLarge(big.len())));
+        assert_eq!(check_script(&"#".repeat(MAX_SCRIPT_BYTES), "train.py"), Ok(()));
+        assert_eq!(check_script("a\0b", "train.py"), Err(ScriptError::Binary));
+        for bad in ["../x.py", "x.sh", ".py", "a b.py", "dir/x.py"] {
+            assert!(matches!(check_script("x", bad), Err(ScriptError::FileName(_))), "{bad}");
+        }
+        assert!(ScriptError::TooLarge(300_000).to_string().contains("256 KiB"));
+    }
+}

@@ -1,0 +1,160 @@
+//! The HTTP API grading workers use (`grading_protocol::live`): claim a job, then renew its
+//! lease, report events, and hand in the verdict or a failure of the platform. A worker
+//! authenticates with its bearer token and never sees the database; everything it does with a
+//! job names the lease, and a lease it no longer holds gets 409 Conflict.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use grading_protocol::live::{ClaimRequest, Failure, Finish, Job, Lease, Report};
+use lockstep_store::TokenOwner;
+
+use super::{now_ms, tokens};
+use crate::AppState;
+
+/// The worker's token name, or the response refusing the request.
+async fn worker(state: &AppState, headers: &HeaderMap) -> Result<String, Response> {
+    let refuse = |why: &str| (StatusCode::UNAUTHORIZED, why.to_string()).into_response();
+    let token = tokens::bearer(headers).ok_or_else(|| refuse("a worker token is required"))?;
+    match state.context.store.token_owner(&tokens::hash(token)).await {
+        Ok(Some(TokenOwner::Worker { name })) => Ok(name),
+        Ok(_) => Err(refuse("this is not a live worker token")),
+        Err(e) => Err(super::internal("worker token", e)),
+    }
+}
+
+fn lost() -> Response {
+    (
+        StatusCode::CONFLICT,
+        "this worker no longer holds the job's lease: drop the job (another worker has it, or it ended)",
+    )
+        .into_response()
+}
+
+pub async fn claim(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Json(request): Json<ClaimRequest>,
+) -> Response {
+    let token = match worker(&state, &headers).await {
+        Ok(name) => name,
+        Err(refused) => return refused,
+    };
+    let lease = match tokens::lease_id() {
+        Ok(lease) => lease,
+        Err(e) => return super::internal("lease id", e),
+    };
+    let name = format!("{token}/{}", request.worker.chars().take(100).collect::<String>());
+    let grading = &state.grading;
+    let claimed = state.context.store.claim(&name, &lease, grading.lease_ms, now_ms()).await;
+    match claimed {
+        Ok(Some(c)) => {
+            grading.changed.notify_waiters();
+            tracing::info!("{name} took submission {} (job {})", c.submission.id, c.job);
+            Json(Job {
+                job: c.job,
+                lease: c.lease,
+                lease_s: grading.lease_ms as f64 / 1000.0,
+                attempt: c.attempt,
+                submission: c.submission.id,
+                exercise: c.submission.exercise,
+                file_name: c.submission.file_name,
+                script: c.submission.script,
+            })
+            .into_response()
+        }
+        Ok(None) => StatusCode::NO_CONTENT.into_response(),
+        Err(e) => super::internal("claim", e),
+    }
+}
+
+pub async fn renew(
+    State(state): State<AppState>,
+    Path(job): Path<i64>,
+    headers: HeaderMap,
+    Json(lease): Json<Lease>,
+) -> Response {
+    if let Err(refused) = worker(&state, &headers).await {
+        return refused;
+    }
+    match state.context.store.renew(job, &lease.lease, state.grading.lease_ms, now_ms()).await {
+        Ok(true) => StatusCode::NO_CONTENT.into_response(),
+        Ok(false) => lost(),
+        Err(e) => super::internal("renew", e),
+    }
+}
+
+pub async fn event(
+    State(state): State<AppState>,
+    Path(job): Path<i64>,
+    headers: HeaderMap,
+    Json(report): Json<Report>,
+) -> Response {
+    if let Err(refused) = worker(&state, &headers).await {
+        return refused;
+    }
+    if report.event.is_final() {
+        return (StatusCode::BAD_REQUEST, "a worker reports the verdict through /verdict")
+            .into_response();
+    }
+    match state.context.store.report(job, &report.lease, &report.event, now_ms()).await {
+        Ok(Some(_)) => {
+            state.grading.changed.notify_waiters();
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Ok(None) => lost(),
+        Err(e) => super::internal("event", e),
+    }
+}
+
+pub async fn verdict(
+    State(state): State<AppState>,
+    Path(job): Path<i64>,
+    headers: HeaderMap,
+    Json(finish): Json<Finish>,
+) -> Response {
+    if let Err(refused) = worker(&state, &headers).await {
+        return refused;
+    }
+    let v = &finish.verdict;
+    let json = serde_json::to_string(v).expect("a verdict serializes");
+    let finished =
+        state.context.store.finish(job, &finish.lease, v.status, &v.summary, &json, now_ms()).await;
+    match finished {
+        Ok(Some(f)) => {
+            state.grading.changed.notify_waiters();
+            tracing::info!(
+                "submission {} graded {:?}{}",
+                f.submission,
+                v.status,
+                if f.recorded.is_empty() { "" } else { ", exercise XP recorded" }
+            );
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Ok(None) => lost(),
+        Err(e) => super::internal("verdict", e),
+    }
+}
+
+pub async fn failure(
+    State(state): State<AppState>,
+    Path(job): Path<i64>,
+    headers: HeaderMap,
+    Json(failure): Json<Failure>,
+) -> Response {
+    if let Err(refused) = worker(&state, &headers).await {
+        return refused;
+    }
+    let policy = state.grading.policy;
+    let reason = format!("the grading platform failed: {}", failure.reason);
+    match state.context.store.fail(job, &failure.lease, &reason, policy, now_ms()).await {
+        Ok(Some(outcome)) => {
+            state.grading.changed.notify_waiters();
+            tracing::warn!("job {job}: {reason} ({outcome:?})");
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Ok(None) => lost(),
+        Err(e) => super::internal("failure", e),
+    }
+}

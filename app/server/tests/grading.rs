@@ -1,0 +1,272 @@
+//! Grading through the queue, for real: the server on a socket, `gpu-runner worker` processes
+//! claiming over HTTP with a worker token, real torch (gloo, 2 processes) in the sandbox, and a
+//! learner's terminal token. The reference solution passes and earns the exercise's XP once; a
+//! broken script gets its verdict; the live events arrive as server-sent events and replay from
+//! `Last-Event-ID`; a worker killed with SIGKILL mid-grade loses its lease and another worker
+//! completes the job, with exactly one verdict stored.
+//!
+//! Needs the `gpu-runner` binary beside this test's (`cargo test --workspace` builds it; `cargo
+//! xtask test` does) and the set-up's Python environment.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use lockstep_server::{build_state, router, Config};
+use lockstep_store::{Store, TokenKind};
+use serde_json::Value;
+
+type Http = Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
+
+fn gpu_runner() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe.parent().unwrap().parent().unwrap().join("gpu-runner");
+    assert!(
+        bin.exists(),
+        "{} is missing: build it first (`cargo build -p gpu-runner`; `cargo xtask test` does)",
+        bin.display()
+    );
+    bin
+}
+
+fn exercise(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../gpu-runner/exercise").join(name);
+    std::fs::read_to_string(path).unwrap()
+}
+
+struct Worker(Child);
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A worker; `timed`: it times the speedup, as a real grading machine does.
+fn worker(base: &str, token: &str, name: &str, timed: bool) -> Worker {
+    let mut cmd = Command::new(gpu_runner());
+    cmd.args(["worker", "--server", base, "--name", name, "--poll=0.2"]);
+    if !timed {
+        cmd.arg("--skip-speedup");
+    }
+    Worker(cmd.env("LOCKSTEP_WORKER_TOKEN", token).spawn().unwrap())
+}
+
+/// The server on a free port with short leases, its store, and tokens for a worker and a
+/// learner.
+async fn start(db: &Path) -> (String, Store, String, String) {
+    let url = format!("sqlite://{}?mode=rwc", db.join("db.sqlite3").display());
+    let mut config = Config::local(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons"),
+        db.join("site"), // no browser here: pages are not what this test reads
+        url.clone(),
+    );
+    config.lease_seconds = 3;
+    let state = build_state(&config).await.unwrap();
+    lockstep_server::grading::spawn_reaper(&state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { lockstep_server::serve(listener, router(state)).await.unwrap() });
+
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["admin", "worker-token", "create", "test-workers"])
+        .env("DATABASE_URL", &url)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let worker_token = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    assert!(worker_token.starts_with("lsw_"), "{worker_token}");
+
+    let store = Store::connect(&url).await.unwrap();
+    store.create_account("ada@example.org", "not-a-real-hash", "acct-ada", 0).await.unwrap();
+    let learner_token = "lsl_test-token-of-ada";
+    let hash = lockstep_server::grading::tokens::hash(learner_token);
+    assert!(store
+        .create_token(TokenKind::Learner, "cli", Some("acct-ada"), &hash, 0)
+        .await
+        .unwrap());
+    (base, store, worker_token, learner_token.to_string())
+}
+
+async fn call(
+    http: &Http,
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut req = axum::http::Request::builder().method(method).uri(url);
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    let body = match body {
+        Some(v) => {
+            req = req.header("content-type", "application/json");
+            Full::new(Bytes::from(v.to_string()))
+        }
+        None => Full::new(Bytes::new()),
+    };
+    let res = http.request(req.body(body).unwrap()).await.unwrap();
+    let status = res.status().as_u16();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+/// Reads the submission's server-sent events until the stream ends: (id, event name, data).
+async fn sse(
+    http: &Http,
+    url: &str,
+    token: &str,
+    last: Option<&str>,
+) -> Vec<(String, String, Value)> {
+    let mut req = axum::http::Request::get(url).header("authorization", format!("Bearer {token}"));
+    if let Some(last) = last {
+        req = req.header("last-event-id", last);
+    }
+    let res = http.request(req.body(Full::new(Bytes::new())).unwrap()).await.unwrap();
+    if res.status() == 204 {
+        return Vec::new();
+    }
+    assert_eq!(res.headers()["content-type"], "text/event-stream");
+    let mut body = res.into_body();
+    let mut text = String::new();
+    let deadline = Instant::now() + Duration::from_secs(600);
+    while let Some(frame) = tokio::time::timeout_at(deadline.into(), body.frame()).await.unwrap() {
+        if let Ok(data) = frame.unwrap().into_data() {
+            text.push_str(std::str::from_utf8(&data).unwrap());
+        }
+    }
+    text.split("\n\n")
+        .filter_map(|block| {
+            let field = |name: &str| {
+                block.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().to_string())
+            };
+            Some((field("id:")?, field("event:")?, serde_json::from_str(&field("data:")?).ok()?))
+        })
+        .collect()
+}
+
+async fn submit(http: &Http, base: &str, token: &str, script: &str) -> i64 {
+    let body = serde_json::json!({ "exercise": "ddp-conversion", "script": script });
+    let (status, json) =
+        call(http, "POST", &format!("{base}/api/submissions"), Some(token), Some(body)).await;
+    assert_eq!(status, 201, "{json}");
+    json["id"].as_i64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, store, worker_token, token) = start(tmp.path()).await;
+    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+
+    // Bad input is refused with a reason, and nothing is queued.
+    let api = format!("{base}/api/submissions");
+    let cases = [
+        (serde_json::json!({ "exercise": "ddp-conversion", "script": "  \n" }), "empty"),
+        (serde_json::json!({ "exercise": "ddp-conversion", "script": "a\u{0}b" }), "binary"),
+        (
+            serde_json::json!({ "exercise": "ddp-conversion", "script": "#".repeat(300_000) }),
+            "256 KiB",
+        ),
+        (serde_json::json!({ "exercise": "nope", "script": "print(1)" }), "no exercise"),
+    ];
+    for (body, why) in cases {
+        let (status, json) = call(&http, "POST", &api, Some(&token), Some(body)).await;
+        assert!(status == 400 || status == 404, "{status} {json}");
+        assert!(json["error"].as_str().unwrap().contains(why), "{json}");
+    }
+    let (status, _) = call(
+        &http,
+        "POST",
+        &api,
+        None,
+        Some(serde_json::json!({ "exercise": "ddp-conversion", "script": "x" })),
+    )
+    .await;
+    assert_eq!(status, 401, "anonymous learners do not submit");
+    let (status, _) = call(
+        &http,
+        "POST",
+        &api,
+        Some(&worker_token),
+        Some(serde_json::json!({ "exercise": "ddp-conversion", "script": "x" })),
+    )
+    .await;
+    assert_eq!(status, 401, "a worker token is no learner");
+    assert_eq!(store.queue_depth(0).await.unwrap().0, 0);
+
+    // The reference solution, graded by a worker that is killed mid-grade: its lease runs out,
+    // the server queues the job again, and a second worker completes it.
+    let solution = submit(&http, &base, &token, &exercise("solution.py")).await;
+    let mut first = worker(&base, &worker_token, "first", false);
+    let started = Instant::now();
+    loop {
+        let events = store.submission_events(solution, 0).await.unwrap();
+        if events.iter().any(|e| e.event.kind() == "run_started") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "no run started: {events:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    first.0.kill().unwrap(); // SIGKILL
+    first.0.wait().unwrap();
+    let _second = worker(&base, &worker_token, "second", true);
+    let events = sse(&http, &format!("{api}/{solution}/events"), &token, None).await;
+    let names: Vec<&str> = events.iter().map(|(_, e, _)| e.as_str()).collect();
+    assert_eq!(names.first(), Some(&"queued"), "{names:?}");
+    assert!(names.contains(&"requeued"), "the dead worker's job went back: {names:?}");
+    assert_eq!(names.iter().filter(|n| **n == "verdict").count(), 1, "{names:?}");
+    assert_eq!(names.last(), Some(&"verdict"));
+    assert_eq!(names.iter().filter(|n| **n == "check").count(), 10, "every check, live: {names:?}");
+    let second_start = events.iter().rposition(|(_, e, _)| e == "started").unwrap();
+    assert!(events[second_start].2["worker"].as_str().unwrap().ends_with("/second"));
+
+    // Replay after an event id gets only what came after it; after the verdict, nothing.
+    let (third_id, _, _) = &events[2];
+    let replay = sse(&http, &format!("{api}/{solution}/events"), &token, Some(third_id)).await;
+    assert_eq!(replay, events[3..]);
+    let last = &events.last().unwrap().0;
+    assert!(sse(&http, &format!("{api}/{solution}/events"), &token, Some(last)).await.is_empty());
+
+    let (status, json) = call(&http, "GET", &format!("{api}/{solution}"), Some(&token), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(json["status"], "graded");
+    let verdict = &json["verdict"];
+    assert_eq!(verdict["status"], "pass", "{verdict}");
+    // The pass earned the exercise, first try, once.
+    let kinds: Vec<String> = store
+        .events("acct-ada")
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.action.kind().to_string())
+        .collect();
+    assert_eq!(kinds, ["exercise", "exercise-first-try"]);
+
+    // A broken script: its verdict, the learner's own; nobody else reads it.
+    let broken = submit(&http, &base, &token, &exercise("broken/syntax_error.py")).await;
+    let events = sse(&http, &format!("{api}/{broken}/events"), &token, None).await;
+    assert_eq!(events.last().unwrap().1, "verdict");
+    assert_eq!(events.last().unwrap().2["status"], "error");
+    let (_, json) = call(&http, "GET", &format!("{api}/{broken}"), Some(&token), None).await;
+    assert!(
+        json["verdict"]["error"]["message"].as_str().unwrap().contains("SyntaxError"),
+        "{json}"
+    );
+    assert_eq!(call(&http, "GET", &format!("{api}/{broken}"), None, None).await.0, 404);
+    assert_eq!(
+        call(&http, "GET", &format!("{api}/{broken}"), Some(&worker_token), None).await.0,
+        404
+    );
+    let (_, mine) = call(&http, "GET", &api, Some(&token), None).await;
+    assert_eq!(mine.as_array().unwrap().len(), 2);
+    assert_eq!(store.events("acct-ada").await.unwrap().len(), 2, "a failure takes nothing");
+}

@@ -1,0 +1,393 @@
+//! `gpu-runner worker`: grades submissions for a Lockstep server, over HTTP, with a worker
+//! token. It never sees the database.
+//!
+//! One job at a time (a grade times the speedup; two on the same cores spoil it). Each grade
+//! runs as a child `gpu-runner grade --json --events`, so the worker can stop it the moment it
+//! loses the job's lease, and a crash of a grade is only a failed job. The child dies with the
+//! worker (`PR_SET_PDEATHSIG`), and the sandbox dies with the child (`bwrap --die-with-parent`),
+//! so a killed worker leaves nothing running; its lease expires and the server queues the job
+//! again.
+//!
+//! While it grades, a heartbeat renews the lease every third of its length. A worker that
+//! cannot renew it before it runs out stops grading: by then the server may have given the job
+//! to another worker, and a job is never graded twice at once. Reports that fail on the network
+//! are retried until they get through or the server answers that the lease is gone.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use grading_protocol::live::{ClaimRequest, Event, Failure, Finish, Job, Lease, Report};
+use grading_protocol::Verdict;
+
+#[derive(Debug, clap::Args)]
+pub struct WorkerArgs {
+    /// The Lockstep server, e.g. https://lockstep.example.org
+    #[arg(long)]
+    pub server: String,
+    /// The worker token (`lockstep admin worker-token create NAME`); or set LOCKSTEP_WORKER_TOKEN.
+    #[arg(long, env = "LOCKSTEP_WORKER_TOKEN", hide_env_values = true)]
+    pub token: String,
+    /// How this worker names itself in the learner's status and the logs [default: host name].
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Seconds between asking for work while the queue is empty.
+    #[arg(long, default_value_t = 1.0)]
+    pub poll: f64,
+    /// Exit after this many seconds without work (a pilot job on a batch system).
+    #[arg(long, value_name = "SECONDS")]
+    pub idle_exit: Option<f64>,
+    /// Exit after this many jobs.
+    #[arg(long)]
+    pub max_jobs: Option<u64>,
+    /// Processes in the graded run [default: one per GPU, or 2 on CPU].
+    #[arg(long)]
+    pub nproc: Option<u32>,
+    /// Do not time the speedup (the `speedup` check is skipped): for machines that are busy
+    /// anyway.
+    #[arg(long)]
+    pub skip_speedup: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    #[error("the server refused the worker token: {0}")]
+    Refused(String),
+    #[error("cannot start a grade: {0}")]
+    Spawn(std::io::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What the server said to a message about a job.
+enum Answer {
+    Done,
+    /// 409: the lease is gone; drop the job.
+    Lost,
+}
+
+struct Client {
+    agent: ureq::Agent,
+    server: String,
+    token: String,
+}
+
+impl Client {
+    fn new(server: &str, token: &str) -> Client {
+        let config = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(30)))
+            .http_status_as_error(false)
+            .build();
+        Client {
+            agent: config.into(),
+            server: server.trim_end_matches('/').to_string(),
+            token: token.to_string(),
+        }
+    }
+
+    fn post<T: serde::Serialize>(
+        &self,
+        path: &str,
+        body: &T,
+    ) -> Result<ureq::http::Response<ureq::Body>, String> {
+        self.agent
+            .post(&format!("{}{path}", self.server))
+            .header("Authorization", &format!("Bearer {}", self.token))
+            .send_json(body)
+            .map_err(|e| e.to_string())
+    }
+
+    /// A job, `None` when the queue is empty.
+    fn claim(&self, worker: &str) -> Result<Option<Job>, ClaimError> {
+        let mut response = self
+            .post(lockstep_api::CLAIM, &ClaimRequest { worker: worker.into() })
+            .map_err(ClaimError::Network)?;
+        match response.status().as_u16() {
+            200 => response
+                .body_mut()
+                .read_json::<Job>()
+                .map(Some)
+                .map_err(|e| ClaimError::Network(e.to_string())),
+            204 => Ok(None),
+            401 | 403 => Err(ClaimError::Refused(body_text(response))),
+            status => Err(ClaimError::Network(format!("{status}: {}", body_text(response)))),
+        }
+    }
+
+    /// Sends a message about `job`, retrying network failures and server errors for up to
+    /// `patience`; `Err` when it could not get through.
+    fn tell<T: serde::Serialize>(
+        &self,
+        job: i64,
+        what: &str,
+        body: &T,
+        patience: Duration,
+    ) -> Result<Answer, String> {
+        let path = lockstep_api::job(job, what);
+        let started = Instant::now();
+        let mut wait = Duration::from_millis(250);
+        loop {
+            let last = match self.post(&path, body) {
+                Ok(r) if r.status().is_success() => return Ok(Answer::Done),
+                Ok(r) if r.status().as_u16() == 409 => return Ok(Answer::Lost),
+                Ok(r) if r.status().is_client_error() => {
+                    let status = r.status();
+                    return Err(format!("{path}: {status}: {}", body_text(r)));
+                }
+                Ok(r) => format!("{}: {}", r.status(), body_text(r)),
+                Err(e) => e,
+            };
+            if started.elapsed() + wait > patience {
+                return Err(format!("{path}: {last}"));
+            }
+            eprintln!("gpu-runner worker: {path}: {last}; trying again in {wait:?}");
+            std::thread::sleep(wait);
+            wait = (wait * 2).min(Duration::from_secs(5));
+        }
+    }
+}
+
+/// The server's paths, as `lockstep-routes` defines them (this crate does not depend on the
+/// web app's crates).
+mod lockstep_api {
+    pub const CLAIM: &str = "/api/worker/claim";
+
+    pub fn job(job: i64, what: &str) -> String {
+        format!("/api/worker/jobs/{job}/{what}")
+    }
+}
+
+enum ClaimError {
+    Network(String),
+    Refused(String),
+}
+
+fn body_text(mut r: ureq::http::Response<ureq::Body>) -> String {
+    r.body_mut().read_to_string().unwrap_or_default()
+}
+
+/// Claims and grades jobs until stopped, `--idle-exit` or `--max-jobs`.
+pub fn run(args: &WorkerArgs) -> Result<(), WorkerError> {
+    let client = Client::new(&args.server, &args.token);
+    let name = args.name.clone().unwrap_or_else(host_name);
+    let poll = Duration::from_secs_f64(args.poll.max(0.05));
+    let mut idle_since = Instant::now();
+    let mut done = 0;
+    let mut backoff = poll;
+    eprintln!("gpu-runner worker {name}: asking {} for work", client.server);
+    loop {
+        if args.max_jobs.is_some_and(|max| done >= max) {
+            return Ok(());
+        }
+        match client.claim(&name) {
+            Ok(Some(job)) => {
+                grade_job(&client, args, &job)?;
+                done += 1;
+                idle_since = Instant::now();
+                backoff = poll;
+            }
+            Ok(None) => {
+                if args.idle_exit.is_some_and(|s| idle_since.elapsed().as_secs_f64() >= s) {
+                    eprintln!(
+                        "gpu-runner worker {name}: no work for {:?}; exiting",
+                        idle_since.elapsed()
+                    );
+                    return Ok(());
+                }
+                std::thread::sleep(poll);
+            }
+            Err(ClaimError::Refused(why)) => return Err(WorkerError::Refused(why)),
+            Err(ClaimError::Network(why)) => {
+                eprintln!("gpu-runner worker {name}: cannot reach the server ({why}); trying again in {backoff:?}");
+                std::thread::sleep(backoff);
+                backoff = (backoff * 2).min(Duration::from_secs(30));
+            }
+        }
+    }
+}
+
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "worker".into())
+}
+
+/// Grades one job and hands in the verdict, or a failure of the platform.
+fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), WorkerError> {
+    let lease_len = Duration::from_secs_f64(job.lease_s.max(1.0));
+    eprintln!(
+        "gpu-runner worker: grading submission {} (job {}, attempt {})",
+        job.submission, job.job, job.attempt
+    );
+    let dir = tempfile::Builder::new().prefix("lockstep-submission-").tempdir()?;
+    // The server checked the name; keep it a plain file name here all the same.
+    let file_name = PathBuf::from(&job.file_name)
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| "train.py".into());
+    let script = dir.path().join(file_name);
+    std::fs::write(&script, &job.script)?;
+
+    let mut child = spawn_grade(args, &script)?;
+    let child_pid = child.id();
+    let lost = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    // Set once the child is reaped: from then on its pid may belong to another process.
+    let reaped = Mutex::new(false);
+    let stop_grade = |why: &str| {
+        let reaped = reaped.lock().expect("not poisoned");
+        if !lost.swap(true, Ordering::SeqCst) && !*reaped {
+            eprintln!("gpu-runner worker: stopping job: {why}");
+            // SAFETY: kill(2) on our own child, not yet reaped (checked under the lock).
+            unsafe { libc::kill(child_pid as i32, libc::SIGKILL) };
+        }
+    };
+
+    let tail = Mutex::new(Vec::<String>::new());
+    std::thread::scope(|scope| -> Result<(), WorkerError> {
+        // The heartbeat: renew every third of the lease; stop grading if it cannot be renewed
+        // before it runs out.
+        scope.spawn(|| {
+            let lease = Lease { lease: job.lease.clone() };
+            let mut renewed = Instant::now();
+            while !finished.load(Ordering::SeqCst) && !lost.load(Ordering::SeqCst) {
+                sleep_unless(&finished, lease_len / 3);
+                if finished.load(Ordering::SeqCst) {
+                    break;
+                }
+                let left = lease_len.saturating_sub(renewed.elapsed());
+                match client.tell(job.job, "renew", &lease, left.saturating_sub(lease_len / 10)) {
+                    Ok(Answer::Done) => renewed = Instant::now(),
+                    Ok(Answer::Lost) => stop_grade("the server gave the job to another worker"),
+                    Err(e) => stop_grade(&format!("could not renew the lease in time ({e})")),
+                }
+            }
+        });
+        // Progress: each event line the grade writes is reported as it comes; anything else
+        // it writes is kept to explain a failure.
+        let stderr = child.stderr.take().expect("piped");
+        let reader = scope.spawn(|| {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                match serde_json::from_str::<Event>(&line) {
+                    Ok(event) if !lost.load(Ordering::SeqCst) => {
+                        let report = Report { lease: job.lease.clone(), event };
+                        match client.tell(job.job, "events", &report, lease_len) {
+                            Ok(Answer::Done) => {}
+                            Ok(Answer::Lost) => stop_grade("the lease is gone"),
+                            Err(e) => {
+                                eprintln!("gpu-runner worker: an event was not reported: {e}")
+                            }
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(_) => {
+                        let mut tail = tail.lock().expect("not poisoned");
+                        tail.push(line);
+                        let excess = tail.len().saturating_sub(20);
+                        tail.drain(..excess);
+                    }
+                }
+            }
+        });
+        let mut stdout = String::new();
+        child.stdout.take().expect("piped").read_to_string(&mut stdout)?;
+        let status = loop {
+            {
+                let mut reaped = reaped.lock().expect("not poisoned");
+                if let Some(status) = child.try_wait()? {
+                    *reaped = true;
+                    break status;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        reader.join().expect("the reader does not panic");
+        finished.store(true, Ordering::SeqCst);
+        if lost.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let tail = tail.lock().expect("not poisoned").join("\n");
+        hand_in(client, job, status.code(), &stdout, &tail, lease_len);
+        Ok(())
+    })
+}
+
+/// Sends the verdict; or, when the grade could not run, the failure, for the server to retry.
+fn hand_in(
+    client: &Client,
+    job: &Job,
+    code: Option<i32>,
+    stdout: &str,
+    tail: &str,
+    lease: Duration,
+) {
+    let verdict = serde_json::from_str::<Verdict>(stdout.trim());
+    let (what, answer) = match (code, verdict) {
+        (Some(0..=2), Ok(verdict)) => {
+            let finish = Finish { lease: job.lease.clone(), verdict };
+            ("verdict", client.tell(job.job, "verdict", &finish, lease * 3))
+        }
+        (code, _) => {
+            let reason = match code {
+                Some(c) => format!("the grader exited with code {c}: {}", last_lines(tail)),
+                None => format!("the grader was killed: {}", last_lines(tail)),
+            };
+            let failure = Failure { lease: job.lease.clone(), reason };
+            ("failure", client.tell(job.job, "failure", &failure, lease * 3))
+        }
+    };
+    match answer {
+        Ok(Answer::Done) => eprintln!("gpu-runner worker: job {}: {what} handed in", job.job),
+        Ok(Answer::Lost) => {
+            eprintln!("gpu-runner worker: job {}: the lease was gone; dropped", job.job)
+        }
+        Err(e) => {
+            eprintln!("gpu-runner worker: job {}: could not hand in the {what}: {e}", job.job)
+        }
+    }
+}
+
+fn last_lines(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = lines[lines.len().saturating_sub(3)..].join(" | ");
+    if tail.is_empty() {
+        "no output".into()
+    } else {
+        tail
+    }
+}
+
+fn sleep_unless(flag: &AtomicBool, total: Duration) {
+    let until = Instant::now() + total;
+    while !flag.load(Ordering::SeqCst) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50).min(until - Instant::now()));
+    }
+}
+
+/// `gpu-runner grade SCRIPT --json --events`, dying with this process.
+fn spawn_grade(args: &WorkerArgs, script: &std::path::Path) -> Result<Child, WorkerError> {
+    use std::os::unix::process::CommandExt;
+    let exe = std::env::current_exe().map_err(WorkerError::Spawn)?;
+    let mut cmd = Command::new(exe);
+    cmd.arg("grade").arg(script).arg("--json").arg("--events");
+    if let Some(n) = args.nproc {
+        cmd.arg(format!("--nproc={n}"));
+    }
+    if args.skip_speedup {
+        cmd.arg("--skip-speedup");
+    }
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    cmd.spawn().map_err(WorkerError::Spawn)
+}
