@@ -105,16 +105,80 @@ fn repo_root() -> PathBuf {
 }
 
 /// The web app with its defaults: SQLite in `./lockstep.sqlite3`, lessons from `./lessons`,
-/// http://127.0.0.1:3000. Environment variables override them (see README).
+/// http://127.0.0.1:3000 (environment variables override them; see README), and one local
+/// grading worker: one grade at a time, since the speedup is timed and two grades on the same
+/// cores would spoil it. `LOCKSTEP_LOCAL_WORKER=false` starts none.
 fn serve(root: &Path, profile: site::Profile) -> Result<()> {
-    let mut cmd = cargo();
-    cmd.current_dir(root).args(["run", "--package", "lockstep-server", "--bin", "lockstep"]);
-    if profile == site::Profile::Release {
-        cmd.arg("--release");
+    let mut build = cargo();
+    build.current_dir(root).args([
+        "build",
+        "--package",
+        "lockstep-server",
+        "--bin",
+        "lockstep",
+        "--package",
+        "gpu-runner",
+        "--bin",
+        "gpu-runner",
+    ]);
+    let dir = if profile == site::Profile::Release {
+        build.arg("--release");
+        "release"
+    } else {
+        "debug"
+    };
+    run(&mut build)?;
+    let bin = root.join("target").join(dir);
+    let mut server = Command::new(bin.join("lockstep"));
+    server.current_dir(root);
+    server.env("LOCKSTEP_SITE_ROOT", site::site_dir(root));
+    let local_worker = std::env::var("LOCKSTEP_LOCAL_WORKER").map_or(true, |v| v != "false");
+    let worker = if local_worker { Some(local_worker_token(root, &bin)?) } else { None };
+    eprintln!("xtask: {server:?}");
+    let mut server = ChildGuard(server.spawn().context("cannot start the server")?);
+    let _worker = match worker {
+        Some(token) => {
+            let addr = std::env::var("LOCKSTEP_ADDR").unwrap_or_else(|_| "127.0.0.1:3000".into());
+            let addr = addr.replace("0.0.0.0", "127.0.0.1");
+            let mut worker = Command::new(bin.join("gpu-runner"));
+            worker
+                .current_dir(root)
+                .args(["worker", "--name", "local", "--server", &format!("http://{addr}")])
+                .env("LOCKSTEP_WORKER_TOKEN", token)
+                .env("LOCKSTEP_VENV", setup::venv_dir());
+            eprintln!("xtask: starting a local grading worker");
+            Some(ChildGuard(worker.spawn().context("cannot start the local worker")?))
+        }
+        None => None,
+    };
+    let status = server.0.wait()?;
+    if !status.success() {
+        bail!("the server stopped: {status}");
     }
-    cmd.env("LOCKSTEP_SITE_ROOT", site::site_dir(root));
-    cmd.env("LOCKSTEP_VENV", setup::venv_dir());
-    run(&mut cmd)
+    Ok(())
+}
+
+/// A fresh token for the local worker, named `local` (the last one is revoked).
+fn local_worker_token(root: &Path, bin: &Path) -> Result<String> {
+    let admin = |args: &[&str]| {
+        let mut cmd = Command::new(bin.join("lockstep"));
+        cmd.current_dir(root).arg("admin").arg("worker-token").args(args);
+        cmd
+    };
+    let _ = admin(&["revoke", "local"]).output();
+    let token = output(&mut admin(&["create", "local"]))
+        .context("cannot make a worker token for the local worker (lockstep admin worker-token)")?;
+    Ok(token.trim().to_string())
+}
+
+/// Kills the child when dropped: the worker goes when the server does.
+struct ChildGuard(std::process::Child);
+
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 fn test(root: &Path) -> Result<()> {

@@ -31,7 +31,7 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<()> {
         rust_components()?;
     }
     wasm_bindgen_cli(root)?;
-    wasm_opt(root)?;
+    node_tools(root)?;
     python_env(root)?;
     Ok(())
 }
@@ -137,9 +137,16 @@ pub fn wasm_opt_path(root: &Path) -> PathBuf {
     root.join("xtask/node/node_modules/.bin/wasm-opt")
 }
 
-/// wasm-opt from the npm registry's binaryen, pinned in xtask/node/package-lock.json.
-fn wasm_opt(root: &Path) -> Result<()> {
-    if output(Command::new(wasm_opt_path(root)).arg("--version")).is_some() {
+pub fn esbuild_path(root: &Path) -> PathBuf {
+    root.join("xtask/node/node_modules/.bin/esbuild")
+}
+
+/// The build's npm tools, pinned in xtask/node/package-lock.json: wasm-opt from binaryen, and
+/// esbuild with the CodeMirror packages it bundles into the exercise page's editor.
+fn node_tools(root: &Path) -> Result<()> {
+    let works = |tool: PathBuf| output(Command::new(tool).arg("--version")).is_some();
+    let editor = root.join("xtask/node/node_modules/@codemirror/lang-python/package.json");
+    if works(wasm_opt_path(root)) && works(esbuild_path(root)) && editor.exists() {
         return Ok(());
     }
     run(Command::new("npm").current_dir(root.join("xtask/node")).args([

@@ -35,6 +35,9 @@ impl Profile {
     }
 }
 
+/// The editor's bundle under `/pkg/`, loaded by the exercise page.
+const EDITOR_JS: &str = "editor.js";
+
 pub fn site_dir(root: &Path) -> PathBuf {
     root.join("target/site")
 }
@@ -91,11 +94,20 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     let css = stylesheet(&root.join("styles"))?;
     std::fs::write(pkg.join(format!("{OUTPUT_NAME}.css")), css)?;
     copy_dir(&root.join("public"), &site)?;
+    // The exercise page's code editor (CodeMirror 6), bundled from npm's packages.
+    let node = root.join("xtask/node");
+    run(Command::new(setup::esbuild_path(root))
+        .current_dir(&node)
+        .env("NODE_PATH", node.join("node_modules"))
+        .arg(root.join("app/web/editor/editor.js"))
+        .args(["--bundle", "--minify", "--format=esm", "--log-level=warning"])
+        .arg(format!("--outfile={}", pkg.join(EDITOR_JS).display())))?;
 
     for file in [
         format!("{OUTPUT_NAME}_bg.wasm"),
         format!("{OUTPUT_NAME}.js"),
         format!("{OUTPUT_NAME}.css"),
+        EDITOR_JS.to_string(),
     ] {
         run(Command::new("gzip").args(["--keep", "--force", "-9"]).arg(pkg.join(file)))?;
     }

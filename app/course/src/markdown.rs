@@ -410,7 +410,7 @@ mod tests {
         assert_eq!(out.problems.len(), 1);
         assert_eq!(
             out.problems[0].to_string(),
-            "05-x.md:14: unknown code-fence directive `highlight` (known: title)"
+            "05-x.md:14: unknown code-fence directive `highlight` (known: title, exercise)"
         );
     }
 

@@ -40,6 +40,8 @@ pub const SIGN_UP: &str = "/account/sign-up";
 pub const SIGN_IN: &str = "/account/sign-in";
 pub const SIGN_OUT: &str = "/account/sign-out";
 pub const CHANGE_PASSWORD: &str = "/account/password";
+/// Makes a new API token for the terminal client (`lockstep submit`), revoking the last one.
+pub const API_TOKEN: &str = "/account/token";
 
 /// The instructor's view of every learner and question, and its CSV exports.
 pub const INSTRUCTOR: &str = "/instructor";

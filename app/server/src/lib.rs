@@ -14,6 +14,7 @@ mod page_cache;
 mod page_template;
 mod quiz;
 pub mod sessions;
+pub mod submit;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -232,6 +233,7 @@ pub fn router(state: AppState) -> Router {
         .route(r::SUBMISSION_EVENTS_API, get(submissions::events))
         .route(r::SUBMISSION_CANCEL_API, post(submissions::cancel))
         .route(r::SUBMISSION_RERUN_API, post(submissions::rerun))
+        .route(r::API_TOKEN, post(grading::tokens::create_learner_token))
         .route(r::WORKER_CLAIM_API, post(worker_api::claim))
         .route(r::WORKER_RENEW_API, post(worker_api::renew))
         .route(r::WORKER_EVENTS_API, post(worker_api::event))

@@ -24,6 +24,28 @@ struct Cli {
 enum Command {
     /// Serve the course (the default).
     Serve,
+    /// Submit a script for grading with your API token (made on the account page); with
+    /// --wait, follow it live to the verdict. Exit code with --wait: 0 pass, 1 fail, 2 error,
+    /// timeout or refused, 3 the server could not be reached.
+    Submit {
+        /// The training script.
+        file: std::path::PathBuf,
+        /// The Lockstep server.
+        #[arg(long, env = "LOCKSTEP_SERVER", default_value = "http://127.0.0.1:3000")]
+        server: String,
+        /// Your API token (account page); or set LOCKSTEP_TOKEN.
+        #[arg(long, env = "LOCKSTEP_TOKEN", hide_env_values = true)]
+        token: String,
+        /// The exercise, as in its page's address `/exercises/ID`.
+        #[arg(long, default_value = "ddp-conversion")]
+        exercise: String,
+        /// Follow the grading live and print the verdict.
+        #[arg(long)]
+        wait: bool,
+        /// Print the verdict as JSON (gpu-runner/RESULT.md) instead of a report.
+        #[arg(long)]
+        json: bool,
+    },
     /// Operator's commands, against the database directly.
     Admin {
         /// The database; the server's default when not given.
@@ -67,10 +89,48 @@ enum WorkerTokenCommand {
     List,
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Serve) {
+    let command = cli.command.unwrap_or(Command::Serve);
+    if let Command::Submit { file, server, token, exercise, wait, json } = command {
+        return run_submit(&file, &server, &token, &exercise, wait, json);
+    }
+    let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
+    runtime.block_on(async_main(command))
+}
+
+fn run_submit(
+    file: &std::path::Path,
+    server: &str,
+    token: &str,
+    exercise: &str,
+    wait: bool,
+    json: bool,
+) -> ExitCode {
+    use lockstep_server::submit::{submit, Request};
+    let request = Request { server, token, exercise, file };
+    match submit(&request, wait, &mut |line| eprintln!("{line}")) {
+        Ok(done) => {
+            match (&done.verdict, &done.ended_without) {
+                (Some(v), _) if json => {
+                    println!("{}", serde_json::to_string_pretty(v).expect("a verdict serializes"))
+                }
+                (Some(v), _) => print!("{}", v.report()),
+                (None, Some(why)) => eprintln!("no verdict: {why}"),
+                (None, None) => println!("submitted #{}: {}", done.id, done.url),
+            }
+            ExitCode::from(done.exit_code())
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+async fn async_main(command: Command) -> ExitCode {
+    match command {
+        Command::Submit { .. } => unreachable!("handled before the runtime starts"),
         Command::Serve => match run_server().await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -82,6 +82,7 @@ pub async fn get_account() -> Result<AccountPage, ServerFnError> {
             instructor: viewer.is_instructor(),
         }),
         error: ctx.take_form_error().await?,
+        new_token: ctx.take_new_token().await?,
         progress: page_progress(&ctx, &viewer, &events).await?,
     })
 }
@@ -112,4 +113,50 @@ async fn page_progress(
     let mut view = ctx.progress_view(viewer, events);
     view.notice = ctx.take_notice().await?;
     Ok(view)
+}
+
+/// A graded exercise's page, with the viewer's submissions of it.
+#[server]
+pub async fn get_exercise(id: String) -> Result<crate::model::ExercisePage, ServerFnError> {
+    use crate::ssr::{context::internal, grading};
+    let ctx = crate::ssr::context()?;
+    let viewer = ctx.viewer().await?;
+    let events = ctx.events(&viewer).await?;
+    let exercise = grading::exercise(&ctx.course.current(), &id);
+    let submissions = match (viewer.account(), &exercise) {
+        (Some(a), Some(_)) => ctx
+            .store
+            .submissions_of(&a.learner_id, Some(&id))
+            .await
+            .map_err(internal)?
+            .iter()
+            .map(grading::row)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let draft = ctx.take_draft().await?;
+    Ok(crate::model::ExercisePage {
+        exercise,
+        signed_in: viewer.account().is_some(),
+        error: ctx.take_form_error().await?,
+        draft,
+        submissions,
+        progress: page_progress(&ctx, &viewer, &events).await?,
+    })
+}
+
+/// A submission's page: its events so far and its verdict, for its learner or an instructor.
+#[server]
+pub async fn get_submission(id: i64) -> Result<crate::model::SubmissionPage, ServerFnError> {
+    let ctx = crate::ssr::context()?;
+    let viewer = ctx.viewer().await?;
+    let events = ctx.events(&viewer).await?;
+    let submission =
+        crate::ssr::grading::submission(&ctx.store, &ctx.course.current(), &viewer, id)
+            .await
+            .map_err(crate::ssr::context::internal)?;
+    Ok(crate::model::SubmissionPage {
+        submission,
+        progress: page_progress(&ctx, &viewer, &events).await?,
+    })
 }

@@ -70,6 +70,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/account") view=pages::AccountPage ssr=SsrMode::Async/>
                     <Route path=path!("/instructor") view=pages::InstructorPage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment(lockstep_routes::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
+                    <Route path=path!("/exercises/:id") view=pages::ExercisePage ssr=SsrMode::Async/>
+                    <Route path=path!("/submissions/:id") view=pages::SubmissionPage ssr=SsrMode::Async/>
                 </Routes>
             </main>
             <footer class="site-footer">

@@ -204,6 +204,8 @@ pub struct AccountPage {
     pub account: Option<AccountInfo>,
     /// What went wrong with the last form posted, in words.
     pub error: Option<String>,
+    /// A terminal token made by the last post, shown this once.
+    pub new_token: Option<String>,
     pub progress: ProgressView,
 }
 
@@ -254,4 +256,73 @@ impl QuestionStat {
     pub fn percent_right(&self) -> Option<u32> {
         (self.answered > 0).then(|| (100 * self.right + self.answered / 2) / self.answered)
     }
+}
+
+/// A graded exercise's page: the starting script, the learner's submissions, and whether they
+/// can submit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExercisePage {
+    /// `None` when there is no such exercise.
+    pub exercise: Option<ExerciseView>,
+    pub signed_in: bool,
+    /// Why the last submission was refused (nothing was queued), with the script it refused.
+    pub error: Option<String>,
+    pub draft: Option<String>,
+    pub submissions: Vec<SubmissionRow>,
+    pub progress: ProgressView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExerciseView {
+    pub id: String,
+    pub title: Option<String>,
+    pub lesson_slug: String,
+    pub lesson_title: String,
+    pub file_name: String,
+    pub starter: String,
+    /// The XP a pass earns.
+    pub xp: u32,
+}
+
+/// One of the learner's submissions, in a list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubmissionRow {
+    pub id: i64,
+    pub status: String,
+    /// `pass`, `fail`, `error` or `timeout`, once graded.
+    pub verdict: Option<String>,
+    pub created_at: i64,
+}
+
+/// A submission's page: its events so far and, once graded, the verdict. `None` when there is
+/// no such submission, or it is someone else's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubmissionPage {
+    pub submission: Option<SubmissionView>,
+    pub progress: ProgressView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubmissionView {
+    pub id: i64,
+    pub exercise: String,
+    pub lesson_slug: Option<String>,
+    pub lesson_title: Option<String>,
+    pub file_name: String,
+    pub status: String,
+    /// Nothing more will happen (until an instructor runs it again).
+    pub done: bool,
+    pub events: Vec<LiveEvent>,
+    pub verdict: Option<grading_protocol::Verdict>,
+    /// Whether the viewer may cancel it (theirs, and still queued) or run it again (an
+    /// instructor, and finished).
+    pub can_cancel: bool,
+    pub can_rerun: bool,
+}
+
+/// A submission's event with the id the live stream resumes after.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LiveEvent {
+    pub id: i64,
+    pub event: grading_protocol::live::Event,
 }

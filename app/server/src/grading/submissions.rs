@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -163,6 +163,11 @@ pub async fn create(
             if let Err(e) = viewer::leave_form_error(&session, why).await {
                 return super::internal("form error", e);
             }
+            if script.script.len() <= MAX_SCRIPT_BYTES {
+                if let Err(e) = session.insert(viewer::DRAFT, &script.script).await {
+                    return super::internal("draft", e);
+                }
+            }
             let back = if lockstep_routes::is_exercise_id(&script.exercise) {
                 lockstep_routes::exercise(&script.exercise)
             } else {
@@ -274,9 +279,17 @@ const POLL: Duration = Duration::from_millis(500);
 /// with its id; a reconnect with `Last-Event-ID` gets only what it missed. The stream ends
 /// after the last event (the verdict); once that was sent, a reconnect gets 204, which tells
 /// `EventSource` to stop.
+/// `?after=N`: the first connection of a page that already shows events up to N (a reconnect's
+/// `Last-Event-ID` takes precedence).
+#[derive(Debug, Deserialize)]
+pub struct After {
+    after: Option<i64>,
+}
+
 pub async fn events(
     State(state): State<AppState>,
     Path(id): Path<i64>,
+    Query(query): Query<After>,
     session: Session,
     headers: HeaderMap,
 ) -> Response {
@@ -288,6 +301,7 @@ pub async fn events(
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<i64>().ok())
+        .or(query.after)
         .unwrap_or(0);
     if submission.status.is_final() {
         match state.context.store.submission_events(id, after).await {

@@ -40,6 +40,37 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
 }
 
+/// `POST /account/token`: a new terminal token for the signed-in learner, replacing their last
+/// one, shown once on the account page.
+pub async fn create_learner_token(
+    axum::extract::State(state): axum::extract::State<crate::AppState>,
+    session: tower_sessions::Session,
+    headers: HeaderMap,
+) -> axum::response::Response {
+    use lockstep_web::ssr::viewer::{self, Viewer, NEW_TOKEN};
+    let made = async {
+        let store = &state.context.store;
+        let Viewer::SignedIn(account) =
+            viewer::resolve(store, Some(&session), &headers).await.map_err(|e| e.to_string())?
+        else {
+            return Ok(());
+        };
+        let (token, hash) = new_token(LEARNER_PREFIX).map_err(|e| e.to_string())?;
+        let now = lockstep_web::ssr::context::unix_now();
+        store.revoke_learner_tokens(&account.learner_id, now).await.map_err(|e| e.to_string())?;
+        let kind = lockstep_store::TokenKind::Learner;
+        store
+            .create_token(kind, "terminal", Some(&account.learner_id), &hash, now)
+            .await
+            .map_err(|e| e.to_string())?;
+        session.insert(NEW_TOKEN, token).await.map_err(|e| e.to_string())
+    };
+    match made.await {
+        Ok(()) => crate::see_other(lockstep_routes::ACCOUNT, None),
+        Err(e) => super::internal("learner token", e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use leptos_meta::Title;
-use lockstep_routes::{CHANGE_PASSWORD, INSTRUCTOR, SIGN_IN, SIGN_OUT, SIGN_UP};
+use lockstep_routes::{API_TOKEN, CHANGE_PASSWORD, INSTRUCTOR, SIGN_IN, SIGN_OUT, SIGN_UP};
 
 use crate::api::get_account;
 use crate::components::{ProgressPanel, Toast};
@@ -27,7 +27,7 @@ pub fn AccountPage() -> impl IntoView {
 
 #[component]
 fn Account(p: Page) -> impl IntoView {
-    let Page { account, error, progress } = p;
+    let Page { account, error, new_token, progress } = p;
     let error =
         error.map(|e| view! { <p class="form-error" role="alert" data-role="form-error">{e}</p> });
     let body = match account {
@@ -39,6 +39,17 @@ fn Account(p: Page) -> impl IntoView {
                 <label>"Current password" <input type="password" name="current" autocomplete="current-password" required/></label>
                 <label>"New password" <input type="password" name="new" autocomplete="new-password" minlength="10" required/></label>
                 <button type="submit">"Change password"</button>
+            </form>
+            <form method="post" action=API_TOKEN class="account-form" data-role="api-token">
+                <h2>"Submit from a terminal"</h2>
+                {new_token.map(|t| view! {
+                    <p role="status">"Your new token, shown only this once: " <code data-role="new-token">{t}</code></p>
+                })}
+                <p>
+                    "With a token, " <code>"lockstep submit train.py --wait --token …"</code>
+                    " submits a script and follows its grading. A new token replaces the last one."
+                </p>
+                <button type="submit">"Make a new token"</button>
             </form>
             <form method="post" action=SIGN_OUT class="account-form" data-role="sign-out">
                 <button type="submit">"Sign out"</button>

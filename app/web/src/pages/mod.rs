@@ -1,17 +1,21 @@
 mod account;
+mod exercise;
 mod index;
 mod instructor;
 mod lesson;
 mod not_found;
+mod submission;
 mod xp;
 
 pub use account::AccountPage;
+pub use exercise::ExercisePage;
 pub use index::CourseIndex;
 pub use instructor::InstructorPage;
 pub use lesson::LessonPage;
 #[cfg(feature = "ssr")]
 pub(crate) use lesson::{learner_part, LearnerPart, LearnerState};
 pub use not_found::NotFound;
+pub use submission::SubmissionPage;
 pub use xp::XpPage;
 
 /// Sets the HTTP status of the page being rendered on the server; nothing in the browser.

@@ -46,6 +46,16 @@ impl AppContext {
         viewer::take_form_error(session().await.as_ref()).await.map_err(internal)
     }
 
+    /// The script of a submission the server refused, kept for the exercise page's editor.
+    pub async fn take_draft(&self) -> Result<Option<String>, ServerFnError> {
+        viewer::take_draft(session().await.as_ref()).await.map_err(internal)
+    }
+
+    /// A terminal token made by the last post, shown once.
+    pub async fn take_new_token(&self) -> Result<Option<String>, ServerFnError> {
+        viewer::take_new_token(session().await.as_ref()).await.map_err(internal)
+    }
+
     /// The viewer's live events; none for a browser that has recorded nothing.
     pub async fn events(&self, viewer: &Viewer) -> Result<Vec<lockstep_xp::Event>, ServerFnError> {
         match viewer.learner() {

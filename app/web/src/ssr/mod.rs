@@ -4,6 +4,7 @@
 //! types to the page models the browser receives ([`page_models`]).
 
 pub mod context;
+pub mod grading;
 pub mod instructor;
 pub mod learner_cookie;
 pub mod page_models;

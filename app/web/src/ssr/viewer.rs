@@ -126,6 +126,21 @@ async fn take(session: Option<&Session>, key: &str) -> Result<Option<String>, Vi
     Ok(session.remove::<String>(key).await?)
 }
 
+/// The session key of a refused submission's script, so the exercise page keeps it.
+pub const DRAFT: &str = "draft";
+
+/// Takes the refused submission's script, if the last post left one.
+pub async fn take_draft(session: Option<&Session>) -> Result<Option<String>, ViewerError> {
+    take(session, DRAFT).await
+}
+
+/// The session key of a terminal token just made, for the account page to show once.
+pub const NEW_TOKEN: &str = "new_token";
+
+pub async fn take_new_token(session: Option<&Session>) -> Result<Option<String>, ViewerError> {
+    take(session, NEW_TOKEN).await
+}
+
 /// Leaves what went wrong with a form for the page it came from.
 pub async fn leave_form_error(session: &Session, message: String) -> Result<(), ViewerError> {
     Ok(session.insert(FORM_ERROR, message).await?)

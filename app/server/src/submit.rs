@@ -1,0 +1,195 @@
+//! `lockstep submit FILE`: the terminal client. Submits a script to a Lockstep server with the
+//! learner's API token (made on the account page) and, with `--wait`, follows its live events
+//! to the verdict. Blocking IO: it is a command, not a server.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::time::Duration;
+
+use grading_protocol::live::Event;
+use grading_protocol::{Status, Verdict};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+    #[error("cannot read {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error("{0}")]
+    Refused(String),
+    #[error("cannot reach the server: {0}")]
+    Network(String),
+    #[error("the server answered something this client cannot read: {0}")]
+    Protocol(String),
+}
+
+impl SubmitError {
+    /// Exit code: 2 for what the learner can fix (the file, the token, the script), 3 when the
+    /// server could not be reached or understood.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            SubmitError::Read { .. } | SubmitError::Refused(_) => 2,
+            SubmitError::Network(_) | SubmitError::Protocol(_) => 3,
+        }
+    }
+}
+
+pub struct Request<'a> {
+    pub server: &'a str,
+    pub token: &'a str,
+    pub exercise: &'a str,
+    pub file: &'a Path,
+}
+
+/// What came of a submission: its id and, when waited for, its verdict.
+pub struct Submitted {
+    pub id: i64,
+    pub url: String,
+    pub verdict: Option<Verdict>,
+    /// Why there is no verdict although it was waited for (the platform gave up, or it was
+    /// cancelled).
+    pub ended_without: Option<String>,
+}
+
+impl Submitted {
+    /// 0 pass, 1 fail, 2 error, timeout or no verdict; 0 when not waited for.
+    pub fn exit_code(&self) -> u8 {
+        match (&self.verdict, &self.ended_without) {
+            (Some(v), _) => match v.status {
+                Status::Pass => 0,
+                Status::Fail => 1,
+                Status::Error | Status::Timeout => 2,
+            },
+            (None, Some(_)) => 2,
+            (None, None) => 0,
+        }
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_connect(Some(Duration::from_secs(15)))
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+fn read_json(mut r: ureq::http::Response<ureq::Body>) -> Result<serde_json::Value, SubmitError> {
+    let status = r.status();
+    let body: serde_json::Value =
+        r.body_mut().read_json().map_err(|e| SubmitError::Protocol(format!("{status}: {e}")))?;
+    if !status.is_success() {
+        let why = body["error"].as_str().map_or_else(|| body.to_string(), str::to_string);
+        return Err(SubmitError::Refused(format!("{}: {why}", status.as_u16())));
+    }
+    Ok(body)
+}
+
+/// Submits the file; with `wait`, follows the grading, telling `progress` each step in words.
+pub fn submit(
+    req: &Request,
+    wait: bool,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Submitted, SubmitError> {
+    let script = std::fs::read(req.file)
+        .map_err(|source| SubmitError::Read { path: req.file.display().to_string(), source })?;
+    let script = String::from_utf8(script).map_err(|_| {
+        SubmitError::Refused(format!("{} is not UTF-8 text: save it as UTF-8", req.file.display()))
+    })?;
+    let file_name = req.file.file_name().map(|n| n.to_string_lossy().into_owned());
+    let server = req.server.trim_end_matches('/');
+    let agent = agent();
+    let auth = format!("Bearer {}", req.token);
+    let response = agent
+        .post(&format!("{server}{}", lockstep_routes::SUBMISSIONS_API))
+        .header("Authorization", &auth)
+        .send_json(serde_json::json!({
+            "exercise": req.exercise,
+            "file_name": file_name,
+            "script": script,
+        }))
+        .map_err(|e| SubmitError::Network(e.to_string()))?;
+    let created = read_json(response)?;
+    let id = created["id"].as_i64().ok_or_else(|| SubmitError::Protocol(created.to_string()))?;
+    let url = format!("{server}{}", lockstep_routes::submission(id));
+    let mut submitted = Submitted { id, url, verdict: None, ended_without: None };
+    if !wait {
+        return Ok(submitted);
+    }
+    progress(&format!("submitted as #{id}: {}", submitted.url));
+    let events = format!("{server}{}/events", created["api"].as_str().unwrap_or_default());
+    let mut last_id: Option<String> = None;
+    // Follow the events; a dropped connection resumes after the last event seen.
+    let ended = 'follow: loop {
+        let mut get = agent.get(&events).header("Authorization", &auth);
+        if let Some(id) = &last_id {
+            get = get.header("Last-Event-ID", id);
+        }
+        let response = get.call().map_err(|e| SubmitError::Network(e.to_string()))?;
+        if response.status() == 204 {
+            break None;
+        }
+        if !response.status().is_success() {
+            return Err(read_json(response)
+                .err()
+                .unwrap_or(SubmitError::Protocol("events".into())));
+        }
+        let reader = BufReader::new(response.into_body().into_reader());
+        let (mut id, mut data) = (None, String::new());
+        for line in reader.lines() {
+            let Ok(line) = line else { continue 'follow };
+            if let Some(v) = line.strip_prefix("id:") {
+                id = Some(v.trim().to_string());
+            } else if let Some(v) = line.strip_prefix("data:") {
+                data.push_str(v.trim());
+            } else if line.is_empty() && !data.is_empty() {
+                last_id = id.take().or(last_id);
+                let event: Event = serde_json::from_str(&std::mem::take(&mut data))
+                    .map_err(|e| SubmitError::Protocol(e.to_string()))?;
+                if let Some(words) = describe(&event) {
+                    progress(&words);
+                }
+                match event {
+                    Event::Verdict { .. } => break 'follow None,
+                    Event::Failed { reason } => break 'follow Some(reason),
+                    Event::Cancelled => break 'follow Some("cancelled".into()),
+                    _ => {}
+                }
+            }
+        }
+        // The stream ended without a final event: reconnect after a moment.
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    submitted.ended_without = ended;
+    if submitted.ended_without.is_none() {
+        let response = agent
+            .get(&format!("{server}{}", created["api"].as_str().unwrap_or_default()))
+            .header("Authorization", &auth)
+            .call()
+            .map_err(|e| SubmitError::Network(e.to_string()))?;
+        let shown = read_json(response)?;
+        submitted.verdict = Some(
+            serde_json::from_value(shown["verdict"].clone())
+                .map_err(|e| SubmitError::Protocol(format!("the verdict: {e}")))?,
+        );
+    }
+    Ok(submitted)
+}
+
+/// One line for the terminal per step; checks that passed are shown too, briefly.
+fn describe(event: &Event) -> Option<String> {
+    Some(match event {
+        Event::Queued { ahead } => format!("queued, {ahead} ahead"),
+        Event::Started { worker, attempt } => format!("grading on {worker} (attempt {attempt})"),
+        Event::RunStarted { index, role, nproc } => {
+            format!("run {index}: {nproc} process(es), {}", role.as_str())
+        }
+        Event::RunFinished { index, wall_s, .. } => format!("run {index} done in {wall_s:.1} s"),
+        Event::Check { check } => {
+            let status = format!("{:?}", check.status).to_lowercase();
+            format!("{status:>4} {}: {}", check.id.as_str(), check.message)
+        }
+        Event::Requeued { reason } => format!("back in the queue: {reason}"),
+        Event::Verdict { .. } => return None,
+        Event::Failed { reason } => format!("the platform gave up: {reason}"),
+        Event::Cancelled => "cancelled".into(),
+    })
+}

@@ -1,0 +1,116 @@
+//! The exercise and submission pages without JavaScript, through the router: a form post
+//! queues a script and lands on its page, which refreshes itself until the verdict; a refused
+//! script comes back with its reason and the script kept; nobody reads another learner's
+//! submission; a terminal token is made on the account page. On SQLite and PostgreSQL. (The
+//! grading itself, by real workers and torch, is `grading.rs`.)
+
+mod common;
+
+use axum::http::StatusCode;
+use common::in_process::*;
+use lockstep_store::Store;
+
+const PASSWORD: &str = "gradient buckets overlap";
+const EXERCISE: &str = "/exercises/ddp-conversion";
+
+async fn signed_up(app: &App, email: &str) -> Jar {
+    let mut jar = Jar::default();
+    jar.submit(app, "/account/sign-up", &[("email", email), ("password", PASSWORD)]).await;
+    assert!(jar.cookie("lockstep_session").is_some());
+    jar
+}
+
+async fn pages(app: &App, store: &Store) {
+    // Anyone can read the exercise; only accounts submit.
+    let mut anonymous = Jar::default();
+    let page = anonymous.get(app, EXERCISE).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("single_gpu_train.py"), "the starting script's file name");
+    assert!(page.body.contains("torch.manual_seed(0)"), "the starting script");
+    assert!(page.body.contains(r#"data-role="sign-in-to-submit""#));
+    assert!(!page.body.contains(r#"data-role="submit""#));
+    let refused = anonymous
+        .post(app, "/api/submissions", &[("exercise", "ddp-conversion"), ("script", "print(1)")])
+        .await;
+    assert!(refused.status.is_redirection());
+    assert_eq!(anonymous.get(app, "/exercises/nope").await.status, StatusCode::NOT_FOUND);
+    let lesson = anonymous.get(app, "/lessons/checkpoints-and-pitfalls").await;
+    assert!(lesson.body.contains(r#"href="/exercises/ddp-conversion""#), "the lesson links it");
+
+    // A refused script: the reason, the script kept, nothing queued.
+    let mut ada = signed_up(app, "ada@example.org").await;
+    let page = ada.get(app, EXERCISE).await;
+    assert!(page.body.contains(r#"data-role="submit""#));
+    let kept = "print(42)  # my work so far";
+    let form = [("exercise", "ddp-conversion"), ("file_name", "../train.py"), ("script", kept)];
+    let back = ada.submit(app, "/api/submissions", &form).await;
+    assert!(back.body.contains("should be a plain name ending in .py"), "{}", back.body);
+    assert!(back.body.contains(kept), "the refused script is back in the editor");
+    let back = ada
+        .submit(app, "/api/submissions", &[("exercise", "ddp-conversion"), ("script", "x\u{0}y")])
+        .await;
+    assert!(back.body.contains("binary file"), "{}", back.body);
+    assert_eq!(store.queue_depth(0).await.unwrap().0, 0);
+
+    // A good one: queued, and its page says so and refreshes itself.
+    let page = ada
+        .submit(
+            app,
+            "/api/submissions",
+            &[("exercise", "ddp-conversion"), ("file_name", "train.py"), ("script", "print(1)\n")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Waiting for a grading machine: yours is next."), "{}", page.body);
+    assert!(
+        page.body.contains(r#"<noscript><meta http-equiv="refresh""#),
+        "reloads itself without JavaScript"
+    );
+    assert!(page.body.contains(r#"data-role="cancel""#), "still queued: it can be cancelled");
+    let (depth, _) = store.queue_depth(i64::MAX / 2).await.unwrap();
+    assert_eq!(depth, 1);
+    let url = format!("/submissions/{}", store.recent_submissions(1).await.unwrap()[0].id);
+    let exercise = ada.get(app, EXERCISE).await;
+    assert!(exercise.body.contains(&format!(r#"href="{url}""#)), "listed on the exercise page");
+
+    // Nobody else reads it: another learner, or no one.
+    let mut bob = signed_up(app, "bob@example.org").await;
+    assert_eq!(bob.get(app, &url).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(anonymous.get(app, &url).await.status, StatusCode::NOT_FOUND);
+    let api = format!("/api{url}");
+    assert_eq!(bob.get(app, &api).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(bob.post(app, &format!("{api}/cancel"), &[]).await.status, StatusCode::NOT_FOUND);
+
+    // Its learner cancels it.
+    let cancelled = ada.submit(app, &format!("{api}/cancel"), &[]).await;
+    assert!(cancelled.body.contains("Cancelled before grading."), "{}", cancelled.body);
+    assert!(!cancelled.body.contains("refresh"), "done: no more reloading");
+
+    // A terminal token, shown once.
+    let account = ada.submit(app, "/account/token", &[]).await;
+    let token = account.body.split(r#"data-role="new-token">"#).nth(1).expect("the token");
+    let token = token.split('<').next().unwrap();
+    assert!(token.starts_with("lsl_"), "{token}");
+    assert!(!ada.get(app, "/account").await.body.contains(token), "shown only once");
+}
+
+#[test]
+fn sqlite_exercise_and_submission_pages() {
+    on_runtime(async {
+        let db = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display());
+        let store = Store::connect(&url).await.unwrap();
+        let app = app_on(&course_dir(), &url, db).await;
+        pages(&app, &store).await;
+    });
+}
+
+#[test]
+fn postgres_exercise_and_submission_pages() {
+    on_runtime(async {
+        let url = postgres_database("submission_pages").await;
+        let store = Store::connect(&url).await.unwrap();
+        let app = app_on(&course_dir(), &url, tempfile::tempdir().unwrap()).await;
+        pages(&app, &store).await;
+    });
+}

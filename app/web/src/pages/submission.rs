@@ -1,0 +1,323 @@
+//! A submission's page: where it is (queued, which run is going), each check as it is
+//! decided, then the verdict, every failure linked to the lesson section that teaches it.
+//!
+//! The server renders what has happened so far. With JavaScript the page follows the
+//! submission's server-sent events from the last one it has; without, it reloads itself every
+//! few seconds until the verdict is in.
+
+use grading_protocol::live::Event;
+use grading_protocol::{Check, CheckStatus, RunRole, Status};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+use crate::api::get_submission;
+use crate::components::ProgressPanel;
+use crate::model::{LiveEvent, SubmissionPage as Page, SubmissionView};
+
+#[component]
+pub fn SubmissionPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok());
+    let page = Resource::new(id, |id| async move {
+        match id {
+            Some(id) => get_submission(id).await.map(Some),
+            None => Ok(None),
+        }
+    });
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading the submission…"</p> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Ok(Some(Page { submission: Some(s), progress })) => {
+                        view! { <Submission s progress/> }.into_any()
+                    }
+                    Ok(_) => view! { <super::NotFound/> }.into_any(),
+                    Err(e) => {
+                        super::set_status(500);
+                        view! { <p class="error">"The submission could not be loaded: " {e.to_string()}</p> }.into_any()
+                    }
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl IntoView {
+    let id = s.id;
+    let events = RwSignal::new(s.events.clone());
+    let verdict = RwSignal::new(s.verdict.clone());
+    let done = RwSignal::new(s.done);
+    #[cfg(feature = "hydrate")]
+    {
+        let after = s.events.last().map_or(0, |e| e.id);
+        Effect::new(move |_| {
+            if !done.get_untracked() {
+                live::follow(id, after, events, verdict, done);
+            }
+        });
+    }
+    let lesson = s.lesson_slug.clone().map(|slug| {
+        let title = s.lesson_title.clone().unwrap_or(slug.clone());
+        view! { <p class="breadcrumb"><a href=lockstep_routes::exercise(&s.exercise)>"Exercise: " {title}</a></p> }
+    });
+    let refresh = (!s.done).then(|| {
+        // Without JavaScript, the page reloads itself until the verdict is in; with it, the
+        // `noscript` is inert and the live events update the page instead.
+        view! { <div inner_html=r#"<noscript><meta http-equiv="refresh" content="3"></noscript>"#></div> }
+    });
+    let cancel = s.can_cancel.then(|| {
+        view! {
+            <form method="post" action=format!("/api/submissions/{id}/cancel") class="inline-form">
+                <button type="submit" data-role="cancel">"Cancel this submission"</button>
+            </form>
+        }
+    });
+    let rerun = s.can_rerun.then(|| {
+        view! {
+            <form method="post" action=format!("/api/submissions/{id}/rerun") class="inline-form">
+                <button type="submit" data-role="rerun">"Grade it again"</button>
+            </form>
+        }
+    });
+    let checks = move || {
+        // The stored verdict is the authority; before it, the checks reported so far.
+        match verdict.get() {
+            Some(v) => v.checks,
+            None => events
+                .get()
+                .into_iter()
+                .filter_map(|e| match e.event {
+                    Event::Check { check } => Some(check),
+                    _ => None,
+                })
+                .collect(),
+        }
+    };
+    view! {
+        <Title text=format!("Submission #{id}")/>
+        {refresh}
+        <section class="submission-page" data-submission=id>
+            {lesson}
+            <h1>{format!("Submission #{id}: {}", s.file_name)}</h1>
+            <ProgressPanel progress=Signal::stored(progress)/>
+            <p class="submission-status" role="status" aria-live="polite" data-role="status" data-done=move || done.get().to_string()>
+                {move || status_line(&events.get())}
+            </p>
+            {cancel}
+            {rerun}
+            <ol class="runs" data-role="runs">
+                {move || runs(&events.get()).into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
+            </ol>
+            <ul class="checks" data-role="checks">
+                {move || checks().into_iter().map(|c| view! { <CheckItem c/> }).collect_view()}
+            </ul>
+            {move || verdict.get().map(|v| view! {
+                <p class=format!("verdict verdict-{}", status_word(v.status)) data-role="verdict">
+                    <strong>{status_word(v.status).to_uppercase()}</strong> ": " {v.summary.clone()}
+                </p>
+                {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message}</pre> })}
+            })}
+        </section>
+    }
+}
+
+#[component]
+fn CheckItem(c: Check) -> impl IntoView {
+    let status = match c.status {
+        CheckStatus::Pass => "pass",
+        CheckStatus::Fail => "fail",
+        CheckStatus::Skip => "skip",
+    };
+    view! {
+        <li class=format!("check check-{status}") data-check=c.id.as_str()>
+            <span class="check-status">{status}</span>
+            " "
+            <strong>{c.id.as_str()}</strong>
+            " "
+            <span class="check-message">{c.message}</span>
+            {c.hint.map(|h| view! { <p class="check-hint">{h}</p> })}
+            {(c.status != CheckStatus::Pass).then(|| view! {
+                <p class="check-lesson"><a href=c.lesson.clone()>"Read the lesson section that teaches this"</a></p>
+            })}
+        </li>
+    }
+}
+
+fn status_word(s: Status) -> &'static str {
+    match s {
+        Status::Pass => "pass",
+        Status::Fail => "fail",
+        Status::Error => "error",
+        Status::Timeout => "timeout",
+    }
+}
+
+/// Where the submission is, in words, from its latest event that says.
+pub fn status_line(events: &[LiveEvent]) -> String {
+    let mut line = "Waiting for a grading machine.".to_string();
+    for e in events {
+        line = match &e.event {
+            Event::Queued { ahead: 0 } => "Waiting for a grading machine: yours is next.".into(),
+            Event::Queued { ahead } => {
+                format!("Waiting for a grading machine: {ahead} ahead of yours.")
+            }
+            Event::Started { worker, attempt } if *attempt > 1 => {
+                format!("Being graded on {worker} (attempt {attempt}).")
+            }
+            Event::Started { worker, .. } => format!("Being graded on {worker}."),
+            Event::RunStarted { index, role, nproc } => {
+                format!("Run {index}: {}.", run_words(*role, *nproc))
+            }
+            Event::RunFinished { .. } | Event::Check { .. } => continue,
+            Event::Requeued { reason } => format!("Back in the queue: {reason}."),
+            Event::Verdict { status, summary } => {
+                format!("Graded: {}. {summary}", status_word(*status).to_uppercase())
+            }
+            Event::Failed { reason } => {
+                format!("The grading platform could not grade it: {reason}. Nothing to fix in your script; submit it again later.")
+            }
+            Event::Cancelled => "Cancelled before grading.".into(),
+        };
+    }
+    line
+}
+
+fn run_words(role: RunRole, nproc: u32) -> String {
+    match role {
+        RunRole::Ddp => format!("your script with {nproc} processes"),
+        RunRole::Single => "your script with 1 process, to time the speedup".into(),
+    }
+}
+
+/// Each run as it went: "Run 2: your script with 1 process, to time the speedup: 14.2 s".
+pub fn runs(events: &[LiveEvent]) -> Vec<String> {
+    let mut runs: Vec<(u32, String, Option<f64>)> = Vec::new();
+    for e in events {
+        match &e.event {
+            Event::RunStarted { index, role, nproc } => {
+                runs.push((*index, run_words(*role, *nproc), None));
+            }
+            Event::RunFinished { index, wall_s, .. } => {
+                if let Some(r) = runs.iter_mut().rev().find(|r| r.0 == *index) {
+                    r.2 = Some(*wall_s);
+                }
+            }
+            // A new attempt starts its runs afresh.
+            Event::Started { .. } => runs.clear(),
+            _ => {}
+        }
+    }
+    runs.into_iter()
+        .map(|(i, what, wall)| match wall {
+            Some(s) => format!("Run {i}: {what}: {s:.1} s"),
+            None => format!("Run {i}: {what}: running…"),
+        })
+        .collect()
+}
+
+/// The browser's half: follows the submission's server-sent events.
+#[cfg(feature = "hydrate")]
+mod live {
+    use leptos::prelude::*;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    use crate::model::LiveEvent;
+
+    const KINDS: &[&str] = &[
+        "queued",
+        "started",
+        "run_started",
+        "run_finished",
+        "check",
+        "verdict",
+        "requeued",
+        "failed",
+        "cancelled",
+    ];
+
+    pub fn follow(
+        id: i64,
+        after: i64,
+        events: RwSignal<Vec<LiveEvent>>,
+        verdict: RwSignal<Option<grading_protocol::Verdict>>,
+        done: RwSignal<bool>,
+    ) {
+        let url = format!("/api/submissions/{id}/events?after={after}");
+        let Ok(source) = web_sys::EventSource::new(&url) else { return };
+        let closing = source.clone();
+        let on_event =
+            Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |m: web_sys::MessageEvent| {
+                let Some(data) = m.data().as_string() else { return };
+                let Ok(event) = serde_json::from_str::<grading_protocol::live::Event>(&data) else {
+                    return;
+                };
+                let event_id = m.last_event_id().parse().unwrap_or(0);
+                // A reconnect replays from the last id the browser saw; never show one twice.
+                if events.with_untracked(|es| es.iter().any(|e| e.id == event_id)) {
+                    return;
+                }
+                let last = event.is_final();
+                events.update(|es| es.push(LiveEvent { id: event_id, event }));
+                if last {
+                    closing.close();
+                    leptos::task::spawn_local(async move {
+                        if let Ok(page) = crate::api::get_submission(id).await {
+                            if let Some(s) = page.submission {
+                                verdict.set(s.verdict);
+                            }
+                        }
+                        done.set(true);
+                    });
+                }
+            });
+        for kind in KINDS {
+            let _ =
+                source.add_event_listener_with_callback(kind, on_event.as_ref().unchecked_ref());
+        }
+        // The listener lives as long as the page.
+        on_event.forget();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(id: i64, event: Event) -> LiveEvent {
+        LiveEvent { id, event }
+    }
+
+    #[test]
+    fn the_status_says_where_it_is() {
+        let mut events = vec![e(1, Event::Queued { ahead: 2 })];
+        assert_eq!(status_line(&events), "Waiting for a grading machine: 2 ahead of yours.");
+        events.push(e(2, Event::Started { worker: "local/host".into(), attempt: 1 }));
+        assert_eq!(status_line(&events), "Being graded on local/host.");
+        events.push(e(3, Event::RunStarted { index: 1, role: RunRole::Ddp, nproc: 2 }));
+        events.push(e(
+            4,
+            Event::RunFinished { index: 1, role: RunRole::Ddp, nproc: 2, wall_s: 9.94 },
+        ));
+        events.push(e(5, Event::RunStarted { index: 2, role: RunRole::Single, nproc: 1 }));
+        assert_eq!(status_line(&events), "Run 2: your script with 1 process, to time the speedup.");
+        assert_eq!(
+            runs(&events),
+            [
+                "Run 1: your script with 2 processes: 9.9 s",
+                "Run 2: your script with 1 process, to time the speedup: running…"
+            ]
+        );
+        events.push(e(6, Event::Requeued { reason: "the worker stopped answering".into() }));
+        events.push(e(7, Event::Started { worker: "b".into(), attempt: 2 }));
+        assert_eq!(status_line(&events), "Being graded on b (attempt 2).");
+        assert!(runs(&events).is_empty(), "a new attempt starts its runs afresh");
+        events.push(e(
+            8,
+            Event::Verdict { status: Status::Pass, summary: "All 10 checks passed.".into() },
+        ));
+        assert_eq!(status_line(&events), "Graded: PASS. All 10 checks passed.");
+    }
+}
