@@ -251,16 +251,37 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
         .collect();
     assert_eq!(kinds, ["exercise", "exercise-first-try"]);
 
-    // A broken script: its verdict, the learner's own; nobody else reads it.
-    let broken = submit(&http, &base, &token, &exercise("broken/syntax_error.py")).await;
-    let events = sse(&http, &format!("{api}/{broken}/events"), &token, None).await;
-    assert_eq!(events.last().unwrap().1, "verdict");
-    assert_eq!(events.last().unwrap().2["status"], "error");
+    // A broken script from the terminal client: it follows the grading live and prints the
+    // verdict; the exit code says `error`.
+    let broken_file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../gpu-runner/exercise/broken/syntax_error.py");
+    let out = tokio::task::spawn_blocking({
+        let (base, token) = (base.clone(), token.clone());
+        move || {
+            Command::new(env!("CARGO_BIN_EXE_lockstep"))
+                .args(["submit", "--wait", "--json", &format!("--server={base}")])
+                .arg(&broken_file)
+                .env("LOCKSTEP_TOKEN", token)
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "an error verdict: {stderr}");
+    assert!(stderr.contains("submitted as #"), "{stderr}");
+    assert!(stderr.contains("grading on test-workers/second"), "live steps: {stderr}");
+    let verdict: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["status"], "error");
+    assert!(verdict["error"]["message"].as_str().unwrap().contains("SyntaxError"), "{verdict}");
+    let (_, mine) = call(&http, "GET", &api, Some(&token), None).await;
+    let broken = mine[0]["id"].as_i64().unwrap();
+    assert_ne!(broken, solution, "newest first");
     let (_, json) = call(&http, "GET", &format!("{api}/{broken}"), Some(&token), None).await;
-    assert!(
-        json["verdict"]["error"]["message"].as_str().unwrap().contains("SyntaxError"),
-        "{json}"
-    );
+    assert_eq!(json["verdict"], verdict, "the client printed the stored verdict");
+    let (status, _) = call(&http, "GET", &format!("{api}/{broken}"), Some("lsl_wrong"), None).await;
+    assert_eq!(status, 404);
     assert_eq!(call(&http, "GET", &format!("{api}/{broken}"), None, None).await.0, 404);
     assert_eq!(
         call(&http, "GET", &format!("{api}/{broken}"), Some(&worker_token), None).await.0,
@@ -269,4 +290,107 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
     let (_, mine) = call(&http, "GET", &api, Some(&token), None).await;
     assert_eq!(mine.as_array().unwrap().len(), 2);
     assert_eq!(store.events("acct-ada").await.unwrap().len(), 2, "a failure takes nothing");
+}
+
+/// The real server binary on `port`, so that it can be killed like a crashed machine.
+struct ServerProcess(Child);
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn server_process(db: &Path, url: &str, port: u16) -> ServerProcess {
+    let child = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .env("DATABASE_URL", url)
+        .env("LOCKSTEP_ADDR", format!("127.0.0.1:{port}"))
+        .env("LOCKSTEP_LESSONS", Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons"))
+        .env("LOCKSTEP_SITE_ROOT", db.join("site"))
+        .env("LOCKSTEP_LEASE_SECONDS", "10")
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the server did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ServerProcess(child)
+}
+
+/// `kill -9` of the app with jobs queued, and again while a worker grades one: after each
+/// restart every job completes, each with exactly one verdict; the worker rides out the
+/// outage by retrying its reports.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_app_loses_no_job() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", tmp.path().join("db.sqlite3").display());
+    let port = common::free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+    let mut app = server_process(tmp.path(), &url, port).await;
+
+    let store = Store::connect(&url).await.unwrap();
+    store.create_account("ada@example.org", "not-a-real-hash", "acct-ada", 0).await.unwrap();
+    let token = "lsl_token-of-ada-for-the-crash-test";
+    let hash = lockstep_server::grading::tokens::hash(token);
+    store.create_token(TokenKind::Learner, "cli", Some("acct-ada"), &hash, 0).await.unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["admin", "worker-token", "create", "crash-test"])
+        .env("DATABASE_URL", &url)
+        .output()
+        .unwrap();
+    let worker_token = String::from_utf8(out.stdout).unwrap().trim().to_string();
+
+    let ids = [
+        submit(&http, &base, token, &exercise("solution.py")).await,
+        submit(&http, &base, token, &exercise("broken/syntax_error.py")).await,
+        submit(&http, &base, token, &exercise("broken/syntax_error.py")).await,
+    ];
+    // Acknowledged, then the machine dies with all three queued.
+    app.0.kill().unwrap();
+    app.0.wait().unwrap();
+    app = server_process(tmp.path(), &url, port).await;
+    let _worker = worker(&base, &worker_token, "survivor", false);
+
+    // Once the worker is grading the solution, the app dies again, for a few seconds.
+    let started = Instant::now();
+    while !store
+        .submission_events(ids[0], 0)
+        .await
+        .unwrap()
+        .iter()
+        .any(|e| e.event.kind() == "run_started")
+    {
+        assert!(started.elapsed() < Duration::from_secs(120), "the solution was never started");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    app.0.kill().unwrap();
+    app.0.wait().unwrap();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let _app = server_process(tmp.path(), &url, port).await;
+
+    for id in ids {
+        let started = Instant::now();
+        loop {
+            let s = store.submission(id).await.unwrap().unwrap();
+            if s.status.is_final() {
+                assert_eq!(s.status, lockstep_store::SubmissionStatus::Graded, "submission {id}");
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(300), "submission {id} never ended");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let events = store.submission_events(id, 0).await.unwrap();
+        let verdicts = events.iter().filter(|e| e.event.kind() == "verdict").count();
+        assert_eq!(verdicts, 1, "submission {id}: {events:?}");
+    }
+    let solution = store.submission(ids[0]).await.unwrap().unwrap();
+    assert_eq!(solution.verdict_status, Some(grading_protocol::Status::Fail), "speedup not timed");
+    let checks: serde_json::Value = serde_json::from_str(&solution.verdict.unwrap()).unwrap();
+    let failed: Vec<&Value> =
+        checks["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").collect();
+    assert!(failed.is_empty(), "nothing failed; only the speedup was skipped: {failed:?}");
 }

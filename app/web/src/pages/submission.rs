@@ -67,13 +67,21 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
         // `noscript` is inert and the live events update the page instead.
         view! { <div inner_html=r#"<noscript><meta http-equiv="refresh" content="3"></noscript>"#></div> }
     });
-    let cancel = s.can_cancel.then(|| {
-        view! {
-            <form method="post" action=format!("/api/submissions/{id}/cancel") class="inline-form">
-                <button type="submit" data-role="cancel">"Cancel this submission"</button>
-            </form>
-        }
-    });
+    // Only while no worker has it: the first live event after `queued` ends the chance.
+    let can_cancel = s.can_cancel;
+    let cancel = move || {
+        let queued = events.with(|es| {
+            let last = es.last().map(|e| &e.event);
+            matches!(last, Some(Event::Queued { .. } | Event::Requeued { .. }))
+        });
+        (can_cancel && queued && !done.get()).then(|| {
+            view! {
+                <form method="post" action=format!("/api/submissions/{id}/cancel") class="inline-form">
+                    <button type="submit" data-role="cancel">"Cancel this submission"</button>
+                </form>
+            }
+        })
+    };
     let rerun = s.can_rerun.then(|| {
         view! {
             <form method="post" action=format!("/api/submissions/{id}/rerun") class="inline-form">

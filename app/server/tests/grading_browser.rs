@@ -1,0 +1,169 @@
+//! The exercise loop in a real headless Chromium, graded by a real `gpu-runner worker` with real
+//! torch: sign up, open the exercise from lesson 6, upload the reference solution into the
+//! editor, submit, watch the checks arrive live, see the pass and the exercise's XP (once);
+//! then a broken variant shows its failing check, the hint and the lesson section to read.
+//!
+//! Needs the release browser bundle, Chromium and chromedriver (like `browser.rs`) and the
+//! `gpu-runner` binary beside this test's; it fails, never skips, when they are missing.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use common::*;
+use fantoccini::{Client, Locator};
+
+struct Worker(Child);
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn exercise_file(name: &str) -> PathBuf {
+    // chromedriver takes canonical paths only.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../gpu-runner/exercise").join(name);
+    path.canonicalize().unwrap()
+}
+
+/// Waits up to `limit` for `check`: gradings take minutes, not the seconds `wait_for` allows.
+async fn wait_long<F, Fut>(what: &str, limit: Duration, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + limit;
+    while !check().await {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn count(c: &Client, css: &str) -> usize {
+    c.find_all(Locator::Css(css)).await.map_or(0, |v| v.len())
+}
+
+/// Uploads `file` into the editor and submits; waits for the verdict on the submission page
+/// it lands on, noting whether checks arrived before it.
+async fn submit_and_watch(c: &Client, base: &str, file: &Path) -> bool {
+    c.goto(&format!("{base}/exercises/ddp-conversion")).await.unwrap();
+    wait_for_hydration(c, "the exercise page").await;
+    wait_for("the code editor", || async { count(c, ".cm-editor .cm-content").await == 1 }).await;
+    let upload = c.find(Locator::Css("input[type=file][data-upload]")).await.unwrap();
+    upload.send_keys(&file.display().to_string()).await.unwrap();
+    let first_line = std::fs::read_to_string(file).unwrap().lines().next().unwrap().to_string();
+    wait_for("the uploaded script in the editor", || async {
+        text(c, ".cm-content").await.is_some_and(|t| t.starts_with(first_line.trim()))
+    })
+    .await;
+    click(c, &c.find(Locator::Css("button[data-role=submit]")).await.unwrap()).await;
+    wait_for("the submission page", || async {
+        c.current_url().await.unwrap().path().starts_with("/submissions/")
+    })
+    .await;
+    wait_for_hydration(c, "the submission page").await;
+    let live = std::sync::atomic::AtomicBool::new(false);
+    wait_long("the verdict", Duration::from_secs(400), || async {
+        let done = text(c, "[data-role=verdict]").await.is_some();
+        if !done && count(c, "[data-role=checks] li").await > 0 {
+            live.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        done
+    })
+    .await;
+    live.into_inner()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn submit_from_the_editor_and_watch_it_graded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", tmp.path().join("db.sqlite3").display());
+    let base = serve_course_on(&url).await;
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["admin", "worker-token", "create", "browser-test"])
+        .env("DATABASE_URL", &url)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let exe = std::env::current_exe().unwrap();
+    let gpu_runner = exe.parent().unwrap().parent().unwrap().join("gpu-runner");
+    assert!(
+        gpu_runner.exists(),
+        "{} is missing: `cargo xtask test` builds it",
+        gpu_runner.display()
+    );
+    let _worker = Worker(
+        Command::new(gpu_runner)
+            .args(["worker", "--name", "browser", "--poll=0.2", &format!("--server={base}")])
+            .env("LOCKSTEP_WORKER_TOKEN", token)
+            .spawn()
+            .unwrap(),
+    );
+
+    let (_driver, webdriver) = start_chromedriver().await;
+    let c = browser(&webdriver, &tmp.path().join("profile"), &[]).await;
+
+    // The lesson links its exercise; signed out, the page asks to sign in.
+    c.goto(&format!("{base}/lessons/checkpoints-and-pitfalls")).await.unwrap();
+    wait_for_hydration(&c, "lesson 6").await;
+    let link = c.find(Locator::Css(r#"a[href="/exercises/ddp-conversion"]"#)).await.unwrap();
+    click(&c, &link).await;
+    wait_for("the exercise page", || async {
+        text(&c, "[data-role=sign-in-to-submit]").await.is_some()
+    })
+    .await;
+
+    c.goto(&format!("{base}/account")).await.unwrap();
+    wait_for_hydration(&c, "the account page").await;
+    let field = |name: &str| format!("form[data-role=sign-up] input[name={name}]");
+    c.find(Locator::Css(&field("email")))
+        .await
+        .unwrap()
+        .send_keys("ada@example.org")
+        .await
+        .unwrap();
+    c.find(Locator::Css(&field("password")))
+        .await
+        .unwrap()
+        .send_keys("gradient buckets overlap")
+        .await
+        .unwrap();
+    click(&c, &c.find(Locator::Css("form[data-role=sign-up] button")).await.unwrap()).await;
+    wait_for("signed in", || async {
+        text(&c, "[data-role=sync]").await.is_some_and(|t| t.contains("Signed in as"))
+    })
+    .await;
+
+    // The reference solution: the checks arrive while it is graded, then the pass.
+    let live = submit_and_watch(&c, &base, &exercise_file("solution.py")).await;
+    assert!(live, "checks appeared before the verdict, as they were decided");
+    let verdict = text(&c, "[data-role=verdict]").await.unwrap();
+    assert!(verdict.starts_with("PASS"), "{verdict}");
+    assert_eq!(count(&c, "[data-role=checks] li.check-pass").await, 10);
+    c.screenshot().await.map(|png| std::fs::write(artifacts().join("graded-pass.png"), png)).ok();
+    c.refresh().await.unwrap();
+    wait_for_hydration(&c, "the graded page").await;
+    assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("100 XP"), "the exercise's XP");
+
+    // A broken variant: its failing check, with the hint and the lesson section.
+    submit_and_watch(&c, &base, &exercise_file("broken/no_set_epoch.py")).await;
+    let verdict = text(&c, "[data-role=verdict]").await.unwrap();
+    assert!(verdict.starts_with("FAIL"), "{verdict}");
+    let failed = c.find(Locator::Css("li.check-fail[data-check=sampler_set_epoch]")).await.unwrap();
+    let shown = failed.text().await.unwrap();
+    assert!(shown.contains("set_epoch"), "{shown}");
+    let lesson = failed.find(Locator::Css(".check-lesson a")).await.unwrap();
+    let href = lesson.attr("href").await.unwrap().unwrap();
+    assert!(href.starts_with("/lessons/distributed-sampler#"), "{href}");
+    assert!(failed.find(Locator::Css(".check-hint")).await.is_ok(), "a hint: {shown}");
+    c.screenshot().await.map(|png| std::fs::write(artifacts().join("graded-fail.png"), png)).ok();
+    c.refresh().await.unwrap();
+    wait_for_hydration(&c, "the failed page").await;
+    assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("100 XP"), "XP once");
+    c.close().await.unwrap();
+}
