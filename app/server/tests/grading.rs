@@ -394,3 +394,52 @@ async fn a_killed_app_loses_no_job() {
         checks["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").collect();
     assert!(failed.is_empty(), "nothing failed; only the speedup was skipped: {failed:?}");
 }
+
+/// Every broken variant through the web path, graded by a worker: each fails exactly the check
+/// it fails under `gpu-runner grade` (`gpu-runner/tests/grade.rs`), or is the same `error`.
+/// The worker does not time the speedup (so `speedup` is skipped everywhere); `small_batch.py`,
+/// which fails only the speedup, is left to the runner's own tests.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_broken_variant_gets_its_verdict_through_the_web() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, _store, worker_token, token) = start(tmp.path()).await;
+    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+    let _worker = worker(&base, &worker_token, "held-out", false);
+    let expected: &[(&str, &[&str])] = &[
+        ("own_world.py", &["launched"]),
+        ("manual_allreduce.py", &["ddp_wrapped"]),
+        ("no_set_epoch.py", &["sampler_set_epoch"]),
+        ("all_ranks_log.py", &["rank0_logging"]),
+        ("same_shard.py", &["sampler_sharding"]),
+        ("ckpt_every_rank.py", &["checkpoint_rank0_only"]),
+        ("ckpt_wrapped.py", &["checkpoint_unwrapped"]),
+        ("module_forward.py", &["replicas_in_sync"]),
+        ("barrier_rank0.py", &["no_deadlock"]),
+        ("syntax_error.py", &[]),
+        ("nccl_on_cpu.py", &[]),
+    ];
+    let mut ids = Vec::new();
+    for (file, _) in expected {
+        ids.push(submit(&http, &base, &token, &exercise(&format!("broken/{file}"))).await);
+    }
+    let api = format!("{base}/api/submissions");
+    for ((file, failing), id) in expected.iter().zip(ids) {
+        let events = sse(&http, &format!("{api}/{id}/events"), &token, None).await;
+        assert_eq!(events.last().unwrap().1, "verdict", "{file}: {events:?}");
+        let (_, json) = call(&http, "GET", &format!("{api}/{id}"), Some(&token), None).await;
+        let v = &json["verdict"];
+        let failed: Vec<&str> = v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["status"] == "fail")
+            .map(|c| c["id"].as_str().unwrap())
+            .collect();
+        if failing.is_empty() {
+            assert_eq!(v["status"], "error", "{file}: {v}");
+        } else {
+            assert_eq!(v["status"], "fail", "{file}");
+            assert_eq!(failed, *failing, "{file}: {}", v["summary"]);
+        }
+    }
+}

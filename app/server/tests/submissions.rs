@@ -86,6 +86,29 @@ async fn pages(app: &App, store: &Store) {
     assert!(cancelled.body.contains("Cancelled before grading."), "{}", cancelled.body);
     assert!(!cancelled.body.contains("refresh"), "done: no more reloading");
 
+    // An instructor reads every learner's submissions and can grade one again.
+    let mut teacher = signed_up(app, "teacher@example.org").await;
+    assert_eq!(teacher.get(app, &url).await.status, StatusCode::NOT_FOUND, "not yet an instructor");
+    store.set_role("teacher@example.org", lockstep_store::Role::Instructor).await.unwrap();
+    let listed = teacher.get(app, "/instructor").await;
+    assert!(listed.body.contains(&format!(r#"href="{url}""#)), "{}", listed.body);
+    let page = teacher.get(app, &url).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains(r#"data-role="rerun""#));
+    assert_eq!(ada.post(app, &format!("{api}/rerun"), &[]).await.status, StatusCode::FORBIDDEN);
+    let again = teacher.submit(app, &format!("{api}/rerun"), &[]).await;
+    assert!(again.body.contains("Waiting for a grading machine"), "{}", again.body);
+
+    // Submissions are limited per learner: the 21st in an hour is refused, saying why.
+    let mut carl = signed_up(app, "carl@example.org").await;
+    let script = [("exercise", "ddp-conversion"), ("script", "print(1)\n")];
+    for _ in 0..20 {
+        let queued = carl.post(app, "/api/submissions", &script).await;
+        assert!(queued.headers["location"].to_str().unwrap().starts_with("/submissions/"));
+    }
+    let refused = carl.submit(app, "/api/submissions", &script).await;
+    assert!(refused.body.contains("in the last hour"), "{}", refused.body);
+
     // A terminal token, shown once.
     let account = ada.submit(app, "/account/token", &[]).await;
     let token = account.body.split(r#"data-role="new-token">"#).nth(1).expect("the token");

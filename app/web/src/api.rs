@@ -100,7 +100,10 @@ pub async fn get_instructor() -> Result<Option<InstructorView>, ServerFnError> {
     let progress = page_progress(&ctx, &viewer, &events).await?;
     let rows = ctx.store.learners_report().await.map_err(crate::ssr::context::internal)?;
     let answers = ctx.store.first_quiz_answers().await.map_err(crate::ssr::context::internal)?;
-    Ok(Some(crate::ssr::instructor::view(&ctx.course.current(), &rows, &answers, progress)))
+    let submissions =
+        ctx.store.recent_submissions(200).await.map_err(crate::ssr::context::internal)?;
+    let course = ctx.course.current();
+    Ok(Some(crate::ssr::instructor::view(&course, &rows, &answers, &submissions, progress)))
 }
 
 /// The progress panel of a page load, with the one-time notice left for it.

@@ -220,6 +220,8 @@ pub struct AccountInfo {
 pub struct InstructorView {
     pub learners: Vec<LearnerSummary>,
     pub questions: Vec<QuestionStat>,
+    /// The latest submissions of every learner, newest first: (who, exercise, submission).
+    pub submissions: Vec<(String, String, SubmissionRow)>,
     pub progress: ProgressView,
 }
 

@@ -41,7 +41,7 @@ pub fn InstructorPage() -> impl IntoView {
 
 #[component]
 fn Instructor(v: InstructorView) -> impl IntoView {
-    let InstructorView { learners, questions, progress } = v;
+    let InstructorView { learners, questions, submissions, progress } = v;
     let count = learners.len();
     view! {
         <section class="instructor-page">
@@ -64,6 +64,25 @@ fn Instructor(v: InstructorView) -> impl IntoView {
                                 <td>{format!("{}/{}", l.lessons_done, l.lessons_total)}</td>
                                 <td>{l.quizzes_passed}</td>
                                 <td>{l.achievements}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            <h2 id="submissions">"Submissions"</h2>
+            <p>"The latest 200, every learner's. Open one to read its verdict or grade it again."</p>
+            <div class="table-scroll">
+                <table class="instructor-table" data-role="all-submissions">
+                    <thead><tr>
+                        <th scope="col">"Submission"</th><th scope="col">"Learner"</th><th scope="col">"Exercise"</th><th scope="col">"Status"</th>
+                    </tr></thead>
+                    <tbody>
+                        {submissions.into_iter().map(|(who, exercise, s)| view! {
+                            <tr>
+                                <td><a href=lockstep_routes::submission(s.id)>{format!("#{}", s.id)}</a></td>
+                                <td>{who}</td>
+                                <td>{exercise}</td>
+                                <td>{s.verdict.unwrap_or(s.status)}</td>
                             </tr>
                         }).collect_view()}
                     </tbody>

@@ -159,11 +159,22 @@ pub fn view(
     course: &Course,
     rows: &[LearnerRow],
     answers: &[QuizAnswerRow],
+    submissions: &[lockstep_store::Submission],
     progress: ProgressView,
 ) -> crate::model::InstructorView {
+    let who = |learner: &str| {
+        rows.iter()
+            .find(|r| r.learner_id == learner)
+            .and_then(|r| r.email.clone())
+            .unwrap_or_else(|| learner.to_string())
+    };
     crate::model::InstructorView {
         learners: learners(course, rows),
         questions: questions(course, answers),
+        submissions: submissions
+            .iter()
+            .map(|s| (who(&s.learner_id), s.exercise.clone(), super::grading::row(s)))
+            .collect(),
         progress,
     }
 }
