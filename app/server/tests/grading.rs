@@ -24,6 +24,10 @@ use serde_json::Value;
 
 type Http = Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
 
+/// The tests in this file take turns: each grades for real, and the speedup a grading times is
+/// spoilt by another grading on the same cores (a reference solution then fails `speedup`).
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 fn gpu_runner() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let bin = exe.parent().unwrap().parent().unwrap().join("gpu-runner");
@@ -163,6 +167,7 @@ async fn submit(http: &Http, base: &str, token: &str, script: &str) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let tmp = tempfile::tempdir().unwrap();
     let (base, store, worker_token, token) = start(tmp.path()).await;
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
@@ -325,6 +330,7 @@ async fn server_process(db: &Path, url: &str, port: u16) -> ServerProcess {
 /// outage by retrying its reports.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_app_loses_no_job() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let tmp = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", tmp.path().join("db.sqlite3").display());
     let port = common::free_port();
@@ -401,6 +407,7 @@ async fn a_killed_app_loses_no_job() {
 /// which fails only the speedup, is left to the runner's own tests.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_broken_variant_gets_its_verdict_through_the_web() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let tmp = tempfile::tempdir().unwrap();
     let (base, _store, worker_token, token) = start(tmp.path()).await;
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
