@@ -184,7 +184,7 @@ fn describe(event: &Event) -> Option<String> {
         }
         Event::RunFinished { index, wall_s, .. } => format!("run {index} done in {wall_s:.1} s"),
         Event::Check { check } => {
-            let status = format!("{:?}", check.status).to_lowercase();
+            let status = check.status.as_str();
             format!("{status:>4} {}: {}", check.id.as_str(), check.message)
         }
         Event::Requeued { reason } => format!("back in the queue: {reason}"),

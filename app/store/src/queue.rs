@@ -169,15 +169,6 @@ fn parse_status(s: &str) -> Result<Status, StoreError> {
     })
 }
 
-fn status_str(s: Status) -> &'static str {
-    match s {
-        Status::Pass => "pass",
-        Status::Fail => "fail",
-        Status::Error => "error",
-        Status::Timeout => "timeout",
-    }
-}
-
 /// Appends `event` to the submission's events inside `tx`.
 async fn push_event(
     tx: &mut Transaction<'_, Any>,
@@ -202,6 +193,15 @@ fn encode(event: &Event) -> String {
 }
 
 impl Store {
+    /// The row-lock clause that lets concurrent claimers skip each other's rows on PostgreSQL;
+    /// SQLite needs none, its writers take turns.
+    fn skip_locked(&self) -> &'static str {
+        match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        }
+    }
+
     /// Keeps the script and queues its grading; the submission's id.
     pub async fn submit(&self, new: &NewSubmission<'_>, now_ms: i64) -> Result<i64, StoreError> {
         self.ensure_learner(new.learner, now_ms / 1000).await?;
@@ -330,10 +330,7 @@ impl Store {
         lease_ms: i64,
         now_ms: i64,
     ) -> Result<Option<Claimed>, StoreError> {
-        let lock = match self.backend {
-            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
-            Backend::Sqlite => "",
-        };
+        let lock = self.skip_locked();
         let mut tx = self.pool.begin().await?;
         let row = sqlx::query(&format!(
             "UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_id = $1, \
@@ -444,7 +441,7 @@ impl Store {
              finished_at = $3 WHERE id = $4 RETURNING learner_id, exercise",
         )
         .bind(verdict_json)
-        .bind(status_str(status))
+        .bind(status.as_str())
         .bind(now_ms / 1000)
         .bind(id)
         .fetch_one(&mut *tx)
@@ -524,10 +521,7 @@ impl Store {
         policy: RetryPolicy,
         now_ms: i64,
     ) -> Result<Vec<(i64, Requeue)>, StoreError> {
-        let lock = match self.backend {
-            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
-            Backend::Sqlite => "",
-        };
+        let lock = self.skip_locked();
         let mut taken = Vec::new();
         loop {
             let mut tx = self.pool.begin().await?;

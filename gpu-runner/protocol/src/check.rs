@@ -92,6 +92,17 @@ pub enum CheckStatus {
     Skip,
 }
 
+impl CheckStatus {
+    /// As serialized: `pass`, `fail`, `skip`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckStatus::Pass => "pass",
+            CheckStatus::Fail => "fail",
+            CheckStatus::Skip => "skip",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Check {
     pub id: CheckId,

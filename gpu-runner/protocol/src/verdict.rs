@@ -20,6 +20,18 @@ pub enum Status {
     Timeout,
 }
 
+impl Status {
+    /// As serialized: `pass`, `fail`, `error`, `timeout`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Error => "error",
+            Status::Timeout => "timeout",
+        }
+    }
+}
+
 /// Where an `error` verdict points.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ErrorInfo {

@@ -6,7 +6,7 @@
 //! few seconds until the verdict is in.
 
 use grading_protocol::live::Event;
-use grading_protocol::{Check, CheckStatus, RunRole, Status};
+use grading_protocol::{Check, CheckStatus, RunRole};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
@@ -122,8 +122,8 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
                 {move || checks().into_iter().map(|c| view! { <CheckItem c/> }).collect_view()}
             </ul>
             {move || verdict.get().map(|v| view! {
-                <p class=format!("verdict verdict-{}", status_word(v.status)) data-role="verdict">
-                    <strong>{status_word(v.status).to_uppercase()}</strong> ": " {v.summary.clone()}
+                <p class=format!("verdict verdict-{}", v.status.as_str()) data-role="verdict">
+                    <strong>{v.status.as_str().to_uppercase()}</strong> ": " {v.summary.clone()}
                 </p>
                 {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message}</pre> })}
             })}
@@ -133,11 +133,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
 
 #[component]
 fn CheckItem(c: Check) -> impl IntoView {
-    let status = match c.status {
-        CheckStatus::Pass => "pass",
-        CheckStatus::Fail => "fail",
-        CheckStatus::Skip => "skip",
-    };
+    let status = c.status.as_str();
     view! {
         <li class=format!("check check-{status}") data-check=c.id.as_str()>
             <span class="check-status">{status}</span>
@@ -150,15 +146,6 @@ fn CheckItem(c: Check) -> impl IntoView {
                 <p class="check-lesson"><a href=c.lesson.clone()>"Read the lesson section that teaches this"</a></p>
             })}
         </li>
-    }
-}
-
-fn status_word(s: Status) -> &'static str {
-    match s {
-        Status::Pass => "pass",
-        Status::Fail => "fail",
-        Status::Error => "error",
-        Status::Timeout => "timeout",
     }
 }
 
@@ -181,7 +168,7 @@ pub fn status_line(events: &[LiveEvent]) -> String {
             Event::RunFinished { .. } | Event::Check { .. } => continue,
             Event::Requeued { reason } => format!("Back in the queue: {reason}."),
             Event::Verdict { status, summary } => {
-                format!("Graded: {}. {summary}", status_word(*status).to_uppercase())
+                format!("Graded: {}. {summary}", status.as_str().to_uppercase())
             }
             Event::Failed { reason } => {
                 format!("The grading platform could not grade it: {reason}. Nothing to fix in your script; submit it again later.")
@@ -293,6 +280,7 @@ mod live {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use grading_protocol::Status;
 
     fn e(id: i64, event: Event) -> LiveEvent {
         LiveEvent { id, event }

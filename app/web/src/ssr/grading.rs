@@ -25,7 +25,7 @@ pub fn row(s: &Submission) -> SubmissionRow {
     SubmissionRow {
         id: s.id,
         status: s.status.as_str().to_string(),
-        verdict: s.verdict_status.map(|v| format!("{v:?}").to_lowercase()),
+        verdict: s.verdict_status.map(|v| v.as_str().to_string()),
         created_at: s.created_at,
     }
 }
