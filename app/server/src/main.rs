@@ -8,6 +8,11 @@ use lockstep_server::{build_state, router, serve, Config, ServerError};
 use lockstep_store::{Role, Store};
 use tracing_subscriber::EnvFilter;
 
+// Every page view allocates and frees a few hundred kilobytes across threads; glibc's malloc
+// spent a fifth of a signed-in page's time on it (perf, under `xtask/bench/http.sh`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Lockstep: the course server, and its operator's commands.
 ///
 /// Without a command it serves the course; settings come from the environment

@@ -21,7 +21,7 @@ use leptos::prelude::ServerFnError;
 use lockstep_course::{Course, LessonEntry};
 use lockstep_web::model::LessonLookup;
 use lockstep_web::ssr::template::{RenderTemplate, Template, TemplateError};
-use lockstep_web::ssr::viewer::{self, Viewer, ViewerError};
+use lockstep_web::ssr::viewer::{self, Reads, Viewer, ViewerError};
 use tower::ServiceExt;
 use tower_sessions::Session;
 
@@ -105,9 +105,11 @@ async fn personal_page(
         None => render_template(state, course, slug).await?,
     };
     let ctx = &state.app.context;
-    let viewer = viewer::resolve(&ctx.store, session.as_ref(), headers).await?;
+    // The page only shows the learner: what this process keeps of them will do.
+    let viewer = viewer::resolve_with(&ctx.store, Reads::Kept, session.as_ref(), headers).await?;
     let notice = viewer::take_notice(session.as_ref()).await?;
-    let learner = ctx.lesson_learner(&viewer, slug, notice).await.map_err(PageError::Learner)?;
+    let learner = ctx.lesson_learner(&viewer, Reads::Kept, slug, notice).await;
+    let learner = learner.map_err(PageError::Learner)?;
     let mut response = Body::from(entry.template.fill(learner)).into_response();
     *response.headers_mut() = entry.headers.clone();
     response.headers_mut().insert(FILLED.0, axum::http::HeaderValue::from_static(FILLED.1));
@@ -138,7 +140,7 @@ async fn render_template(
         return Err(PageError::Gone);
     };
     let anonymous = Viewer::Anonymous { learner: None };
-    let learner = state.app.context.lesson_learner(&anonymous, slug, None).await;
+    let learner = state.app.context.lesson_learner(&anonymous, Reads::Fresh, slug, None).await;
     let learner = learner.map_err(PageError::Learner)?;
     let template = Template::parse(&html, lesson, &learner)?;
     let entry = Arc::new(Entry { course: course.clone(), headers: parts.headers, template });

@@ -1,8 +1,14 @@
 //! Server-side sessions in the platform's own database, so every app machine sharing a
 //! PostgreSQL sees the same sessions. tower-sessions' sqlx store has one type per database;
-//! this enum picks one at run time from `DATABASE_URL`.
+//! [`Sessions`] picks one at run time from `DATABASE_URL`.
+//!
+//! Every request with a session cookie loads its session. On SQLite only this process writes
+//! sessions, so loaded records are kept in memory and forgotten when this process writes or
+//! deletes them (`lockstep_store::read_cache`); on PostgreSQL another app machine may sign the
+//! session out, so every load reads the database.
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tower_sessions::cookie::SameSite;
@@ -15,22 +21,38 @@ use tower_sessions_sqlx_store::sqlx::sqlite::{
 };
 use tower_sessions_sqlx_store::{PostgresStore, SqliteStore};
 
+use lockstep_store::read_cache::ReadCache;
 use lockstep_store::Backend;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "lockstep_session";
 
+#[derive(Clone)]
+pub struct Sessions {
+    backing: Backing,
+    kept: Arc<ReadCache<Id, Record>>,
+}
+
 #[derive(Debug, Clone)]
-pub enum Sessions {
+enum Backing {
     Sqlite(SqliteStore),
     Postgres(PostgresStore),
 }
 
+impl std::fmt::Debug for Sessions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.backing.fmt(f)
+    }
+}
+
+/// Sessions kept in memory at most: far more than are active at once on one machine.
+const MAX_KEPT: usize = 100_000;
+
 impl Sessions {
     /// Connects to the database at `url` and creates the session table if it is missing.
     pub async fn connect(url: &str) -> Result<Sessions, sqlx::Error> {
-        let sessions = match Backend::of_url(url) {
-            Some(Backend::Postgres) => Sessions::Postgres(PostgresStore::new(
+        let backing = match Backend::of_url(url) {
+            Some(Backend::Postgres) => Backing::Postgres(PostgresStore::new(
                 PgPoolOptions::new().max_connections(8).connect(url).await?,
             )),
             // `Store::connect` has refused anything else before this runs.
@@ -38,16 +60,26 @@ impl Sessions {
                 let options = SqliteConnectOptions::from_str(url)?
                     .journal_mode(SqliteJournalMode::Wal)
                     .busy_timeout(Duration::from_secs(5));
-                Sessions::Sqlite(SqliteStore::new(
-                    SqlitePoolOptions::new().max_connections(8).connect_with(options).await?,
-                ))
+                // No ping before each acquire: the connection is in this process.
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(8)
+                    .test_before_acquire(false)
+                    .connect_with(options)
+                    .await?;
+                Backing::Sqlite(SqliteStore::new(pool))
             }
         };
-        match &sessions {
-            Sessions::Sqlite(s) => s.migrate().await?,
-            Sessions::Postgres(s) => s.migrate().await?,
-        }
-        Ok(sessions)
+        let keep_for = match &backing {
+            Backing::Sqlite(s) => {
+                s.migrate().await?;
+                Duration::from_secs(60)
+            }
+            Backing::Postgres(s) => {
+                s.migrate().await?;
+                Duration::ZERO
+            }
+        };
+        Ok(Sessions { backing, kept: Arc::new(ReadCache::new(keep_for, MAX_KEPT)) })
     }
 
     /// The layer that gives every request its session. `secure`: the site is served over
@@ -81,40 +113,58 @@ impl Sessions {
 #[async_trait::async_trait]
 impl SessionStore for Sessions {
     async fn create(&self, record: &mut Record) -> session_store::Result<()> {
-        match self {
-            Sessions::Sqlite(s) => s.create(record).await,
-            Sessions::Postgres(s) => s.create(record).await,
-        }
+        let done = match &self.backing {
+            Backing::Sqlite(s) => s.create(record).await,
+            Backing::Postgres(s) => s.create(record).await,
+        };
+        self.kept.forget(&record.id);
+        done
     }
 
     async fn save(&self, record: &Record) -> session_store::Result<()> {
-        match self {
-            Sessions::Sqlite(s) => s.save(record).await,
-            Sessions::Postgres(s) => s.save(record).await,
-        }
+        let done = match &self.backing {
+            Backing::Sqlite(s) => s.save(record).await,
+            Backing::Postgres(s) => s.save(record).await,
+        };
+        // Forgotten, not replaced: of two saves at once, the cache cannot tell which the
+        // database kept.
+        self.kept.forget(&record.id);
+        done
     }
 
     async fn load(&self, id: &Id) -> session_store::Result<Option<Record>> {
-        match self {
-            Sessions::Sqlite(s) => s.load(id).await,
-            Sessions::Postgres(s) => s.load(id).await,
+        let now = tower_sessions::cookie::time::OffsetDateTime::now_utc();
+        if let Some(record) = self.kept.get(id).filter(|r| r.expiry_date > now) {
+            return Ok(Some(record));
         }
+        let ticket = self.kept.ticket();
+        let record = match &self.backing {
+            Backing::Sqlite(s) => s.load(id).await,
+            Backing::Postgres(s) => s.load(id).await,
+        }?;
+        if let Some(record) = &record {
+            self.kept.put(*id, record.clone(), ticket);
+        }
+        Ok(record)
     }
 
     async fn delete(&self, id: &Id) -> session_store::Result<()> {
-        match self {
-            Sessions::Sqlite(s) => s.delete(id).await,
-            Sessions::Postgres(s) => s.delete(id).await,
-        }
+        let done = match &self.backing {
+            Backing::Sqlite(s) => s.delete(id).await,
+            Backing::Postgres(s) => s.delete(id).await,
+        };
+        self.kept.forget(id);
+        done
     }
 }
 
 #[async_trait::async_trait]
 impl ExpiredDeletion for Sessions {
     async fn delete_expired(&self) -> session_store::Result<()> {
-        match self {
-            Sessions::Sqlite(s) => s.delete_expired().await,
-            Sessions::Postgres(s) => s.delete_expired().await,
+        // Kept records are checked for expiry when loaded; nothing to forget here.
+        match &self.backing {
+            Backing::Sqlite(s) => s.delete_expired().await,
+            Backing::Postgres(s) => s.delete_expired().await,
         }
     }
 }

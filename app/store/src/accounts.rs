@@ -145,6 +145,7 @@ impl Store {
         .bind(account_id)
         .fetch_optional(&self.pool)
         .await?;
+        self.wrote_account(Some(account_id));
         row.map(|r| r.try_get(0)).transpose().map_err(StoreError::from)
     }
 
@@ -155,6 +156,7 @@ impl Store {
             .bind(email)
             .execute(&self.pool)
             .await?;
+        self.wrote_account(None);
         Ok(done.rows_affected() == 1)
     }
 
@@ -207,6 +209,8 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
+        self.wrote_learner(from);
+        self.wrote_learner(into);
         Ok(Merged { moved, already_had: already as u64, quiz_answers: answers.rows_affected() })
     }
 

@@ -11,12 +11,15 @@ use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Executor};
 
 mod accounts;
+mod cached;
 mod progress;
 mod queue;
+pub mod read_cache;
 mod report;
 mod tokens;
 
 pub use accounts::{Account, Merged, Role};
+pub use cached::{Cached, LearnerReads};
 pub use queue::{
     Claimed, Finished, NewSubmission, Requeue, RetryPolicy, StoredEvent, Submission,
     SubmissionStatus,
@@ -63,6 +66,7 @@ impl Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    caches: std::sync::Arc<cached::Caches>,
 }
 
 /// Default database: a SQLite file in the working directory, created on first start.
@@ -75,7 +79,9 @@ impl Store {
         let backend = Backend::of_url(url).ok_or_else(|| StoreError::UnsupportedUrl(url.into()))?;
         let mut options = AnyPoolOptions::new().max_connections(16);
         if backend == Backend::Sqlite {
-            options = options.after_connect(|conn, _| {
+            // A SQLite connection lives in this process and cannot drop; sqlx's default ping
+            // before each acquire is a round trip to its worker thread for nothing.
+            options = options.test_before_acquire(false).after_connect(|conn, _| {
                 Box::pin(async move {
                     // WAL lets page reads go on while a write commits; foreign keys are off by
                     // default in SQLite.
@@ -90,7 +96,11 @@ impl Store {
             Backend::Sqlite => SQLITE_MIGRATIONS.run(&pool).await?,
             Backend::Postgres => POSTGRES_MIGRATIONS.run(&pool).await?,
         }
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool,
+            backend,
+            caches: std::sync::Arc::new(cached::Caches::for_backend(backend)),
+        })
     }
 
     pub fn backend(&self) -> Backend {

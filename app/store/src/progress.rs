@@ -40,6 +40,7 @@ impl Store {
         .bind(now)
         .execute(&self.pool)
         .await?;
+        self.wrote_learner(learner);
         Ok(done.rows_affected() == 1)
     }
 
@@ -90,6 +91,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
+        self.wrote_learner(learner);
         Ok(done.rows_affected())
     }
 
@@ -113,6 +115,7 @@ impl Store {
         .bind(now)
         .execute(&self.pool)
         .await?;
+        self.wrote_learner(learner);
         Ok(())
     }
 

@@ -482,6 +482,7 @@ impl Store {
         let event = Event::Verdict { status, summary: summary.into() };
         push_event(&mut tx, id, &event, now_ms).await?;
         tx.commit().await?;
+        self.wrote_learner(&learner_id);
         Ok(Some(Finished { submission: id, learner_id, recorded }))
     }
 

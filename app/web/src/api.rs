@@ -33,7 +33,7 @@ pub async fn get_lesson_learner(slug: String) -> Result<LessonLearner, ServerFnE
     let ctx = crate::ssr::context()?;
     let viewer = ctx.viewer().await?;
     let notice = ctx.take_notice().await?;
-    ctx.lesson_learner(&viewer, &slug, notice).await
+    ctx.lesson_learner(&viewer, crate::ssr::viewer::Reads::Fresh, &slug, notice).await
 }
 
 /// Records that the learner finished a lesson. Works as a plain form post without JavaScript.

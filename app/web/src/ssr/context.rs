@@ -71,7 +71,16 @@ impl AppContext {
 
     /// The viewer's progress as every page shows it, from their events.
     pub fn progress_view(&self, viewer: &Viewer, events: &[lockstep_xp::Event]) -> ProgressView {
-        page_models::progress_view(&self.progress_of(events), viewer.account().map(|a| &*a.email))
+        Self::progress_view_in(&self.course.current(), viewer, events)
+    }
+
+    fn progress_view_in(
+        course: &lockstep_course::Course,
+        viewer: &Viewer,
+        events: &[lockstep_xp::Event],
+    ) -> ProgressView {
+        let progress = lockstep_xp::progress(&page_models::facts(course), events);
+        page_models::progress_view(&progress, viewer.account().map(|a| &*a.email))
     }
 
     /// Records `action` for the viewer (making an anonymous browser a learner cookie if it has
@@ -150,15 +159,23 @@ impl AppContext {
     pub async fn lesson_learner(
         &self,
         viewer: &Viewer,
+        reads: viewer::Reads,
         slug: &str,
         notice: Option<String>,
     ) -> Result<crate::model::LessonLearner, ServerFnError> {
-        let answers = self.last_quiz_answers(viewer, slug).await?;
-        let events = self.events(viewer).await?;
-        let mut progress = self.progress_view(viewer, &events);
+        let (answers, events) = match (reads, viewer.learner()) {
+            (viewer::Reads::Kept, Some(id)) => {
+                let kept = self.store.cached().learner(id).await.map_err(internal)?;
+                (kept.last_quiz_answers(slug), kept.events.clone())
+            }
+            _ => (self.last_quiz_answers(viewer, slug).await?, self.events(viewer).await?),
+        };
+        // One look at the course for the whole page: each look reads the lessons folder.
+        let course = self.course.current();
+        let mut progress = Self::progress_view_in(&course, viewer, &events);
         progress.notice = notice;
         Ok(page_models::lesson_learner(
-            &self.course.current(),
+            &course,
             slug,
             &Self::completed_in(&events),
             &answers,

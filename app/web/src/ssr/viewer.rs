@@ -84,9 +84,40 @@ pub async fn resolve(
     session: Option<&Session>,
     headers: &http::HeaderMap,
 ) -> Result<Viewer, ViewerError> {
+    resolve_with(store, Reads::Fresh, session, headers).await
+}
+
+/// Whether a request may use what this process keeps between its writes
+/// ([`Store::cached`]): a page that only shows the learner may; anything that decides or
+/// records reads the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    Fresh,
+    Kept,
+}
+
+/// [`resolve`], reading the account as `reads` says.
+pub async fn resolve_with(
+    store: &Store,
+    reads: Reads,
+    session: Option<&Session>,
+    headers: &http::HeaderMap,
+) -> Result<Viewer, ViewerError> {
     if let Some(session) = session {
         if let Some(signed_in) = session.get::<SignedIn>(SIGNED_IN).await? {
-            match store.account_by_id(signed_in.account).await? {
+            let mut account = match reads {
+                Reads::Fresh => store.account_by_id(signed_in.account).await?,
+                Reads::Kept => store.cached().account_by_id(signed_in.account).await?,
+            };
+            let current = |a: &Option<Account>| {
+                a.as_ref().is_some_and(|a| a.session_epoch == signed_in.epoch)
+            };
+            if reads == Reads::Kept && !current(&account) {
+                // A kept account may predate a password reset made by another process;
+                // the database decides before the session is ended.
+                account = store.account_by_id(signed_in.account).await?;
+            }
+            match account {
                 Some(account) if account.session_epoch == signed_in.epoch => {
                     if signed_in.day != today() {
                         let renewed = SignedIn::today(signed_in.account, signed_in.epoch);

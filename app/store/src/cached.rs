@@ -1,0 +1,135 @@
+//! The reads of a lesson page, kept in this process between writes (see [`crate::read_cache`]).
+//!
+//! Only what a page shows goes through here; every state-changing request reads the database
+//! itself. On SQLite this process is the only writer of progress, so a learner's reads stay
+//! exact and live a minute at most; accounts are also written by `lockstep admin` from
+//! another process (a password reset, a role), so they live two seconds. On PostgreSQL other
+//! app machines write too, and nothing is kept.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use lockstep_xp::Event as XpEvent;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::progress::decode_answers;
+use crate::read_cache::ReadCache;
+use crate::{Account, Backend, Store, StoreError};
+
+/// Per cache: far more learners than are active at once on one machine.
+const MAX_ENTRIES: usize = 50_000;
+
+/// What a lesson page reads of a learner.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LearnerReads {
+    /// Live events, oldest first, as [`Store::events`] returns them.
+    pub events: Vec<XpEvent>,
+    /// (lesson, quiz, answers): the last answers to every quiz since its lesson's last reset.
+    quiz_answers: Vec<(String, u32, Vec<Vec<usize>>)>,
+}
+
+impl LearnerReads {
+    /// As [`Store::last_quiz_answers`] returns them.
+    pub fn last_quiz_answers(&self, lesson: &str) -> Vec<(u32, Vec<Vec<usize>>)> {
+        self.quiz_answers
+            .iter()
+            .filter(|(l, _, _)| l == lesson)
+            .map(|(_, quiz, answers)| (*quiz, answers.clone()))
+            .collect()
+    }
+}
+
+pub(crate) struct Caches {
+    accounts: ReadCache<i64, Account>,
+    learners: ReadCache<String, Arc<LearnerReads>>,
+}
+
+impl std::fmt::Debug for Caches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Caches").field("enabled", &self.learners.enabled()).finish()
+    }
+}
+
+impl Caches {
+    pub(crate) fn for_backend(backend: Backend) -> Caches {
+        let (accounts, learners) = match backend {
+            Backend::Sqlite => (Duration::from_secs(2), Duration::from_secs(60)),
+            Backend::Postgres => (Duration::ZERO, Duration::ZERO),
+        };
+        Caches {
+            accounts: ReadCache::new(accounts, MAX_ENTRIES),
+            learners: ReadCache::new(learners, MAX_ENTRIES),
+        }
+    }
+}
+
+/// [`Store::cached`].
+pub struct Cached<'a>(&'a Store);
+
+impl Store {
+    /// Reads for a page, kept between this process's writes.
+    pub fn cached(&self) -> Cached<'_> {
+        Cached(self)
+    }
+
+    /// After a write of the learner's events or quiz answers has committed.
+    pub(crate) fn wrote_learner(&self, learner: &str) {
+        self.caches.learners.forget(&learner.to_string());
+    }
+
+    /// After a write of an account has committed; `None`: of accounts not known by id.
+    pub(crate) fn wrote_account(&self, id: Option<i64>) {
+        match id {
+            Some(id) => self.caches.accounts.forget(&id),
+            None => self.caches.accounts.forget_all(),
+        }
+    }
+}
+
+impl Cached<'_> {
+    /// As [`Store::account_by_id`].
+    pub async fn account_by_id(&self, id: i64) -> Result<Option<Account>, StoreError> {
+        let cache = &self.0.caches.accounts;
+        if let Some(account) = cache.get(&id) {
+            return Ok(Some(account));
+        }
+        let ticket = cache.ticket();
+        let account = self.0.account_by_id(id).await?;
+        if let Some(account) = &account {
+            cache.put(id, account.clone(), ticket);
+        }
+        Ok(account)
+    }
+
+    /// The learner's events and quiz answers.
+    pub async fn learner(&self, learner: &str) -> Result<Arc<LearnerReads>, StoreError> {
+        let cache = &self.0.caches.learners;
+        let key = learner.to_string();
+        if let Some(reads) = cache.get(&key) {
+            return Ok(reads);
+        }
+        let ticket = cache.ticket();
+        let events = self.0.events(learner).await?;
+        let rows: Vec<AnyRow> = sqlx::query(
+            "SELECT lesson, quiz, answers FROM quiz_attempts WHERE id IN (\
+               SELECT MAX(id) FROM quiz_attempts WHERE learner_id = $1 AND reset_at IS NULL \
+               GROUP BY lesson, quiz\
+             ) ORDER BY lesson, quiz",
+        )
+        .bind(learner)
+        .fetch_all(&self.0.pool)
+        .await?;
+        let mut quiz_answers = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let (lesson, quiz, answers): (String, i64, String) =
+                (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
+            if let (Ok(quiz), Some(answers)) = (u32::try_from(quiz), decode_answers(&answers)) {
+                quiz_answers.push((lesson, quiz, answers));
+            }
+        }
+        let reads = Arc::new(LearnerReads { events, quiz_answers });
+        cache.put(key, reads.clone(), ticket);
+        Ok(reads)
+    }
+}

@@ -1,0 +1,201 @@
+//! Reads kept in this process until this process writes what they read.
+//!
+//! A signed-in lesson page needs the learner's account, events and quiz answers. Read from
+//! SQLite through sqlx, each is a round trip to a connection's thread, and those round trips
+//! were most of the page's time. Between two of a learner's actions nothing they read
+//! changes, so this process keeps them and forgets them when it writes them.
+//!
+//! A write forgets its keys after it commits. A read that began before that write must not
+//! put back what it read, so every read takes a [`Ticket`] before it starts and is stored only
+//! if none of its key's writes came after the ticket. Writes made by another process are not
+//! seen here at all: each cache has a time to live that bounds how stale such a read can be,
+//! and a store shared by several processes (PostgreSQL) turns caching off.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Taken before a read; a read is stored only if its key was not written after it.
+#[derive(Debug, Clone, Copy)]
+pub struct Ticket(u64);
+
+pub struct ReadCache<K, V> {
+    ttl: Duration,
+    max_entries: usize,
+    inner: Mutex<Inner<K, V>>,
+}
+
+struct Inner<K, V> {
+    /// Bumped by every write.
+    clock: u64,
+    /// Each written key and the clock of its last write.
+    written: HashMap<K, u64>,
+    /// Tickets older than this are refused: `written` was cleared after they were taken.
+    floor: u64,
+    entries: HashMap<K, (V, Instant)>,
+}
+
+impl<K: Hash + Eq + Clone, V: Clone> ReadCache<K, V> {
+    /// A cache whose entries live `ttl` at most (`Duration::ZERO`: keeps nothing) and holds
+    /// at most `max_entries`.
+    pub fn new(ttl: Duration, max_entries: usize) -> ReadCache<K, V> {
+        ReadCache {
+            ttl,
+            max_entries,
+            inner: Mutex::new(Inner {
+                clock: 0,
+                written: HashMap::new(),
+                floor: 0,
+                entries: HashMap::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner<K, V>> {
+        // A panic while holding the lock leaves nothing half-written that matters here.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn enabled(&self) -> bool {
+        !self.ttl.is_zero()
+    }
+
+    /// To take before reading what will be [`put`](Self::put).
+    pub fn ticket(&self) -> Ticket {
+        Ticket(self.lock().clock)
+    }
+
+    pub fn get(&self, key: &K) -> Option<V> {
+        if !self.enabled() {
+            return None;
+        }
+        let inner = self.lock();
+        let (value, at) = inner.entries.get(key)?;
+        (at.elapsed() < self.ttl).then(|| value.clone())
+    }
+
+    /// Keeps what was read for `key` after `ticket` was taken, unless the key was written
+    /// since.
+    pub fn put(&self, key: K, value: V, ticket: Ticket) {
+        if !self.enabled() {
+            return;
+        }
+        let mut inner = self.lock();
+        let written_since = inner.written.get(&key).is_some_and(|&w| w > ticket.0);
+        if written_since || ticket.0 < inner.floor {
+            return;
+        }
+        if inner.entries.len() >= self.max_entries {
+            inner.entries.retain(|_, (_, at)| at.elapsed() < self.ttl);
+            if inner.entries.len() >= self.max_entries {
+                inner.entries.clear();
+            }
+        }
+        inner.entries.insert(key, (value, Instant::now()));
+    }
+
+    /// Called after a write of `key` has committed.
+    pub fn forget(&self, key: &K) {
+        if !self.enabled() {
+            return;
+        }
+        let mut inner = self.lock();
+        inner.clock += 1;
+        let clock = inner.clock;
+        inner.entries.remove(key);
+        if inner.written.len() >= self.max_entries {
+            // Forget which keys were written, and refuse every read that began before now.
+            inner.written.clear();
+            inner.floor = clock;
+        }
+        inner.written.insert(key.clone(), clock);
+    }
+
+    /// Called after a write whose keys are not known here has committed.
+    pub fn forget_all(&self) {
+        if !self.enabled() {
+            return;
+        }
+        let mut inner = self.lock();
+        inner.clock += 1;
+        inner.floor = inner.clock;
+        inner.written.clear();
+        inner.entries.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache() -> ReadCache<&'static str, u32> {
+        ReadCache::new(Duration::from_secs(60), 4)
+    }
+
+    #[test]
+    fn keeps_a_read_until_its_key_is_written() {
+        let c = cache();
+        c.put("a", 1, c.ticket());
+        c.put("b", 2, c.ticket());
+        assert_eq!(c.get(&"a"), Some(1));
+        c.forget(&"a");
+        assert_eq!(c.get(&"a"), None);
+        assert_eq!(c.get(&"b"), Some(2), "a write forgets only its own key");
+    }
+
+    #[test]
+    fn a_read_that_began_before_a_write_is_not_kept() {
+        let c = cache();
+        let before = c.ticket();
+        c.forget(&"a"); // the write commits while the read is under way
+        c.put("a", 1, before);
+        assert_eq!(c.get(&"a"), None);
+        let after = c.ticket();
+        c.put("a", 2, after);
+        assert_eq!(c.get(&"a"), Some(2));
+        // A write of another key does not spoil the read.
+        let t = c.ticket();
+        c.forget(&"b");
+        c.put("a", 3, t);
+        assert_eq!(c.get(&"a"), Some(3));
+    }
+
+    #[test]
+    fn forget_all_refuses_reads_begun_before_it() {
+        let c = cache();
+        c.put("a", 1, c.ticket());
+        let before = c.ticket();
+        c.forget_all();
+        assert_eq!(c.get(&"a"), None);
+        c.put("b", 2, before);
+        assert_eq!(c.get(&"b"), None);
+    }
+
+    #[test]
+    fn stays_within_its_size_and_clears_written_keys_safely() {
+        let c = cache();
+        for (i, k) in ["a", "b", "c", "d", "e", "f"].into_iter().enumerate() {
+            c.put(k, i as u32, c.ticket());
+        }
+        assert!(c.lock().entries.len() <= 4);
+        let before = c.ticket();
+        for k in ["a", "b", "c", "d", "e"] {
+            c.forget(&k); // the fifth clears the written keys
+        }
+        c.put("a", 9, before);
+        assert_eq!(c.get(&"a"), None, "a read older than the clearing is refused");
+    }
+
+    #[test]
+    fn entries_expire_and_a_zero_ttl_keeps_nothing() {
+        let c: ReadCache<&str, u32> = ReadCache::new(Duration::from_millis(20), 4);
+        c.put("a", 1, c.ticket());
+        assert_eq!(c.get(&"a"), Some(1));
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(c.get(&"a"), None);
+        let off: ReadCache<&str, u32> = ReadCache::new(Duration::ZERO, 4);
+        off.put("a", 1, off.ticket());
+        assert_eq!(off.get(&"a"), None);
+    }
+}
