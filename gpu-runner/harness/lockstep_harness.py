@@ -237,8 +237,11 @@ def install():
             ms = sorted(times)[2] * 1000
         except Exception:
             pass
+        linears = [[m.in_features, m.out_features] for m in self.module.modules()
+                   if isinstance(m, torch.nn.Linear)]
         record("ddp", index=index, params=len(params), numel=numel, allreduce_ms=ms,
-               device=str(params[0].device) if params else None, site=call_site())
+               device=str(params[0].device) if params else None, linears=linears[:64],
+               site=call_site())
 
     DistributedDataParallel.__init__ = ddp_init
 
@@ -325,6 +328,10 @@ def install():
             self.info["passes"] += 1
             self.indices = []
             self.batches = 0
+            # The scalar losses backward() is called on during the pass, summed where they
+            # are (no device sync per step) and read once at its end.
+            self.loss_sum = None
+            self.losses = 0
             self.start = time.monotonic()
             self.sampler = describe_sampler(loader)
             try:
@@ -333,14 +340,26 @@ def install():
                 self.dataset_len = None
 
         def finish(self, complete):
+            end = time.monotonic()
+            if current[0] is self:
+                current[0] = None
+            loss = None
+            if self.losses:
+                try:
+                    loss = float(self.loss_sum) / self.losses
+                    if loss != loss or loss in (float("inf"), float("-inf")):
+                        loss = None  # JSON has no NaN; the chart shows a gap
+                except Exception:
+                    loss = None
             if complete:
                 dump_models("pass")
-            record("pass", loader=self.info["index"], number=self.number, start=self.start, end=time.monotonic(),
-                   batches=self.batches, samples=len(self.indices), complete=complete,
+            record("pass", loader=self.info["index"], number=self.number, start=self.start, end=end,
+                   batches=self.batches, samples=len(self.indices), complete=complete, loss=loss,
                    indices=self.indices[:MAX_INDICES], dataset_len=self.dataset_len, sampler=self.sampler,
                    batch_size=self.loader.batch_size, site=call_site())
 
     passes = weakref.WeakKeyDictionary()
+    current = [None]  # the pass the losses go to: the latest one started
 
     def loader_iter(self):
         it = real_iter(self)
@@ -348,7 +367,23 @@ def install():
         if old is not None and old.batches:
             old.finish(False)
         passes[it] = Pass(self)
+        current[0] = passes[it]
         return it
+
+    real_backward = torch.Tensor.backward
+
+    def backward(self, *args, **kwargs):
+        p = current[0]
+        if p is not None and self.dim() == 0:
+            try:
+                value = self.detach().float()
+                p.loss_sum = value if p.loss_sum is None else p.loss_sum + value
+                p.losses += 1
+            except Exception:
+                pass
+        return real_backward(self, *args, **kwargs)
+
+    torch.Tensor.backward = backward
 
     def next_index(self):
         p = passes.get(self)

@@ -142,6 +142,7 @@ fn report(role: RunRole, run: &Run, retried: Option<String>) -> RunReport {
         launcher_tail: run.launcher_tail.clone(),
         retried_because: retried,
         cpu: run.finished.cpu,
+        measured: grading_checks::measure::measured(&run.records),
     }
 }
 

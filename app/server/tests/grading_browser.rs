@@ -145,6 +145,13 @@ async fn submit_from_the_editor_and_watch_it_graded() {
     let verdict = text(&c, "[data-role=verdict]").await.unwrap();
     assert!(verdict.starts_with("PASS"), "{verdict}");
     assert_eq!(count(&c, "[data-role=checks] li.check-pass").await, 10);
+    // The real run beside the cost model: the solution's MLP is one the model can time.
+    let gap = text(&c, "[data-role=run-vs-model] [data-role=gap]").await.unwrap();
+    assert!(gap.starts_with("A step of your run took"), "{gap}");
+    assert!(gap.contains("the model's"), "a prediction to compare with: {gap}");
+    assert_eq!(count(&c, "[data-role=run-vs-model] svg.chart").await, 3, "epochs, loss, step");
+    let ranks_and_model = "[data-role=run-vs-model] figure:first-of-type g.series";
+    assert_eq!(count(&c, ranks_and_model).await, 3, "two ranks and the model's line");
     c.screenshot().await.map(|png| std::fs::write(artifacts().join("graded-pass.png"), png)).ok();
     c.refresh().await.unwrap();
     wait_for_hydration(&c, "the graded page").await;
@@ -161,6 +168,11 @@ async fn submit_from_the_editor_and_watch_it_graded() {
     let href = lesson.attr("href").await.unwrap().unwrap();
     assert!(href.starts_with("/lessons/distributed-sampler#"), "{href}");
     assert!(failed.find(Locator::Css(".check-hint")).await.is_ok(), "a hint: {shown}");
+    // The sampler, set up as the learner's script ran it: their world size, set_epoch off.
+    let sim = failed.find(Locator::Css("[data-role=case-sim]")).await.unwrap();
+    let caption = sim.find(Locator::Css("figcaption")).await.unwrap().text().await.unwrap();
+    assert!(caption.contains("over 2 processes without set_epoch"), "{caption}");
+    assert!(sim.find(Locator::Css("section.sim[data-sim=sampler]")).await.is_ok());
     c.screenshot().await.map(|png| std::fs::write(artifacts().join("graded-fail.png"), png)).ok();
     c.refresh().await.unwrap();
     wait_for_hydration(&c, "the failed page").await;

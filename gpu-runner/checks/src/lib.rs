@@ -11,6 +11,7 @@
 pub mod checkpoint;
 pub mod evidence;
 pub mod lessons;
+pub mod measure;
 pub mod outcome;
 pub mod process_group;
 pub mod rank0_logging;

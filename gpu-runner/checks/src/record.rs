@@ -42,6 +42,9 @@ pub enum Event {
         numel: u64,
         allreduce_ms: Option<f64>,
         device: Option<String>,
+        /// Its `nn.Linear` layers, (in, out) features, in module order.
+        #[serde(default)]
+        linears: Vec<(u64, u64)>,
         site: Option<String>,
     },
     Pass(Pass),
@@ -115,6 +118,9 @@ pub struct Pass {
     pub sampler: Sampler,
     pub batch_size: Option<u64>,
     pub site: Option<String>,
+    /// The mean scalar loss `backward()` was called on during the pass.
+    #[serde(default)]
+    pub loss: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -40,6 +40,7 @@ pub fn epoch_pass(
         sampler,
         batch_size: Some(4),
         site: Some("train.py:50".into()),
+        loss: Some(1.0 / f64::from(number + 1)),
     })
 }
 
@@ -90,6 +91,7 @@ pub fn correct_run(world: u32, len: u64, epochs: u32, epoch_s: f64) -> RunEviden
                 numel: 12_345,
                 allreduce_ms: Some(0.5),
                 device: None,
+                linears: Vec::new(),
                 site: Some("train.py:30".into()),
             },
         ];

@@ -12,5 +12,8 @@ mod run;
 mod verdict;
 
 pub use check::{Check, CheckId, CheckStatus, UnknownCheckId};
-pub use run::{CpuTime, Enforced, Limits, RankRun, RunReport, RunRole, Settings};
+pub use run::{
+    CpuTime, Enforced, EpochMeasure, Limits, Measured, ModelShape, RankEpochs, RankRun, RunReport,
+    RunRole, Settings,
+};
 pub use verdict::{ErrorInfo, Status, Verdict, Versions, SCHEMA};

@@ -103,4 +103,73 @@ pub struct RunReport {
     /// CPU seconds the job used, and those the rest of the machine used on the same CPUs
     /// meanwhile; absent where the host does not account for them.
     pub cpu: Option<CpuTime>,
+    /// What the run measured of its training, for the learner to hold against the cost
+    /// model's prediction; absent in verdicts from runners before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured: Option<Measured>,
+}
+
+/// A run's training as the harness measured it: per rank, each complete pass over the
+/// DataLoader the script trained with, and the model DDP wrapped.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    /// In rank order.
+    pub ranks: Vec<RankEpochs>,
+    /// The first model wrapped in DDP, if any was.
+    pub model: Option<ModelShape>,
+    /// The training DataLoader's `batch_size` (per process) and its dataset's length.
+    pub batch_size: Option<u64>,
+    pub dataset_len: Option<u64>,
+    /// The training sampler, as the first pass saw it: `DistributedSampler`, `RandomSampler`, …
+    pub sampler: Option<String>,
+    /// Whether the sampler's epoch changed from one pass to the next (`set_epoch` was called).
+    pub epoch_changed: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RankEpochs {
+    pub rank: u32,
+    pub epochs: Vec<EpochMeasure>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct EpochMeasure {
+    pub seconds: f64,
+    /// Steps (batches) in the pass.
+    pub batches: u64,
+    pub samples: u64,
+    /// The mean of the scalar losses `backward()` was called on during the pass.
+    pub loss: Option<f64>,
+}
+
+/// The model DDP wrapped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelShape {
+    /// Trainable values.
+    pub numel: u64,
+    /// Its `nn.Linear` layers in order, as (in, out) features: when they chain and hold all
+    /// its parameters, the model is an MLP the cost model can time.
+    pub linears: Vec<(u64, u64)>,
+    /// The median time of an all-reduce of all its parameters' size, measured when DDP
+    /// was constructed.
+    pub allreduce_ms: Option<f64>,
+    /// `cpu`, `cuda:0`, …
+    pub device: Option<String>,
+}
+
+impl ModelShape {
+    /// The MLP's widths (input, then each layer's output), when the linear layers chain and
+    /// hold every parameter (weights and biases).
+    pub fn mlp_widths(&self) -> Option<Vec<u64>> {
+        let first = self.linears.first()?;
+        let mut widths = vec![first.0];
+        for (i, &(inp, out)) in self.linears.iter().enumerate() {
+            if i > 0 && inp != widths[i] {
+                return None;
+            }
+            widths.push(out);
+        }
+        let numel: u64 = self.linears.iter().map(|(i, o)| i * o + o).sum();
+        (numel == self.numel).then_some(widths)
+    }
 }

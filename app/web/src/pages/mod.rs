@@ -4,6 +4,7 @@ mod index;
 mod instructor;
 mod lesson;
 mod not_found;
+mod run_vs_model;
 mod submission;
 mod xp;
 

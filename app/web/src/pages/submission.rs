@@ -119,20 +119,91 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
                 {move || runs(&events.get()).into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
             </ol>
             <ul class="checks" data-role="checks">
-                {move || checks().into_iter().map(|c| view! { <CheckItem c/> }).collect_view()}
+                {move || {
+                    let case = verdict.with(|v| v.as_ref().and_then(LearnerCase::of));
+                    checks().into_iter().map(|c| view! { <CheckItem c case/> }).collect_view()
+                }}
             </ul>
-            {move || verdict.get().map(|v| view! {
-                <p class=format!("verdict verdict-{}", v.status.as_str()) data-role="verdict">
-                    <strong>{v.status.as_str().to_uppercase()}</strong> ": " {v.summary.clone()}
-                </p>
-                {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message}</pre> })}
+            {move || verdict.get().map(|v| {
+                let comparison = super::run_vs_model::compare(&v);
+                view! {
+                    <p class=format!("verdict verdict-{}", v.status.as_str()) data-role="verdict">
+                        <strong>{v.status.as_str().to_uppercase()}</strong> ": " {v.summary.clone()}
+                    </p>
+                    {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message}</pre> })}
+                    {comparison.map(|c| view! { <super::run_vs_model::RunBesideModel c/> })}
+                }
             })}
         </section>
     }
 }
 
+/// What the verdict's graded run showed of the learner's data, to set a simulation up as
+/// their script ran.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LearnerCase {
+    dataset_len: u64,
+    world: u32,
+}
+
+impl LearnerCase {
+    fn of(v: &grading_protocol::Verdict) -> Option<LearnerCase> {
+        let run = v.runs.iter().find(|r| r.role == RunRole::Ddp)?;
+        let dataset_len = run.measured.as_ref()?.dataset_len?;
+        Some(LearnerCase { dataset_len, world: run.nproc.max(1) })
+    }
+}
+
+/// The simulation that shows a failed check's mistake in the learner's own case, with what it
+/// shows in words.
+fn case_simulation(c: &Check, case: LearnerCase) -> Option<(lockstep_embed::Simulation, String)> {
+    use grading_protocol::CheckId;
+    use lockstep_embed::{Sampler, Simulation, MAX_REPLICAS};
+    if c.status != CheckStatus::Fail {
+        return None;
+    }
+    let replicas = (case.world as usize).min(MAX_REPLICAS);
+    // Every index is drawn as a cell: a few per process keep the pattern readable.
+    let shown = (case.dataset_len as usize).clamp(1, 8 * replicas);
+    let scale = if shown as u64 == case.dataset_len {
+        String::new()
+    } else {
+        format!(" (your dataset has {} samples; {shown} show the same pattern)", case.dataset_len)
+    };
+    let sampler = |set_epoch| {
+        Simulation::Sampler(Sampler {
+            len: shown,
+            replicas,
+            seed: 0,
+            epoch: 0,
+            shuffle: true,
+            drop_last: false,
+            set_epoch,
+        })
+    };
+    match c.id {
+        CheckId::SamplerSetEpoch => Some((
+            sampler(false),
+            format!("Your case: DistributedSampler over {replicas} processes without set_epoch{scale}. Step through the epochs: every epoch repeats the first order."),
+        )),
+        CheckId::SamplerSharding => Some((
+            sampler(true),
+            format!("How DistributedSampler splits your data over {replicas} processes{scale}: each index goes to one rank."),
+        )),
+        _ => None,
+    }
+}
+
 #[component]
-fn CheckItem(c: Check) -> impl IntoView {
+fn CheckItem(c: Check, case: Option<LearnerCase>) -> impl IntoView {
+    let sim = case.and_then(|case| case_simulation(&c, case)).map(|(sim, caption)| {
+        view! {
+            <figure class="check-sim" data-role="case-sim">
+                <figcaption>{caption}</figcaption>
+                <crate::sims::SimulationView sim/>
+            </figure>
+        }
+    });
     let status = c.status.as_str();
     view! {
         <li class=format!("check check-{status}") data-check=c.id.as_str()>
@@ -145,6 +216,7 @@ fn CheckItem(c: Check) -> impl IntoView {
             {(c.status != CheckStatus::Pass).then(|| view! {
                 <p class="check-lesson"><a href=c.lesson.clone()>"Read the lesson section that teaches this"</a></p>
             })}
+            {sim}
         </li>
     }
 }
