@@ -115,6 +115,27 @@ async fn pages(app: &App, store: &Store) {
     let token = token.split('<').next().unwrap();
     assert!(token.starts_with("lsl_"), "{token}");
     assert!(!ada.get(app, "/account").await.body.contains(token), "shown only once");
+
+    // Without JavaScript the chosen file travels in the multipart form and replaces what the
+    // text area holds; a good file name comes with it.
+    let fields = [
+        ("exercise", "ddp-conversion"),
+        ("file_name", "single_gpu_train.py"),
+        ("script", "print('typed')\n"),
+    ];
+    let uploaded = "import torch\nprint('uploaded')\n";
+    let page =
+        bob.submit_multipart(app, "/api/submissions", &fields, ("my_ddp.py", uploaded.as_bytes()));
+    assert!(page.await.body.contains("Waiting for a grading machine"));
+    let queued = &store.recent_submissions(1).await.unwrap()[0];
+    let stored = store.submission(queued.id).await.unwrap().unwrap();
+    assert_eq!((stored.script.as_str(), stored.file_name.as_str()), (uploaded, "my_ddp.py"));
+    // A file that is not UTF-8: the reason, the typed script kept, nothing queued.
+    let latin1 = b"print('caf\xe9')\n";
+    let back = bob.submit_multipart(app, "/api/submissions", &fields, ("cafe.py", latin1)).await;
+    assert!(back.body.contains("cafe.py is not UTF-8 text"), "{}", back.body);
+    assert!(back.body.contains("print(&#x27;typed&#x27;)") || back.body.contains("print('typed')"));
+    assert_eq!(store.recent_submissions(1).await.unwrap()[0].id, queued.id, "nothing queued");
 }
 
 #[test]

@@ -40,6 +40,9 @@ function upgrade(textarea) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
       const name = form.querySelector("input[name=file_name]");
       if (name && /^[A-Za-z0-9._-]+\.py$/.test(file.name)) name.value = file.name;
+      // The editor holds the script now: the form must not send the file as well, or the
+      // server would take the file over what the learner edits next.
+      upload.value = "";
     });
   }
 }

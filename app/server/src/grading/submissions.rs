@@ -108,10 +108,59 @@ fn error(status: StatusCode, message: impl Into<String>) -> Response {
 /// Whether the request came from the exercise page's form (answered with redirects and
 /// notices) rather than a program (answered with JSON).
 fn is_form(headers: &HeaderMap) -> bool {
-    headers
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"))
+    content_type(headers).is_some_and(|t| {
+        t.starts_with("application/x-www-form-urlencoded") || t.starts_with("multipart/form-data")
+    })
+}
+
+fn content_type(headers: &HeaderMap) -> Option<&str> {
+    headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok())
+}
+
+/// The exercise page's multipart form: its fields, and the chosen file, which replaces the
+/// text area's script when one was chosen (without JavaScript nothing else reads it). The
+/// second value says why an uploaded file cannot be used, when it cannot.
+async fn from_multipart(
+    headers: &HeaderMap,
+    body: Bytes,
+) -> Result<(NewScript, Option<String>), String> {
+    let boundary = content_type(headers)
+        .and_then(|t| multer::parse_boundary(t).ok())
+        .ok_or("a multipart form without its boundary")?;
+    let stream = futures::stream::once(async move { Ok::<_, Infallible>(body) });
+    let mut form = multer::Multipart::new(stream, boundary);
+    let mut fields = NewScript { exercise: String::new(), file_name: None, script: String::new() };
+    let mut upload: Option<(Option<String>, Bytes)> = None;
+    while let Some(field) = form.next_field().await.map_err(|e| e.to_string())? {
+        let name = field.name().unwrap_or_default().to_string();
+        let file_name = field.file_name().map(str::to_string);
+        let bytes = field.bytes().await.map_err(|e| e.to_string())?;
+        let text = || String::from_utf8(bytes.to_vec()).map_err(|_| format!("{name} is not UTF-8"));
+        match name.as_str() {
+            "exercise" => fields.exercise = text()?,
+            "file_name" => fields.file_name = Some(text()?),
+            "script" => fields.script = text()?,
+            "upload" if !bytes.is_empty() => upload = Some((file_name, bytes)),
+            _ => {}
+        }
+    }
+    let Some((name, bytes)) = upload else { return Ok((fields, None)) };
+    match String::from_utf8(bytes.to_vec()) {
+        Ok(script) => {
+            fields.script = script;
+            if let Some(name) = name.filter(|n| check_script("x", n).is_ok()) {
+                fields.file_name = Some(name);
+            }
+            Ok((fields, None))
+        }
+        Err(_) => {
+            let name = name.unwrap_or_else(|| "the file".into());
+            Ok((
+                fields,
+                Some(format!("{name} is not UTF-8 text: save it as UTF-8 and upload it again")),
+            ))
+        }
+    }
 }
 
 /// `POST /api/submissions`: queues a script for grading.
@@ -122,13 +171,16 @@ pub async fn create(
     body: Bytes,
 ) -> Response {
     let form = is_form(&headers);
-    let parsed: Result<NewScript, String> = if form {
-        serde_urlencoded::from_bytes(&body).map_err(|e| e.to_string())
+    let multipart = content_type(&headers).is_some_and(|t| t.starts_with("multipart/"));
+    let parsed: Result<(NewScript, Option<String>), String> = if multipart {
+        from_multipart(&headers, body.clone()).await
+    } else if form {
+        serde_urlencoded::from_bytes(&body).map(|s| (s, None)).map_err(|e| e.to_string())
     } else {
-        serde_json::from_slice(&body).map_err(|e| e.to_string())
+        serde_json::from_slice(&body).map(|s| (s, None)).map_err(|e| e.to_string())
     };
-    let script = match parsed {
-        Ok(script) => script,
+    let (script, refused) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             let why = if std::str::from_utf8(&body).is_err() {
                 "the script is not UTF-8 text: save it as UTF-8".to_string()
@@ -138,7 +190,10 @@ pub async fn create(
             return error(StatusCode::BAD_REQUEST, why);
         }
     };
-    let outcome = queue(&state, &session, &headers, &script).await;
+    let outcome = match refused {
+        Some(why) => Err((StatusCode::BAD_REQUEST, why)),
+        None => queue(&state, &session, &headers, &script).await,
+    };
     match (outcome, form) {
         (Ok(id), false) => {
             let mut response = (

@@ -129,8 +129,48 @@ impl Jar {
     pub async fn post(&mut self, app: &App, path: &str, form: &[(&str, &str)]) -> Page {
         let body: String =
             form_urlencoded::Serializer::new(String::new()).extend_pairs(form).finish();
+        self.post_body(app, path, "application/x-www-form-urlencoded", body.into_bytes()).await
+    }
+
+    /// Posts a `multipart/form-data` form, as a browser does with a file input: `fields`, then
+    /// `file` (its name and bytes) as the `upload` field.
+    pub async fn post_multipart(
+        &mut self,
+        app: &App,
+        path: &str,
+        fields: &[(&str, &str)],
+        file: (&str, &[u8]),
+    ) -> Page {
+        const BOUNDARY: &str = "----lockstep-test-boundary";
+        let mut body = Vec::new();
+        for (name, value) in fields {
+            body.extend_from_slice(
+                format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
+                    .as_bytes(),
+            );
+        }
+        body.extend_from_slice(
+            format!(
+                "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"{}\"\r\nContent-Type: text/x-python\r\n\r\n",
+                file.0
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(file.1);
+        body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+        let content_type = format!("multipart/form-data; boundary={BOUNDARY}");
+        self.post_body(app, path, &content_type, body).await
+    }
+
+    async fn post_body(
+        &mut self,
+        app: &App,
+        path: &str,
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> Page {
         let mut req = Request::post(path)
-            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::CONTENT_TYPE, content_type)
             .header(header::ACCEPT, "text/html")
             .header("sec-fetch-site", "same-origin")
             .header(header::REFERER, "http://localhost/");
@@ -145,6 +185,22 @@ impl Jar {
     /// Posts a form and loads the page it redirects to.
     pub async fn submit(&mut self, app: &App, path: &str, form: &[(&str, &str)]) -> Page {
         let res = self.post(app, path, form).await;
+        self.follow(app, path, res).await
+    }
+
+    /// [`Jar::post_multipart`], then loads the page it redirects to.
+    pub async fn submit_multipart(
+        &mut self,
+        app: &App,
+        path: &str,
+        fields: &[(&str, &str)],
+        file: (&str, &[u8]),
+    ) -> Page {
+        let res = self.post_multipart(app, path, fields, file).await;
+        self.follow(app, path, res).await
+    }
+
+    async fn follow(&mut self, app: &App, path: &str, res: Page) -> Page {
         assert!(res.status.is_redirection(), "{path} answered {}: {}", res.status, res.body);
         let to = res.headers[header::LOCATION].to_str().unwrap();
         let to = to.strip_prefix("http://localhost").unwrap_or(to).to_string();

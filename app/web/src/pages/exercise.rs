@@ -70,12 +70,13 @@ fn Exercise(p: Page) -> impl IntoView {
                 " XP, once."
             </p>
             {error}
-            <form method="post" action=SUBMISSIONS_API class="exercise-form" data-role="exercise-form">
+            // Multipart, so that without JavaScript the chosen file travels with the form.
+            <form method="post" action=SUBMISSIONS_API enctype="multipart/form-data" class="exercise-form" data-role="exercise-form">
                 <input type="hidden" name="exercise" value=e.id.clone()/>
                 <input type="hidden" name="file_name" value=e.file_name.clone()/>
                 <label for="script">{e.file_name.clone()}</label>
-                <p class="needs-js upload">
-                    <label>"Or upload your script: " <input type="file" accept=".py,text/x-python" data-upload/></label>
+                <p class="upload">
+                    <label>"Or upload your script (it replaces the text below): " <input type="file" name="upload" accept=".py,text/x-python" data-upload/></label>
                 </p>
                 <textarea id="script" name="script" rows="30" spellcheck="false" autocomplete="off" data-editor="python">{script}</textarea>
                 {submit}

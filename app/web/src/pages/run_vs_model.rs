@@ -108,10 +108,8 @@ pub fn compare(verdict: &Verdict) -> Option<Comparison> {
 
 /// The median over ranks of the epochs after the first (all of them when there is one).
 fn median_steady_epoch(epoch_s: &[Vec<f64>]) -> Option<f64> {
-    let mut steady: Vec<f64> = epoch_s
-        .iter()
-        .flat_map(|r| r.iter().skip(usize::from(r.len() > 1)).copied())
-        .collect();
+    let mut steady: Vec<f64> =
+        epoch_s.iter().flat_map(|r| r.iter().skip(usize::from(r.len() > 1)).copied()).collect();
     steady.sort_by(f64::total_cmp);
     steady.get(steady.len() / 2).copied()
 }
@@ -154,10 +152,10 @@ fn predict(m: &Measured, world: u32) -> Result<Prediction, String> {
 
 const W: f64 = 480.0;
 const H: f64 = 200.0;
-const LEFT: f64 = 56.0;
+const LEFT: f64 = 64.0;
 const BOTTOM: f64 = 28.0;
 const TOP: f64 = 12.0;
-const RIGHT: f64 = 12.0;
+const RIGHT: f64 = 20.0;
 
 /// One line (or dashed reference) of a chart: its name and (x, y) points.
 struct Series {
@@ -167,7 +165,7 @@ struct Series {
 }
 
 /// A line chart over epochs 1..=n with a y axis from 0 to the largest value.
-fn line_chart(label: &str, y_unit: fn(f64) -> String, series: Vec<Series>) -> impl IntoView {
+fn line_chart(label: &str, y_unit: fn(f64) -> String, series: Vec<Series>) -> AnyView {
     let n = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).fold(1.0, f64::max);
     let top = series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max);
     let top = if top > 0.0 { top * 1.1 } else { 1.0 };
@@ -203,16 +201,17 @@ fn line_chart(label: &str, y_unit: fn(f64) -> String, series: Vec<Series>) -> im
                 <text class="tick" x=LEFT - 6.0 y=y(t) + 4.0 text-anchor="end">{y_unit(t)}</text>
             }).collect_view()}
             {(1..=n as u32).map(|e| view! {
-                <text class="tick" x=x(f64::from(e)) y=H - 8.0 text-anchor="middle">{format!("epoch {e}")}</text>
+                <text class="tick" x=x(f64::from(e)) y=H - 8.0 text-anchor="middle">{e}</text>
             }).collect_view()}
             {lines}
         </svg>
         <ul class="chart-legend">{legend}</ul>
     }
+    .into_any()
 }
 
 /// Horizontal bars, one per (name, seconds, class).
-fn bar_chart(label: &str, bars: Vec<(String, f64, &'static str)>) -> impl IntoView {
+fn bar_chart(label: &str, bars: Vec<(String, f64, &'static str)>) -> AnyView {
     let top = bars.iter().map(|b| b.1).fold(0.0, f64::max).max(1e-9) * 1.1;
     let row = 28.0;
     let height = row * bars.len() as f64 + 8.0;
@@ -237,14 +236,26 @@ fn bar_chart(label: &str, bars: Vec<(String, f64, &'static str)>) -> impl IntoVi
             {rows}
         </svg>
     }
+    .into_any()
 }
 
+/// An axis label: short enough for the margin.
 fn seconds(s: f64) -> String {
-    duration(s)
+    if s == 0.0 {
+        "0".into()
+    } else if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.0} ms", s * 1e3)
+    } else {
+        format!("{:.0} µs", s * 1e6)
+    }
 }
 
 fn loss_tick(v: f64) -> String {
-    if v >= 100.0 {
+    if v == 0.0 {
+        "0".into()
+    } else if v >= 100.0 {
         format!("{v:.0}")
     } else {
         format!("{v:.2}")
@@ -273,11 +284,8 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
             points: (1..=epochs_n).map(|e| (e as f64, p)).collect(),
         });
     }
-    let losses: Vec<Vec<f64>> = c
-        .loss
-        .iter()
-        .map(|r| r.iter().map(|l| l.unwrap_or(f64::NAN)).collect())
-        .collect();
+    let losses: Vec<Vec<f64>> =
+        c.loss.iter().map(|r| r.iter().map(|l| l.unwrap_or(f64::NAN)).collect()).collect();
     let has_loss = losses.iter().flatten().any(|l| l.is_finite());
     let mut loss_series = per_rank(&losses);
     for s in &mut loss_series {
@@ -322,7 +330,7 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
             <p class="gap" data-role="gap">{c.gap()}</p>
             <p class="model-setup">{setup}</p>
             <figure>
-                <figcaption>"Seconds per epoch, each rank; the dashed line is the model's epoch"</figcaption>
+                <figcaption>"Seconds per epoch (1, 2, …), each rank; the dashed line is the model's epoch"</figcaption>
                 {line_chart("Seconds per epoch for each rank, and the model's prediction", seconds, epochs)}
             </figure>
             {has_loss.then(|| view! {
@@ -346,6 +354,7 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
             </details>
         </section>
     }
+    .into_any()
 }
 
 #[cfg(test)]
@@ -382,7 +391,10 @@ mod tests {
     fn the_run_is_set_beside_the_cost_model_for_the_same_model_batch_and_world() {
         let m = measured(SOLUTION.to_vec(), SOLUTION_NUMEL);
         let p = predict(&m, 2).unwrap();
-        assert_eq!((p.preset.as_str(), p.widths.clone(), p.batch), ("cpu-gloo", vec![64, 512, 512, 1], 1024));
+        assert_eq!(
+            (p.preset.as_str(), p.widths.clone(), p.batch),
+            ("cpu-gloo", vec![64, 512, 512, 1], 1024)
+        );
         let expected = ddp::simulate(&DdpConfig {
             model: Mlp::new(vec![64, 512, 512, 1]).unwrap(),
             hardware: CPU_GLOO,

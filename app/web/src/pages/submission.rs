@@ -133,6 +133,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
                     {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message}</pre> })}
                     {comparison.map(|c| view! { <super::run_vs_model::RunBesideModel c/> })}
                 }
+                .into_any()
             })}
         </section>
     }
@@ -203,6 +204,7 @@ fn CheckItem(c: Check, case: Option<LearnerCase>) -> impl IntoView {
                 <crate::sims::SimulationView sim/>
             </figure>
         }
+        .into_any()
     });
     let status = c.status.as_str();
     view! {
