@@ -330,13 +330,26 @@ async fn server_process(db: &Path, url: &str, port: u16) -> ServerProcess {
 /// outage by retrying its reports.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_app_loses_no_job() {
-    let _turn = ONE_AT_A_TIME.lock().await;
     let tmp = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", tmp.path().join("db.sqlite3").display());
+    killed_app_loses_no_job(tmp.path(), &url).await;
+}
+
+/// The same on the real PostgreSQL server: its queue claims with `FOR UPDATE SKIP LOCKED`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_killed_app_loses_no_job() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = common::in_process::postgres_database("killed_app").await;
+    killed_app_loses_no_job(tmp.path(), &url).await;
+}
+
+async fn killed_app_loses_no_job(dir: &Path, url: &str) {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let (tmp, url) = (dir, url.to_string());
     let port = common::free_port();
     let base = format!("http://127.0.0.1:{port}");
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
-    let mut app = server_process(tmp.path(), &url, port).await;
+    let mut app = server_process(tmp, &url, port).await;
 
     let store = Store::connect(&url).await.unwrap();
     store.create_account("ada@example.org", "not-a-real-hash", "acct-ada", 0).await.unwrap();
@@ -358,7 +371,7 @@ async fn a_killed_app_loses_no_job() {
     // Acknowledged, then the machine dies with all three queued.
     app.0.kill().unwrap();
     app.0.wait().unwrap();
-    app = server_process(tmp.path(), &url, port).await;
+    app = server_process(tmp, &url, port).await;
     let _worker = worker(&base, &worker_token, "survivor", false);
 
     // Once the worker is grading the solution, the app dies again, for a few seconds.
@@ -376,7 +389,7 @@ async fn a_killed_app_loses_no_job() {
     app.0.kill().unwrap();
     app.0.wait().unwrap();
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let _app = server_process(tmp.path(), &url, port).await;
+    let _app = server_process(tmp, &url, port).await;
 
     for id in ids {
         let started = Instant::now();
