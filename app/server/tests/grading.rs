@@ -207,6 +207,15 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
     .await;
     assert_eq!(status, 401, "a worker token is no learner");
     assert_eq!(store.queue_depth(0).await.unwrap().0, 0);
+    // And the workers' API wants a worker token, before it reads the body.
+    let claim = format!("{base}/api/worker/claim");
+    let asks = serde_json::json!({ "worker": "intruder" });
+    for (bearer, body) in
+        [(None, Some(asks.clone())), (Some(token.as_str()), Some(asks)), (None, None)]
+    {
+        let (status, _) = call(&http, "POST", &claim, bearer, body).await;
+        assert_eq!(status, 401, "claiming without a worker token");
+    }
 
     // The reference solution, graded by a worker that is killed mid-grade: its lease runs out,
     // the server queues the job again, and a second worker completes it.

@@ -3,8 +3,9 @@
 //! authenticates with its bearer token and never sees the database; everything it does with a
 //! job names the lease, and a lease it no longer holds gets 409 Conflict.
 
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use grading_protocol::live::{ClaimRequest, Failure, Finish, Job, Lease, Report};
@@ -13,14 +14,22 @@ use lockstep_store::TokenOwner;
 use super::{now_ms, tokens};
 use crate::AppState;
 
-/// The worker's token name, or the response refusing the request.
-async fn worker(state: &AppState, headers: &HeaderMap) -> Result<String, Response> {
-    let refuse = |why: &str| (StatusCode::UNAUTHORIZED, why.to_string()).into_response();
-    let token = tokens::bearer(headers).ok_or_else(|| refuse("a worker token is required"))?;
-    match state.context.store.token_owner(&tokens::hash(token)).await {
-        Ok(Some(TokenOwner::Worker { name })) => Ok(name),
-        Ok(_) => Err(refuse("this is not a live worker token")),
-        Err(e) => Err(super::internal("worker token", e)),
+/// A request from a worker: the name of its live worker token. Extracted before the body, so
+/// a caller without a token is refused before anything it sent is read.
+pub struct Worker(pub String);
+
+impl FromRequestParts<AppState> for Worker {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Worker, Response> {
+        let refuse = |why: &str| (StatusCode::UNAUTHORIZED, why.to_string()).into_response();
+        let token =
+            tokens::bearer(&parts.headers).ok_or_else(|| refuse("a worker token is required"))?;
+        match state.context.store.token_owner(&tokens::hash(token)).await {
+            Ok(Some(TokenOwner::Worker { name })) => Ok(Worker(name)),
+            Ok(_) => Err(refuse("this is not a live worker token")),
+            Err(e) => Err(super::internal("worker token", e)),
+        }
     }
 }
 
@@ -34,13 +43,9 @@ fn lost() -> Response {
 
 pub async fn claim(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Worker(token): Worker,
     Json(request): Json<ClaimRequest>,
 ) -> Response {
-    let token = match worker(&state, &headers).await {
-        Ok(name) => name,
-        Err(refused) => return refused,
-    };
     let lease = match tokens::lease_id() {
         Ok(lease) => lease,
         Err(e) => return super::internal("lease id", e),
@@ -72,12 +77,9 @@ pub async fn claim(
 pub async fn renew(
     State(state): State<AppState>,
     Path(job): Path<i64>,
-    headers: HeaderMap,
+    _: Worker,
     Json(lease): Json<Lease>,
 ) -> Response {
-    if let Err(refused) = worker(&state, &headers).await {
-        return refused;
-    }
     match state.context.store.renew(job, &lease.lease, state.grading.lease_ms, now_ms()).await {
         Ok(true) => StatusCode::NO_CONTENT.into_response(),
         Ok(false) => lost(),
@@ -88,12 +90,9 @@ pub async fn renew(
 pub async fn event(
     State(state): State<AppState>,
     Path(job): Path<i64>,
-    headers: HeaderMap,
+    _: Worker,
     Json(report): Json<Report>,
 ) -> Response {
-    if let Err(refused) = worker(&state, &headers).await {
-        return refused;
-    }
     if report.event.is_final() {
         return (StatusCode::BAD_REQUEST, "a worker reports the verdict through /verdict")
             .into_response();
@@ -111,12 +110,9 @@ pub async fn event(
 pub async fn verdict(
     State(state): State<AppState>,
     Path(job): Path<i64>,
-    headers: HeaderMap,
+    _: Worker,
     Json(finish): Json<Finish>,
 ) -> Response {
-    if let Err(refused) = worker(&state, &headers).await {
-        return refused;
-    }
     let v = &finish.verdict;
     let json = serde_json::to_string(v).expect("a verdict serializes");
     let finished =
@@ -140,12 +136,9 @@ pub async fn verdict(
 pub async fn failure(
     State(state): State<AppState>,
     Path(job): Path<i64>,
-    headers: HeaderMap,
+    _: Worker,
     Json(failure): Json<Failure>,
 ) -> Response {
-    if let Err(refused) = worker(&state, &headers).await {
-        return refused;
-    }
     let policy = state.grading.policy;
     let reason = format!("the grading platform failed: {}", failure.reason);
     match state.context.store.fail(job, &failure.lease, &reason, policy, now_ms()).await {

@@ -325,7 +325,7 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="run-vs-model" data-role="run-vs-model">
+        <section class="run-vs-model" id="run-vs-model" data-role="run-vs-model">
             <h2>"Your run beside the model"</h2>
             <p class="gap" data-role="gap">{c.gap()}</p>
             <p class="model-setup">{setup}</p>

@@ -206,6 +206,11 @@ fn CheckItem(c: Check, case: Option<LearnerCase>) -> impl IntoView {
         }
         .into_any()
     });
+    // A slow run is explained by the cost model set to the learner's own model and batch.
+    let model = (case.is_some() && c.id == grading_protocol::CheckId::Speedup && c.status == CheckStatus::Fail)
+        .then(|| view! {
+            <p class="check-model"><a href="#run-vs-model">"Your run beside the cost model, for your model and batch"</a></p>
+        });
     let status = c.status.as_str();
     view! {
         <li class=format!("check check-{status}") data-check=c.id.as_str()>
@@ -218,6 +223,7 @@ fn CheckItem(c: Check, case: Option<LearnerCase>) -> impl IntoView {
             {(c.status != CheckStatus::Pass).then(|| view! {
                 <p class="check-lesson"><a href=c.lesson.clone()>"Read the lesson section that teaches this"</a></p>
             })}
+            {model}
             {sim}
         </li>
     }
