@@ -306,34 +306,6 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
     assert_eq!(store.events("acct-ada").await.unwrap().len(), 2, "a failure takes nothing");
 }
 
-/// The real server binary on `port`, so that it can be killed like a crashed machine.
-struct ServerProcess(Child);
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-async fn server_process(db: &Path, url: &str, port: u16) -> ServerProcess {
-    let child = Command::new(env!("CARGO_BIN_EXE_lockstep"))
-        .env("DATABASE_URL", url)
-        .env("LOCKSTEP_ADDR", format!("127.0.0.1:{port}"))
-        .env("LOCKSTEP_LESSONS", Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons"))
-        .env("LOCKSTEP_SITE_ROOT", db.join("site"))
-        .env("LOCKSTEP_LEASE_SECONDS", "10")
-        .env("RUST_LOG", "warn")
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    ServerProcess(child)
-}
-
 /// `kill -9` of the app with jobs queued, and again while a worker grades one: after each
 /// restart every job completes, each with exactly one verdict; the worker rides out the
 /// outage by retrying its reports.
@@ -358,7 +330,7 @@ async fn killed_app_loses_no_job(dir: &Path, url: &str) {
     let port = common::free_port();
     let base = format!("http://127.0.0.1:{port}");
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
-    let mut app = server_process(tmp, &url, port).await;
+    let mut app = common::server_process(&tmp.join("site"), &url, port).await;
 
     let store = Store::connect(&url).await.unwrap();
     store.create_account("ada@example.org", "not-a-real-hash", "acct-ada", 0).await.unwrap();
@@ -380,7 +352,7 @@ async fn killed_app_loses_no_job(dir: &Path, url: &str) {
     // Acknowledged, then the machine dies with all three queued.
     app.0.kill().unwrap();
     app.0.wait().unwrap();
-    app = server_process(tmp, &url, port).await;
+    app = common::server_process(&tmp.join("site"), &url, port).await;
     let _worker = worker(&base, &worker_token, "survivor", false);
 
     // Once the worker is grading the solution, the app dies again, for a few seconds.
@@ -398,7 +370,7 @@ async fn killed_app_loses_no_job(dir: &Path, url: &str) {
     app.0.kill().unwrap();
     app.0.wait().unwrap();
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let _app = server_process(tmp, &url, port).await;
+    let _app = common::server_process(&tmp.join("site"), &url, port).await;
 
     for id in ids {
         let started = Instant::now();

@@ -152,3 +152,34 @@ pub async fn click(c: &Client, e: &Element) {
         .unwrap();
     e.click().await.unwrap();
 }
+
+/// The real server binary on `port`, so that it can be killed like a crashed machine, or run
+/// twice against one database like two app machines.
+pub struct ServerProcess(pub Child);
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `lockstep` serving the real course from `url` with 10-second leases, and waits until
+/// it listens.
+pub async fn server_process(site_root: &Path, url: &str, port: u16) -> ServerProcess {
+    let child = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .env("DATABASE_URL", url)
+        .env("LOCKSTEP_ADDR", format!("127.0.0.1:{port}"))
+        .env("LOCKSTEP_LESSONS", Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons"))
+        .env("LOCKSTEP_SITE_ROOT", site_root)
+        .env("LOCKSTEP_LEASE_SECONDS", "10")
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the server did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ServerProcess(child)
+}
