@@ -275,9 +275,17 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 match serde_json::from_str::<Event>(&line) {
                     Ok(event) if !lost.load(Ordering::SeqCst) => {
+                        let decided = Instant::now();
+                        let kind = event.kind();
                         let report = Report { lease: job.lease.clone(), event };
                         match client.tell(job.job, "events", &report, lease_len) {
-                            Ok(Answer::Done) => {}
+                            // From the grade's line to the server's answer: how long after a
+                            // check is decided the server has stored it.
+                            Ok(Answer::Done) => eprintln!(
+                                "gpu-runner worker: job {}: {kind} reported in {:.1} ms",
+                                job.job,
+                                decided.elapsed().as_secs_f64() * 1e3
+                            ),
                             Ok(Answer::Lost) => stop_grade("the lease is gone"),
                             Err(e) => {
                                 eprintln!("gpu-runner worker: an event was not reported: {e}")

@@ -4,7 +4,8 @@
 #             queue, claim, the grade, every event over HTTP, the verdict, until the client has
 #             it;
 #   bare:     `gpu-runner grade` of the same script on the same machine.
-# Also, for every event of the platform's grading: how long after the server stored it a
+# Also, for every event of the platform's grading: how long after the worker read it from the
+# grade the server had stored it (the worker's log), and how long after the server stored it a
 # client following the server-sent events had it.
 #
 #   bash xtask/bench/grading.sh [RUNS]     (default 2: each side RUNS times, alternating)
@@ -74,3 +75,6 @@ join <(sort "$WORK/stored") <(sed 's/^ *//' "$WORK/arrivals" | sort) | awk '{ pr
   | sort -n >"$WORK/delays"
 n=$(wc -l <"$WORK/delays")
 echo "server-sent events: $n events; from stored to received by the client: median $(sed -n "$(( (n + 1) / 2 ))p" "$WORK/delays") ms, max $(tail -1 "$WORK/delays") ms"
+grep -o 'reported in [0-9.]* ms' "$WORK/worker.log" | awk '{ print $3 }' | sort -n >"$WORK/reported"
+r=$(wc -l <"$WORK/reported")
+echo "worker to server: $r events; from read off the grade to stored by the server: median $(sed -n "$(( (r + 1) / 2 ))p" "$WORK/reported") ms, max $(tail -1 "$WORK/reported") ms"
