@@ -75,6 +75,10 @@ pub const SUBMISSION_RERUN_API: &str = "/api/submissions/{id}/rerun";
 
 /// The worker protocol (`grading_protocol::live`): claim a job, then act on it under its lease.
 pub const WORKER_CLAIM_API: &str = "/api/worker/claim";
+/// For operators: 200 while the app and its database answer.
+pub const HEALTHZ: &str = "/healthz";
+/// For operators: the queue, grades and workers in Prometheus' text format (a worker token).
+pub const METRICS: &str = "/metrics";
 pub const WORKER_RENEW_API: &str = "/api/worker/jobs/{job}/renew";
 pub const WORKER_EVENTS_API: &str = "/api/worker/jobs/{job}/events";
 pub const WORKER_VERDICT_API: &str = "/api/worker/jobs/{job}/verdict";

@@ -10,6 +10,7 @@ mod auth;
 mod csrf;
 pub mod grading;
 mod instructor;
+mod monitor;
 mod page_cache;
 mod page_template;
 mod quiz;
@@ -239,6 +240,8 @@ pub fn router(state: AppState) -> Router {
         .route(r::WORKER_EVENTS_API, post(worker_api::event))
         .route(r::WORKER_VERDICT_API, post(worker_api::verdict))
         .route(r::WORKER_FAILURE_API, post(worker_api::failure))
+        .route(r::HEALTHZ, get(monitor::healthz))
+        .route(r::METRICS, get(monitor::metrics))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
         .route(lockstep_routes::SIGN_UP, axum::routing::post(auth::sign_up))
         .route(lockstep_routes::SIGN_IN, axum::routing::post(auth::sign_in))

@@ -136,6 +136,28 @@ async fn pages(app: &App, store: &Store) {
     assert!(back.body.contains("cafe.py is not UTF-8 text"), "{}", back.body);
     assert!(back.body.contains("print(&#x27;typed&#x27;)") || back.body.contains("print('typed')"));
     assert_eq!(store.recent_submissions(1).await.unwrap()[0].id, queued.id, "nothing queued");
+
+    // Operators: a health check, and metrics for a worker token only.
+    let health = anonymous.get(app, "/healthz").await;
+    assert_eq!((health.status, health.body.as_str()), (StatusCode::OK, "ok\n"));
+    assert_eq!(anonymous.get(app, "/metrics").await.status, StatusCode::UNAUTHORIZED);
+    let token = "lsw_metrics-scraper";
+    let hash = lockstep_server::grading::tokens::hash(token);
+    store
+        .create_token(lockstep_store::TokenKind::Worker, "prometheus", None, &hash, 0)
+        .await
+        .unwrap();
+    let req = axum::http::Request::get("/metrics")
+        .header("authorization", format!("Bearer {token}"))
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let metrics = send(app, req).await;
+    assert_eq!(metrics.status, StatusCode::OK);
+    let (queued, _) = store.queue_depth(lockstep_server::grading::now_ms()).await.unwrap();
+    assert!(queued > 0);
+    let depth = format!("lockstep_queue_depth {queued}");
+    assert!(metrics.body.lines().any(|l| l == depth), "{}", metrics.body);
+    assert!(metrics.body.contains("lockstep_grades_total{verdict=\"pass\"} 0"));
 }
 
 #[test]

@@ -12,6 +12,7 @@ use sqlx::{AnyPool, Executor};
 
 mod accounts;
 mod cached;
+mod monitor;
 mod progress;
 mod queue;
 pub mod read_cache;
@@ -20,6 +21,7 @@ mod tokens;
 
 pub use accounts::{Account, Merged, Role};
 pub use cached::{Cached, LearnerReads};
+pub use monitor::{Figures, WORKER_FORGOTTEN_MS};
 pub use queue::{
     Claimed, Finished, NewSubmission, Requeue, RetryPolicy, StoredEvent, Submission,
     SubmissionStatus,

@@ -374,15 +374,21 @@ impl Store {
         lease_ms: i64,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "UPDATE jobs SET lease_expires_ms = $1 WHERE id = $2 AND lease_id = $3 AND status = 'running'",
+        let owner = sqlx::query(
+            "UPDATE jobs SET lease_expires_ms = $1 WHERE id = $2 AND lease_id = $3 AND status = 'running' \
+             RETURNING lease_owner",
         )
         .bind(now_ms + lease_ms)
         .bind(job)
         .bind(lease)
-        .execute(&self.pool)
+        .fetch_optional(&self.pool)
         .await?;
-        Ok(done.rows_affected() == 1)
+        let Some(owner) = owner else { return Ok(false) };
+        // A renewal is the grading worker's heartbeat.
+        if let Some(name) = owner.try_get::<Option<String>, _>(0)? {
+            self.worker_seen(&name, now_ms).await?;
+        }
+        Ok(true)
     }
 
     /// Appends an event the lease holder reports; `None` when the caller no longer holds the

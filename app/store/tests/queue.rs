@@ -187,6 +187,49 @@ async fn workers_never_share_a_job(store: &Store) {
     assert_eq!((claimed, all.len()), (JOBS, JOBS), "each job once");
 }
 
+/// What `/metrics` shows: the queue, grades by verdict (in all and in the last minute) and
+/// each worker's last claim or renewal.
+async fn figures_follow_the_queue(store: &Store) {
+    let now = 1_800_000_000_000; // ms
+    let empty = store.figures(now).await.unwrap();
+    assert_eq!((empty.queued, empty.oldest_queued_ms, empty.running), (0, 0, 0));
+    store.submit(&script("ada"), now - 9_000).await.unwrap();
+    store.submit(&script("bob"), now - 4_000).await.unwrap();
+    store.worker_seen("idle-worker", now - 120_000).await.unwrap();
+    let job = store.claim("w1", "lease-1", 60_000, now - 3_000).await.unwrap().unwrap();
+    assert!(store.renew(job.job, "lease-1", 60_000, now - 1_000).await.unwrap());
+    let f = store.figures(now).await.unwrap();
+    assert_eq!((f.queued, f.oldest_queued_ms, f.running), (1, 4_000, 1));
+    assert_eq!(
+        f.workers,
+        vec![("idle-worker".to_string(), now - 120_000), ("w1".to_string(), now - 1_000)],
+        "the renewal is w1's heartbeat"
+    );
+    store.finish(job.job, "lease-1", Status::Pass, "ok", "{}", now - 500).await.unwrap();
+    let f = store.figures(now).await.unwrap();
+    assert_eq!(f.graded, vec![("pass".to_string(), 1)]);
+    assert_eq!(f.graded_last_minute, vec![("pass".to_string(), 1)]);
+    let later = store.figures(now + 120_000).await.unwrap();
+    assert!(later.graded_last_minute.is_empty(), "a minute later: {later:?}");
+    let next_day = store.figures(now + monitor_day()).await.unwrap();
+    assert!(next_day.workers.is_empty(), "workers silent for a day are left out");
+}
+
+fn monitor_day() -> i64 {
+    lockstep_store::WORKER_FORGOTTEN_MS + 1
+}
+
+#[tokio::test]
+async fn sqlite_figures_follow_the_queue() {
+    let (_dir, store) = sqlite().await;
+    figures_follow_the_queue(&store).await;
+}
+
+#[tokio::test]
+async fn postgres_figures_follow_the_queue() {
+    figures_follow_the_queue(&postgres("figures").await).await;
+}
+
 #[tokio::test]
 async fn sqlite_one_verdict_per_job() {
     let (_dir, store) = sqlite().await;

@@ -120,7 +120,7 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-fn internal(what: &str, e: impl std::fmt::Display) -> Response {
+pub(crate) fn internal(what: &str, e: impl std::fmt::Display) -> Response {
     tracing::error!("{what}: {e}");
     (StatusCode::INTERNAL_SERVER_ERROR, "the server failed; the error has been logged")
         .into_response()

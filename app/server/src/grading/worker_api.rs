@@ -52,6 +52,10 @@ pub async fn claim(
     };
     let name = format!("{token}/{}", request.worker.chars().take(100).collect::<String>());
     let grading = &state.grading;
+    // An idle worker's empty claims are its heartbeat.
+    if let Err(e) = state.context.store.worker_seen(&name, now_ms()).await {
+        return super::internal("worker heartbeat", e);
+    }
     let claimed = state.context.store.claim(&name, &lease, grading.lease_ms, now_ms()).await;
     match claimed {
         Ok(Some(c)) => {
