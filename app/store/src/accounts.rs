@@ -143,10 +143,10 @@ impl Store {
         )
         .bind(password_hash)
         .bind(account_id)
-        .fetch_optional(&self.pool)
+        .fetch_all(&self.pool) // to its end: see `Store::renew`
         .await?;
         self.wrote_account(Some(account_id));
-        row.map(|r| r.try_get(0)).transpose().map_err(StoreError::from)
+        row.first().map(|r| r.try_get(0)).transpose().map_err(StoreError::from)
     }
 
     /// Sets the role of the account with this email; `false` if there is none.

@@ -381,9 +381,12 @@ impl Store {
         .bind(now_ms + lease_ms)
         .bind(job)
         .bind(lease)
-        .fetch_optional(&self.pool)
+        // All rows, not the first: on SQLite a write statement read only to its first row
+        // keeps its transaction open until the statement is reset, and another connection's
+        // transaction that began meanwhile then fails with "database is locked".
+        .fetch_all(&self.pool)
         .await?;
-        let Some(owner) = owner else { return Ok(false) };
+        let Some(owner) = owner.first() else { return Ok(false) };
         // A renewal is the grading worker's heartbeat.
         if let Some(name) = owner.try_get::<Option<String>, _>(0)? {
             self.worker_seen(&name, now_ms).await?;
@@ -410,9 +413,9 @@ impl Store {
         .bind(now_ms)
         .bind(job)
         .bind(lease)
-        .fetch_optional(&self.pool)
+        .fetch_all(&self.pool) // to its end: see `renew`
         .await?;
-        Ok(row.map(|r| r.try_get(0)).transpose()?)
+        Ok(row.first().map(|r| r.try_get(0)).transpose()?)
     }
 
     /// Stores the verdict the lease holder hands in, ends the job and, on a pass, records the
