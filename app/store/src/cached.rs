@@ -9,13 +9,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use lockstep_xp::Event as XpEvent;
-use sqlx::any::AnyRow;
-use sqlx::Row;
-
-use crate::progress::decode_answers;
 use crate::read_cache::ReadCache;
 use crate::{Account, Backend, Store, StoreError};
+use lockstep_xp::Event as XpEvent;
 
 /// Per cache: far more learners than are active at once on one machine.
 const MAX_ENTRIES: usize = 50_000;
@@ -111,23 +107,7 @@ impl Cached<'_> {
         }
         let ticket = cache.ticket();
         let events = self.0.events(learner).await?;
-        let rows: Vec<AnyRow> = sqlx::query(
-            "SELECT lesson, quiz, answers FROM quiz_attempts WHERE id IN (\
-               SELECT MAX(id) FROM quiz_attempts WHERE learner_id = $1 AND reset_at IS NULL \
-               GROUP BY lesson, quiz\
-             ) ORDER BY lesson, quiz",
-        )
-        .bind(learner)
-        .fetch_all(&self.0.pool)
-        .await?;
-        let mut quiz_answers = Vec::with_capacity(rows.len());
-        for r in &rows {
-            let (lesson, quiz, answers): (String, i64, String) =
-                (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
-            if let (Ok(quiz), Some(answers)) = (u32::try_from(quiz), decode_answers(&answers)) {
-                quiz_answers.push((lesson, quiz, answers));
-            }
-        }
+        let quiz_answers = self.0.last_answers(learner, None).await?;
         let reads = Arc::new(LearnerReads { events, quiz_answers });
         cache.put(key, reads.clone(), ticket);
         Ok(reads)

@@ -125,20 +125,35 @@ impl Store {
         learner: &str,
         lesson: &str,
     ) -> Result<Vec<(u32, Vec<Vec<usize>>)>, StoreError> {
-        let rows: Vec<AnyRow> = sqlx::query(
-            "SELECT quiz, answers FROM quiz_attempts WHERE id IN (\
-               SELECT MAX(id) FROM quiz_attempts WHERE learner_id = $1 AND lesson = $2 AND reset_at IS NULL GROUP BY quiz\
-             ) ORDER BY quiz",
-        )
-        .bind(learner)
-        .bind(lesson)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut out = Vec::new();
+        let answers = self.last_answers(learner, Some(lesson)).await?;
+        Ok(answers.into_iter().map(|(_, quiz, answers)| (quiz, answers)).collect())
+    }
+
+    /// (lesson, quiz, answers): the learner's last answers to each quiz since its lesson's
+    /// last reset, of one lesson or of all.
+    pub(crate) async fn last_answers(
+        &self,
+        learner: &str,
+        lesson: Option<&str>,
+    ) -> Result<Vec<(String, u32, Vec<Vec<usize>>)>, StoreError> {
+        let of_lesson = if lesson.is_some() { "AND lesson = $2 " } else { "" };
+        let query = format!(
+            "SELECT lesson, quiz, answers FROM quiz_attempts WHERE id IN (\
+               SELECT MAX(id) FROM quiz_attempts WHERE learner_id = $1 {of_lesson}AND reset_at IS NULL \
+               GROUP BY lesson, quiz\
+             ) ORDER BY lesson, quiz"
+        );
+        let mut query = sqlx::query(&query).bind(learner);
+        if let Some(lesson) = lesson {
+            query = query.bind(lesson);
+        }
+        let rows: Vec<AnyRow> = query.fetch_all(&self.pool).await?;
+        let mut out = Vec::with_capacity(rows.len());
         for r in &rows {
-            let (quiz, answers): (i64, String) = (r.try_get(0)?, r.try_get(1)?);
+            let (lesson, quiz, answers): (String, i64, String) =
+                (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
             if let (Ok(quiz), Some(answers)) = (u32::try_from(quiz), decode_answers(&answers)) {
-                out.push((quiz, answers));
+                out.push((lesson, quiz, answers));
             }
         }
         Ok(out)
