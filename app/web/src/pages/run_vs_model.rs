@@ -10,7 +10,6 @@
 
 use grading_protocol::{Measured, RunRole, Verdict};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 use sim_engine::ddp::{self, DdpConfig, Iteration};
 use sim_engine::hardware::{Hardware, CPU_GLOO, H100_PCIE};
 use sim_engine::model::Mlp;
@@ -19,7 +18,7 @@ use sim_engine::timeline::Activity;
 use crate::sims::duration;
 
 /// Everything the section draws, computed once from the verdict.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
     pub world: u32,
     /// Per rank, each epoch's seconds.
@@ -35,7 +34,7 @@ pub struct Comparison {
     pub prediction: Result<Prediction, String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Prediction {
     /// The hardware preset's name.
     pub preset: String,
@@ -264,18 +263,20 @@ fn loss_tick(v: f64) -> String {
 
 #[component]
 pub fn RunBesideModel(c: Comparison) -> impl IntoView {
-    let per_rank = |values: &Vec<Vec<f64>>| {
+    // One line per rank over its epochs (1, 2, …); an epoch without a value is left out.
+    let per_rank = |values: Vec<Vec<Option<f64>>>| {
         values
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(rank, v)| Series {
                 name: format!("rank {rank}"),
                 class: if rank == 0 { "rank0" } else { "rank" },
-                points: v.iter().enumerate().map(|(e, &s)| (e as f64 + 1.0, s)).collect(),
+                points: (1..).zip(v).filter_map(|(e, s)| Some((f64::from(e), s?))).collect(),
             })
             .collect::<Vec<_>>()
     };
-    let mut epochs = per_rank(&c.epoch_s);
+    let seconds_per_epoch = c.epoch_s.iter().map(|r| r.iter().copied().map(Some).collect());
+    let mut epochs = per_rank(seconds_per_epoch.collect());
     let epochs_n = c.epoch_s.iter().map(Vec::len).max().unwrap_or(0);
     if let Some(p) = c.predicted_epoch_s() {
         epochs.push(Series {
@@ -284,13 +285,8 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
             points: (1..=epochs_n).map(|e| (e as f64, p)).collect(),
         });
     }
-    let losses: Vec<Vec<f64>> =
-        c.loss.iter().map(|r| r.iter().map(|l| l.unwrap_or(f64::NAN)).collect()).collect();
-    let has_loss = losses.iter().flatten().any(|l| l.is_finite());
-    let mut loss_series = per_rank(&losses);
-    for s in &mut loss_series {
-        s.points.retain(|p| p.1.is_finite());
-    }
+    let loss_series = per_rank(c.loss.clone());
+    let has_loss = loss_series.iter().any(|s| !s.points.is_empty());
     let mut bars = Vec::new();
     if let Some(s) = c.measured_step_s {
         bars.push(("your step".to_string(), s, "measured"));
