@@ -57,14 +57,18 @@ pub fn check_script(script: &str, file_name: &str) -> Result<(), ScriptError> {
     if script.contains('\0') {
         return Err(ScriptError::Binary);
     }
-    let plain = file_name.ends_with(".py")
-        && file_name.len() <= 100
-        && !file_name.starts_with('.')
-        && file_name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
-    if !plain {
+    if !is_plain_file_name(file_name) {
         return Err(ScriptError::FileName(file_name.to_string()));
     }
     Ok(())
+}
+
+/// A plain name ending in `.py`: no path, no hidden file, nothing a shell or URL would mangle.
+fn is_plain_file_name(name: &str) -> bool {
+    name.ends_with(".py")
+        && name.len() <= 100
+        && !name.starts_with('.')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
 }
 
 /// A submission as the API shows it: the verdict is the grading protocol's JSON.
@@ -108,9 +112,13 @@ fn error(status: StatusCode, message: impl Into<String>) -> Response {
 /// Whether the request came from the exercise page's form (answered with redirects and
 /// notices) rather than a program (answered with JSON).
 fn is_form(headers: &HeaderMap) -> bool {
-    content_type(headers).is_some_and(|t| {
-        t.starts_with("application/x-www-form-urlencoded") || t.starts_with("multipart/form-data")
-    })
+    let urlencoded =
+        content_type(headers).is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
+    urlencoded || is_multipart(headers)
+}
+
+fn is_multipart(headers: &HeaderMap) -> bool {
+    content_type(headers).is_some_and(|t| t.starts_with("multipart/form-data"))
 }
 
 fn content_type(headers: &HeaderMap) -> Option<&str> {
@@ -148,7 +156,7 @@ async fn from_multipart(
     match String::from_utf8(bytes.to_vec()) {
         Ok(script) => {
             fields.script = script;
-            if let Some(name) = name.filter(|n| check_script("x", n).is_ok()) {
+            if let Some(name) = name.filter(|n| is_plain_file_name(n)) {
                 fields.file_name = Some(name);
             }
             Ok((fields, None))
@@ -171,8 +179,7 @@ pub async fn create(
     body: Bytes,
 ) -> Response {
     let form = is_form(&headers);
-    let multipart = content_type(&headers).is_some_and(|t| t.starts_with("multipart/"));
-    let parsed: Result<(NewScript, Option<String>), String> = if multipart {
+    let parsed: Result<(NewScript, Option<String>), String> = if is_multipart(&headers) {
         from_multipart(&headers, body.clone()).await
     } else if form {
         serde_urlencoded::from_bytes(&body).map(|s| (s, None)).map_err(|e| e.to_string())
