@@ -19,6 +19,7 @@ import datetime
 import json
 import os
 import runpy
+import signal
 import sys
 import threading
 import time
@@ -34,11 +35,18 @@ RECORDS = os.environ.pop("LOCKSTEP_RECORDS", None)
 LOGS = os.environ.pop("LOCKSTEP_LOGS", None)
 TIMEOUT_S = float(os.environ.pop("LOCKSTEP_PG_TIMEOUT_S", "20"))
 THREADS = int(os.environ.pop("LOCKSTEP_THREADS", "1"))
+# The runner's planned failure, "RANK:LOADER:PASS:BATCH": that rank kills itself as it is about
+# to read that batch (1-based) of that pass of that loader, in the first attempt only.
+CRASH = os.environ.pop("LOCKSTEP_CRASH", None)
 MAX_INDICES = 1_000_000
 MAX_SAVES = 8
 
 RANK = int(os.environ.get("RANK", "0"))
 WORLD = int(os.environ.get("WORLD_SIZE", "1"))
+# torchrun counts its restarts of the workers here; each attempt appends to the same records and
+# logs, and names its tensor files apart.
+RESTART = int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0") or 0)
+ATTEMPT = "" if RESTART == 0 else f"_restart{RESTART}"
 
 
 def _redirect_output():
@@ -47,9 +55,11 @@ def _redirect_output():
         return
     os.makedirs(LOGS, exist_ok=True)
     for fd, name in ((1, "out"), (2, "err")):
-        f = os.open(os.path.join(LOGS, f"rank{RANK}.{name}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        f = os.open(os.path.join(LOGS, f"rank{RANK}.{name}"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         os.dup2(f, fd)
         os.close(f)
+        if RESTART:
+            os.write(fd, f"[lockstep] torchrun restart {RESTART}: this rank starts again\n".encode())
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
 
@@ -288,7 +298,7 @@ def install():
                 for g, group in enumerate(opt.param_groups) for j, p in enumerate(group["params"])}
 
     def dump(index, source, tensors, when, forwards):
-        path = os.path.join(RECORDS, f"rank{RANK}_{source}{index}.safetensors")
+        path = os.path.join(RECORDS, f"rank{RANK}{ATTEMPT}_{source}{index}.safetensors")
         try:
             save_safetensors(tensors, path)
             record("params", index=index, source=source, file=os.path.basename(path), when=when, forwards=forwards)
@@ -385,8 +395,18 @@ def install():
 
     torch.Tensor.backward = backward
 
+    crash = None
+    if CRASH and RESTART == 0:
+        crash_rank, crash_loader, crash_pass, crash_batch = (int(v) for v in CRASH.split(":"))
+        if crash_rank == RANK:
+            crash = (crash_loader, crash_pass, crash_batch)
+
     def next_index(self):
         p = passes.get(self)
+        if crash is not None and p is not None and (p.info["index"], p.number, p.batches + 1) == crash:
+            # A real crash: no exception to catch, no atexit, no flush but the record's own.
+            record("crash", loader=crash[0], batch=crash[2], **{"pass": crash[1]})
+            os.kill(os.getpid(), signal.SIGKILL)
         try:
             idx = real_next_index(self)
         except StopIteration:
@@ -418,7 +438,7 @@ def install():
                       "prefix": prefix, "keys": list(tensors.keys()) if tensors is not None else None,
                       "site": call_site()}
             if tensors is not None and saves[0] < MAX_SAVES:
-                name = f"rank{RANK}_save{saves[0]}.safetensors"
+                name = f"rank{RANK}{ATTEMPT}_save{saves[0]}.safetensors"
                 save_safetensors(tensors, os.path.join(RECORDS, name))
                 fields["tensors"] = name
             saves[0] += 1
@@ -460,7 +480,7 @@ def main():
     import torch
 
     record("start", rank=RANK, world=WORLD, local_rank=int(os.environ.get("LOCAL_RANK", "0")), pid=os.getpid(),
-           torch=torch.__version__, cuda_devices=torch.cuda.device_count(), threads=THREADS)
+           torch=torch.__version__, cuda_devices=torch.cuda.device_count(), threads=THREADS, restart=RESTART)
     dump_models, passes = install()
     sys.argv = sys.argv[1:]
     sys.path.insert(0, os.path.dirname(SCRIPT))

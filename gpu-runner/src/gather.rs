@@ -59,6 +59,22 @@ fn final_params(run: &Run) -> Option<FinalParams> {
     Some(FinalParams { reference: Some(size), others })
 }
 
+/// Rank 0's final parameters at the end of `b` (its last attempt's, after a restart) against
+/// those at the end of `a`; `None` where either could not be read.
+pub fn final_params_against(a: &Run, b: &Run) -> Option<Difference> {
+    let last = |run: &Run| {
+        let params = *run.records.first()?.params().first()?;
+        load(&run.records_dir, params.file)
+    };
+    let (x, y) = (last(a)?, last(b)?);
+    let d = compare(&x, &y, str::to_string);
+    let worst = d.worst.clone().or_else(|| {
+        // Names in one and not the other: as unequal as tensors get.
+        d.missing.first().or(d.extra.first()).map(|n| (n.clone(), f64::INFINITY))
+    });
+    Some(Difference { identical: d.identical(), worst })
+}
+
 /// Whether the checkpoint the checks judge holds its rank's final parameters (a `module.`
 /// prefix aside).
 fn checkpoint_equals_final(run: &Run) -> Option<bool> {

@@ -1,21 +1,53 @@
-//! Grading one script: the N-process run, the 1-process runs the speedup is measured against,
-//! the evidence, and the verdict. The judging is `grading-checks`'; this module decides which
-//! runs to make.
+//! Grading one script: for `ddp-conversion`, the N-process run and the 1-process runs the
+//! speedup is measured against; for `survive-a-crash`, the N-process run left alone and the
+//! same run with one rank killed mid-epoch. Then the evidence and the verdict. The judging is
+//! `grading-checks`'; this module decides which runs to make.
 
 use std::path::{Path, PathBuf};
 
 use grading_checks::evidence::{Evidence, RunEvidence};
+use grading_checks::resume::{CrashEvidence, CrashPlan};
 use grading_checks::{outcome, speedup};
 use grading_protocol::live::Event;
 use grading_protocol::{CheckId, Limits, RunReport, RunRole, Settings, Verdict, Versions, SCHEMA};
 
 use crate::env::{probe, Environment};
 use crate::gather;
-use crate::launch::{self, Run};
+use crate::launch::{self, Restarts, Run};
 use crate::RunnerError;
+
+/// The exercises this runner grades, by the ids lessons give them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Exercise {
+    /// Convert a single-GPU script to DDP: ten checks, the speedup timed.
+    #[default]
+    #[value(name = "ddp-conversion")]
+    DdpConversion,
+    /// Make training survive a crash: five checks, one rank killed mid-epoch.
+    #[value(name = "survive-a-crash")]
+    SurviveACrash,
+}
+
+impl Exercise {
+    pub fn id(self) -> &'static str {
+        match self {
+            Exercise::DdpConversion => "ddp-conversion",
+            Exercise::SurviveACrash => "survive-a-crash",
+        }
+    }
+
+    /// The exercise a lesson's `exercise="ID"` names, if this runner grades it.
+    pub fn from_id(id: &str) -> Option<Exercise> {
+        [Exercise::DdpConversion, Exercise::SurviveACrash].into_iter().find(|e| e.id() == id)
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct Options {
+    pub exercise: Exercise,
+    /// `survive-a-crash`: where to kill a rank, instead of a moment chosen at random (its
+    /// `loader` is replaced by the training DataLoader's).
+    pub crash_at: Option<CrashPlan>,
     pub venv: PathBuf,
     /// Processes; by default one per GPU, or 2 on CPU.
     pub nproc: Option<u32>,
@@ -36,6 +68,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
+            exercise: Exercise::DdpConversion,
+            crash_at: None,
             venv: crate::default_venv(),
             nproc: None,
             repeats: 2,
@@ -65,6 +99,19 @@ fn teardown_abort(run: &Run) -> Option<String> {
     })
 }
 
+/// A number nobody can predict from the script, for the moment a rank is killed: a learner
+/// cannot tune the script to one epoch and batch.
+fn random() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
 /// At most this many extra pairs of runs when the speedup fell short on a busy machine.
 const BUSY_REMEASURES: u32 = 2;
 
@@ -87,6 +134,15 @@ impl Runner<'_> {
     /// One run, made again (up to [`TEARDOWN_RETRIES`] times) while it ends in a teardown
     /// abort; with the last abort's explanation when there was one.
     fn run(&mut self, nproc: u32, role: RunRole) -> Result<(Run, Option<String>), RunnerError> {
+        self.run_with(nproc, role, Restarts::default())
+    }
+
+    fn run_with(
+        &mut self,
+        nproc: u32,
+        role: RunRole,
+        restarts: Restarts,
+    ) -> Result<(Run, Option<String>), RunnerError> {
         let settings = settings(self.opts, nproc);
         let (mut attempt, mut retried) = (0, None);
         loop {
@@ -100,6 +156,7 @@ impl Runner<'_> {
                 &self.harness,
                 self.script,
                 &settings,
+                restarts,
                 &dir,
             )?;
             (self.progress)(Event::RunFinished { index, role, nproc, wall_s: run.finished.wall_s });
@@ -193,11 +250,20 @@ pub fn grade_reporting(
         reports: Vec::new(),
     };
 
-    let (first, enforced) = {
-        let (run, retried) = runner.run(nproc, RunRole::Ddp)?;
-        runner.reports.push(report(RunRole::Ddp, &run, retried));
+    // The crash exercise's first run is the one left alone, under the same torchrun as the run
+    // a rank will be killed in.
+    let (first_role, first_restarts) = match opts.exercise {
+        Exercise::DdpConversion => (RunRole::Ddp, Restarts::default()),
+        Exercise::SurviveACrash => (RunRole::Uninterrupted, Restarts { max: 1, crash: None }),
+    };
+    let (first, first_run, enforced) = {
+        let (run, retried) = runner.run_with(nproc, first_role, first_restarts)?;
+        runner.reports.push(report(first_role, &run, retried));
         let enforced = run.finished.enforced.clone();
-        (gather::evidence(run, true), enforced)
+        // The crash exercise compares its tensors with the interrupted run's, so it keeps the
+        // run; the conversion needs only its evidence.
+        let kept = (opts.exercise == Exercise::SurviveACrash).then(|| run.clone());
+        (gather::evidence(run, true), kept, enforced)
     };
     let versions = Versions {
         runner: env!("CARGO_PKG_VERSION").into(),
@@ -228,6 +294,44 @@ pub fn grade_reporting(
             Vec::new(),
             runner.reports,
         ));
+    }
+
+    if opts.exercise == Exercise::SurviveACrash {
+        if let Some(error) = outcome::fails_unharmed(&first, &script_name) {
+            let summary = outcome::error_summary(&error);
+            let status = grading_protocol::Status::Error;
+            return Ok(verdict(status, summary, Some(error), Vec::new(), runner.reports));
+        }
+        let training_loader =
+            first.records.first().and_then(|r| r.training_passes().first().map(|p| p.loader));
+        let chosen = match opts.crash_at {
+            Some(at) => Some(CrashPlan { loader: training_loader.unwrap_or(at.loader), ..at }),
+            None => CrashPlan::choose(&first, random()),
+        };
+        let Some(plan) = chosen else {
+            let error = grading_protocol::ErrorInfo {
+                message: "the script trained fewer than 2 epochs, so there is no moment after a snapshot to crash at: train at least 2".into(),
+                file: Some(script_name.clone()),
+                line: None,
+            };
+            let summary = outcome::error_summary(&error);
+            let status = grading_protocol::Status::Error;
+            return Ok(verdict(status, summary, Some(error), Vec::new(), runner.reports));
+        };
+        let (run, retried) =
+            runner.run_with(nproc, RunRole::Interrupted, Restarts { max: 1, crash: Some(plan) })?;
+        runner.reports.push(report(RunRole::Interrupted, &run, retried));
+        let final_params =
+            first_run.as_ref().and_then(|first| gather::final_params_against(first, &run));
+        let interrupted = gather::evidence(run, false);
+        let timed_out = first.timed_out || interrupted.timed_out;
+        let evidence = CrashEvidence { uninterrupted: first, interrupted, plan, final_params };
+        let checks = grading_checks::resume::all(&evidence);
+        for check in &checks {
+            (runner.progress)(Event::Check { check: check.clone() });
+        }
+        let (status, summary) = outcome::summarize(&checks, timed_out, opts.limits.wall_s);
+        return Ok(verdict(status, summary, None, checks, runner.reports));
     }
 
     // The speedup needs the N-process run to have trained (a script that hangs at the very
@@ -269,7 +373,7 @@ pub fn grade_reporting(
         }
     }
     let checks = grading_checks::all(&evidence);
-    debug_assert_eq!(checks.iter().map(|c| c.id).collect::<Vec<_>>(), CheckId::ALL);
+    debug_assert_eq!(checks.iter().map(|c| c.id).collect::<Vec<_>>(), CheckId::CONVERSION);
     // The timed runs change only the speedup: what was reported before stands.
     debug_assert!(decided.iter().zip(&checks).all(|(a, b)| a.id == CheckId::Speedup || a == b));
     if let Some(speedup) = checks.iter().find(|c| c.id == CheckId::Speedup) {

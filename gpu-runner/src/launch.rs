@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use grading_checks::record::RankRecord;
+use grading_checks::resume::CrashPlan;
 use grading_protocol::{RankRun, Settings};
 
 use crate::env::Environment;
@@ -22,6 +23,14 @@ status=$?
 echo "$status" > "/records/rank${RANK}.exit"
 exit "$status"
 "#;
+
+/// What torchrun may do after a worker fails (`--max-restarts`), and the failure the runner
+/// plans for the first attempt, if any.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Restarts {
+    pub max: u32,
+    pub crash: Option<CrashPlan>,
+}
 
 /// How much of each log the result keeps: the end, where the errors are.
 pub const TAIL_BYTES: usize = 4096;
@@ -68,6 +77,7 @@ pub fn run(
     harness: &Path,
     script: &Path,
     settings: &Settings,
+    restarts: Restarts,
     work: &Path,
 ) -> Result<Run, RunnerError> {
     use std::os::unix::fs::PermissionsExt;
@@ -102,11 +112,22 @@ pub fn run(
     if let Ok(v) = std::env::var("CUDA_VISIBLE_DEVICES") {
         vars.push(("CUDA_VISIBLE_DEVICES".into(), v));
     }
+    if restarts.max > 0 {
+        // torch 2.13's torchrun shares its rendezvous store with the workers and keeps it
+        // across restarts, dead workers' addresses included: a restarted gloo group then often
+        // connects to a rank that is gone ("Connection refused") or waits for one until its
+        // timeout. With the store not shared, every restart here succeeded
+        // (torch/distributed/elastic/rendezvous/dynamic_rendezvous.py; lesson 9 explains it).
+        vars.push(("TORCH_DISABLE_SHARE_RDZV_TCP_STORE".into(), "1".into()));
+    }
+    if let Some(crash) = restarts.crash {
+        vars.push(("LOCKSTEP_CRASH".into(), crash.to_env()));
+    }
     let command: Vec<String> = vec![
         venv.join("bin/torchrun").display().to_string(),
         "--standalone".into(),
         format!("--nproc_per_node={}", settings.nproc),
-        "--max-restarts=0".into(),
+        format!("--max-restarts={}", restarts.max),
         "--no-python".into(),
         "/opt/lockstep/rank.sh".into(),
         format!("/job/{name}"),

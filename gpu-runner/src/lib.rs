@@ -19,6 +19,7 @@ pub mod sandbox;
 pub mod tensors;
 pub mod worker;
 
+pub use grading_checks;
 pub use grading_protocol as protocol;
 
 use std::path::PathBuf;

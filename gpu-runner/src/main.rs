@@ -9,7 +9,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
-use gpu_runner::grade::{grade, grade_reporting, Options};
+use gpu_runner::grade::{grade, grade_reporting, Exercise, Options};
+use gpu_runner::grading_checks::resume::CrashPlan;
 use gpu_runner::protocol::Status;
 
 #[derive(Parser)]
@@ -38,6 +39,13 @@ enum Command {
 struct GradeArgs {
     /// The learner's training script.
     script: PathBuf,
+    /// The exercise the script answers, which decides the runs and the checks.
+    #[arg(long, value_enum, default_value_t = Exercise::DdpConversion)]
+    exercise: Exercise,
+    /// survive-a-crash: kill rank RANK as it is about to read batch BATCH (from 1) of epoch
+    /// EPOCH (from 0) of its training DataLoader, instead of at a moment chosen at random.
+    #[arg(long, value_name = "RANK:EPOCH:BATCH", value_parser = parse_crash_at)]
+    crash_at: Option<CrashAt>,
     /// Processes in the graded run [default: one per GPU, or 2 on CPU].
     #[arg(long)]
     nproc: Option<u32>,
@@ -80,9 +88,39 @@ struct GradeArgs {
     events: bool,
 }
 
+#[derive(Debug, Clone, Copy)]
+struct CrashAt {
+    rank: u32,
+    epoch: u32,
+    batch: u64,
+}
+
+fn parse_crash_at(s: &str) -> Result<CrashAt, String> {
+    let parts: Vec<&str> = s.split(':').collect();
+    let [rank, epoch, batch] = parts.as_slice() else {
+        return Err("expected RANK:EPOCH:BATCH, e.g. 1:2:5".into());
+    };
+    let number = |what: &str, v: &str| {
+        v.parse::<u64>().map_err(|_| format!("{what} `{v}` is not a whole number"))
+    };
+    let batch = number("batch", batch)?;
+    if batch == 0 {
+        return Err("batches count from 1".into());
+    }
+    Ok(CrashAt { rank: number("rank", rank)? as u32, epoch: number("epoch", epoch)? as u32, batch })
+}
+
 impl GradeArgs {
     fn options(&self) -> Options {
         let mut opts = Options {
+            exercise: self.exercise,
+            // The loader is the training DataLoader, which the grade finds in the records.
+            crash_at: self.crash_at.map(|c| CrashPlan {
+                rank: c.rank,
+                loader: 0,
+                pass: c.epoch,
+                batch: c.batch,
+            }),
             nproc: self.nproc,
             repeats: self.repeats,
             min_speedup: self.min_speedup,

@@ -212,6 +212,15 @@ fn bwrap_args(layout: &Layout, env: &[(String, String)], argv: &[String]) -> Vec
                 }
             }
         }
+        // The driver's libraries: under /usr (/usr/local/nvidia included) they are bound
+        // already; elsewhere (/opt, a cluster's software tree) at their own paths, where the
+        // linker's cache, bound above, finds them.
+        let cache = Command::new("ldconfig").arg("-p").output();
+        let listed = cache.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+        for dir in driver_lib_dirs(&listed.unwrap_or_default()) {
+            let dir = dir.display().to_string();
+            push(&["--ro-bind", &dir, &dir]);
+        }
     }
     // The sandbox's own root (a tmpfs holding the mount points) read-only too: only /job,
     // /records and /tmp can be written.
@@ -222,6 +231,23 @@ fn bwrap_args(layout: &Layout, env: &[(String, String)], argv: &[String]) -> Vec
     push(&["--"]);
     a.extend(argv.iter().cloned());
     a
+}
+
+/// Folders outside `/usr` holding the NVIDIA driver's user-space libraries (`libcuda`, NVML and
+/// the rest of `libnvidia-*`), from `ldconfig -p`'s listing.
+fn driver_lib_dirs(ldconfig_p: &str) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for line in ldconfig_p.lines() {
+        let Some((name, path)) = line.trim().split_once(" => ") else { continue };
+        if !(name.starts_with("libcuda.so") || name.starts_with("libnvidia-")) {
+            continue;
+        }
+        let Some(dir) = Path::new(path.trim()).parent() else { continue };
+        if !dir.starts_with("/usr") && dir.is_absolute() && !dirs.iter().any(|d| d == dir) {
+            dirs.push(dir.to_path_buf());
+        }
+    }
+    dirs
 }
 
 /// Writes the few files the sandbox's `/etc` needs into the harness directory.
@@ -335,4 +361,24 @@ fn unique() -> u64 {
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
     (u64::from(t) << 16) | NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn driver_libraries_outside_usr_are_found() {
+        let listed = "\
+1234 libs found in cache `/etc/ld.so.cache'
+\tlibnvidia-ml.so.1 (libc6,x86-64) => /usr/local/nvidia/lib64/libnvidia-ml.so.1
+\tlibcuda.so.1 (libc6,x86-64) => /usr/local/nvidia/lib64/libcuda.so.1
+\tlibcuda.so (libc6,x86-64) => /opt/driver/lib/libcuda.so
+\tlibnvidia-ptxjitcompiler.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.1
+\tlibc.so.6 (libc6,x86-64) => /opt/other/libc.so.6
+";
+        // /usr (with /usr/local) is in the sandbox already.
+        assert_eq!(driver_lib_dirs(listed), [PathBuf::from("/opt/driver/lib")]);
+        assert!(driver_lib_dirs("").is_empty());
+    }
 }

@@ -12,6 +12,9 @@
 //! cannot renew it before it runs out stops grading: by then the server may have given the job
 //! to another worker, and a job is never graded twice at once. Reports that fail on the network
 //! are retried until they get through or the server answers that the lease is gone.
+//!
+//! SIGTERM (how Slurm ends a pilot job: `scancel`, preemption, its time limit) stops the grade
+//! and gives the job back as `stopped`, which the server queues again at once.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
@@ -34,6 +37,10 @@ pub struct WorkerArgs {
     /// How this worker names itself in the learner's status and the logs [default: host name].
     #[arg(long)]
     pub name: Option<String>,
+    /// The batch system's node this worker runs on, shown to the learner ("running on node
+    /// NODE"); a pilot job passes $SLURMD_NODENAME.
+    #[arg(long)]
+    pub node: Option<String>,
     /// Seconds between asking for work while the queue is empty.
     #[arg(long, default_value_t = 1.0)]
     pub poll: f64,
@@ -43,6 +50,10 @@ pub struct WorkerArgs {
     /// Exit after this many jobs.
     #[arg(long)]
     pub max_jobs: Option<u64>,
+    /// Take no new job after this many seconds (a pilot job stops claiming while a grade still
+    /// fits in its time limit).
+    #[arg(long, value_name = "SECONDS")]
+    pub claim_for: Option<f64>,
     /// Processes in the graded run [default: one per GPU, or 2 on CPU].
     #[arg(long)]
     pub nproc: Option<u32>,
@@ -50,6 +61,10 @@ pub struct WorkerArgs {
     /// anyway.
     #[arg(long)]
     pub skip_speedup: bool,
+    /// The speedup a graded run must reach [default: `gpu-runner grade`'s, 1 + 0.05 per extra
+    /// process]: a site whose nodes scale worse or better sets its own.
+    #[arg(long, value_name = "RATIO")]
+    pub min_speedup: Option<f64>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -101,10 +116,9 @@ impl Client {
     }
 
     /// A job, `None` when the queue is empty.
-    fn claim(&self, worker: &str) -> Result<Option<Job>, ClaimError> {
-        let mut response = self
-            .post(lockstep_api::CLAIM, &ClaimRequest { worker: worker.into() })
-            .map_err(ClaimError::Network)?;
+    fn claim(&self, worker: &str, node: Option<&str>) -> Result<Option<Job>, ClaimError> {
+        let request = ClaimRequest { worker: worker.into(), node: node.map(Into::into) };
+        let mut response = self.post(lockstep_api::CLAIM, &request).map_err(ClaimError::Network)?;
         match response.status().as_u16() {
             200 => response
                 .body_mut()
@@ -169,20 +183,48 @@ fn body_text(mut r: ureq::http::Response<ureq::Body>) -> String {
     r.body_mut().read_to_string().unwrap_or_default()
 }
 
-/// Claims and grades jobs until stopped, `--idle-exit` or `--max-jobs`.
+/// Set by SIGTERM: the batch system (or an operator) is stopping this worker.
+static TERMINATED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_sigterm(_: libc::c_int) {
+    TERMINATED.store(true, Ordering::SeqCst);
+}
+
+fn terminated() -> bool {
+    TERMINATED.load(Ordering::SeqCst)
+}
+
+/// Claims and grades jobs until stopped (SIGTERM), `--idle-exit`, `--claim-for` or
+/// `--max-jobs`.
 pub fn run(args: &WorkerArgs) -> Result<(), WorkerError> {
+    // SIGTERM is how Slurm ends a job (scancel, its time limit): a job being graded then goes
+    // back to the queue at once instead of waiting for its lease to run out.
+    // SAFETY: the handler only stores to an atomic.
+    unsafe { libc::signal(libc::SIGTERM, on_sigterm as *const () as libc::sighandler_t) };
     let client = Client::new(&args.server, &args.token);
     let name = args.name.clone().unwrap_or_else(host_name);
     let poll = Duration::from_secs_f64(args.poll.max(0.05));
+    let started = Instant::now();
     let mut idle_since = Instant::now();
     let mut done = 0;
     let mut backoff = poll;
     eprintln!("gpu-runner worker {name}: asking {} for work", client.server);
     loop {
+        if terminated() {
+            eprintln!("gpu-runner worker {name}: stopped (SIGTERM)");
+            return Ok(());
+        }
         if args.max_jobs.is_some_and(|max| done >= max) {
             return Ok(());
         }
-        match client.claim(&name) {
+        if args.claim_for.is_some_and(|s| started.elapsed().as_secs_f64() >= s) {
+            eprintln!(
+                "gpu-runner worker {name}: no new job after {:?}; exiting",
+                started.elapsed()
+            );
+            return Ok(());
+        }
+        match client.claim(&name, args.node.as_deref()) {
             Ok(Some(job)) => {
                 grade_job(&client, args, &job)?;
                 done += 1;
@@ -197,7 +239,7 @@ pub fn run(args: &WorkerArgs) -> Result<(), WorkerError> {
                     );
                     return Ok(());
                 }
-                std::thread::sleep(poll);
+                sleep_unless(&TERMINATED, poll);
             }
             Err(ClaimError::Refused(why)) => return Err(WorkerError::Refused(why)),
             Err(ClaimError::Network(why)) => {
@@ -233,7 +275,7 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
     let script = dir.path().join(file_name);
     std::fs::write(&script, &job.script)?;
 
-    let mut child = spawn_grade(args, &script)?;
+    let mut child = spawn_grade(args, &job.exercise, &script)?;
     let child_pid = child.id();
     let lost = AtomicBool::new(false);
     let finished = AtomicBool::new(false);
@@ -250,6 +292,17 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
 
     let tail = Mutex::new(Vec::<String>::new());
     std::thread::scope(|scope| -> Result<(), WorkerError> {
+        // SIGTERM stops the grade at once, whoever sent it: Slurm signals every process of
+        // the job, but an operator's `kill` reaches this process alone.
+        scope.spawn(|| {
+            while !finished.load(Ordering::SeqCst) {
+                if terminated() {
+                    stop_grade("the worker was stopped (SIGTERM)");
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
         // The heartbeat: renew every third of the lease; stop grading if it cannot be renewed
         // before it runs out.
         scope.spawn(|| {
@@ -316,6 +369,22 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
         };
         reader.join().expect("the reader does not panic");
         finished.store(true, Ordering::SeqCst);
+        if terminated() {
+            // The grade was cut short: not a verdict, and not the machine's fault. Should the
+            // lease be gone as well, the server answers 409 and nothing changes.
+            let failure = Failure {
+                lease: job.lease.clone(),
+                reason: "the worker was stopped (SIGTERM) while it graded this".into(),
+                stopped: true,
+            };
+            let answer = match client.tell(job.job, "failure", &failure, lease_len) {
+                Ok(Answer::Done) => "given back".to_string(),
+                Ok(Answer::Lost) => "the lease was gone already".to_string(),
+                Err(e) => format!("could not give it back: {e}"),
+            };
+            eprintln!("gpu-runner worker: job {}: stopped; {answer}", job.job);
+            return Ok(());
+        }
         if lost.load(Ordering::SeqCst) {
             return Ok(());
         }
@@ -345,7 +414,7 @@ fn hand_in(
                 Some(c) => format!("the grader exited with code {c}: {}", last_lines(tail)),
                 None => format!("the grader was killed: {}", last_lines(tail)),
             };
-            let failure = Failure { lease: job.lease.clone(), reason };
+            let failure = Failure { lease: job.lease.clone(), reason, stopped: false };
             ("failure", client.tell(job.job, "failure", &failure, lease * 3))
         }
     };
@@ -377,17 +446,25 @@ fn sleep_unless(flag: &AtomicBool, total: Duration) {
     }
 }
 
-/// `gpu-runner grade SCRIPT --json --events`, dying with this process.
-fn spawn_grade(args: &WorkerArgs, script: &std::path::Path) -> Result<Child, WorkerError> {
+/// `gpu-runner grade SCRIPT --json --events --exercise=EXERCISE`, dying with this process.
+fn spawn_grade(
+    args: &WorkerArgs,
+    exercise: &str,
+    script: &std::path::Path,
+) -> Result<Child, WorkerError> {
     use std::os::unix::process::CommandExt;
     let exe = std::env::current_exe().map_err(WorkerError::Spawn)?;
     let mut cmd = Command::new(exe);
     cmd.arg("grade").arg(script).arg("--json").arg("--events");
+    cmd.arg(format!("--exercise={exercise}"));
     if let Some(n) = args.nproc {
         cmd.arg(format!("--nproc={n}"));
     }
     if args.skip_speedup {
         cmd.arg("--skip-speedup");
+    }
+    if let Some(min) = args.min_speedup {
+        cmd.arg(format!("--min-speedup={min}"));
     }
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.

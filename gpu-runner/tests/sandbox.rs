@@ -23,9 +23,16 @@ fn run(name: &str, limits: Limits) -> (tempfile::TempDir, Run) {
     let harness = work.path().join("harness");
     launch::write_harness(&harness).unwrap();
     let settings = Settings { nproc: 1, threads: 1, pg_timeout_s: 10.0, limits };
-    let run =
-        launch::run(&env, &venv, &harness, &hostile(name), &settings, &work.path().join("run"))
-            .unwrap();
+    let run = launch::run(
+        &env,
+        &venv,
+        &harness,
+        &hostile(name),
+        &settings,
+        Default::default(),
+        &work.path().join("run"),
+    )
+    .unwrap();
     // Nothing of the job may outlive it.
     let left = Command::new("pgrep").args(["-f", &format!("/job/{name}")]).output().unwrap();
     assert!(

@@ -12,13 +12,19 @@
 //! - [`model`], [`hardware`]: the MLP the timelines train and the machines they run on.
 //! - [`buckets`]: DDP's gradient buckets, as PyTorch assigns them.
 //! - [`dp`], [`ddp`]: one training iteration of DataParallel and of DDP as a [`timeline`].
+//! - [`accumulation`]: the all-reduces of one optimizer step of gradient accumulation, with
+//!   and without `no_sync`.
+//! - [`memory`]: bytes per GPU of parameters, gradients, optimizer state and activations under
+//!   DDP and the ZeRO stages.
 
+pub mod accumulation;
 pub mod allreduce;
 pub mod buckets;
 pub mod cost;
 pub mod ddp;
 pub mod dp;
 pub mod hardware;
+pub mod memory;
 pub mod model;
 pub mod rng;
 pub mod sampler;

@@ -2,9 +2,11 @@
 //! `sim-engine/fixtures/generate.py` computes with it.
 
 use serde_json::Value;
+use sim_engine::accumulation::{self, AccumulationConfig};
 use sim_engine::allreduce::{allreduce, Algorithm};
 use sim_engine::buckets::{first_iteration_buckets, rebuilt_buckets, BucketCap};
 use sim_engine::dp::torch_chunk_sizes;
+use sim_engine::memory::{self, bytes_per_parameter, MemoryConfig, Optimizer, Precision};
 use sim_engine::model::Mlp;
 use sim_engine::rng::{randperm, Mt19937};
 use sim_engine::sampler::DistributedSampler;
@@ -156,5 +158,56 @@ fn ddp_buckets_match_torch() {
         assert_eq!(got, expected, "rebuilt buckets of {c}");
         let bytes: Vec<u64> = rebuilt.iter().map(|b| b.bytes).collect();
         assert_eq!(bytes, u64s(&c["rebuilt_bucket_sizes"]), "rebuilt bucket sizes of {c}");
+    }
+}
+
+/// Gradient accumulation in real DDP: the comm hook calls of one optimizer step of k
+/// micro-batches, with `no_sync` around the first k − 1 and without it.
+#[test]
+fn accumulation_allreduces_match_torch() {
+    let cases = fixture("accumulation");
+    assert!(cases.len() >= 10);
+    for c in cases {
+        let cfg = AccumulationConfig {
+            model: Mlp::new(usizes(&c["widths"])).unwrap(),
+            steps: c["steps"].as_u64().unwrap() as usize,
+            ranks: 1,
+            micro_batch: 2,
+            bucket_cap: BucketCap { bucket_cap_mb: c["bucket_cap_mb"].as_f64() },
+            link: sim_engine::cost::NVLINK4_H100,
+        };
+        let a = accumulation::simulate(&cfg).unwrap();
+        let torch = (c["without"].as_u64().unwrap(), c["with_no_sync"].as_u64().unwrap());
+        assert_eq!(a.allreduces, torch, "{c}");
+    }
+}
+
+/// What a float32 model and its optimizer really hold after a step, against the bytes per
+/// parameter the memory simulation counts.
+#[test]
+fn optimizer_state_bytes_match_torch() {
+    for c in fixture("optimizer_state") {
+        let optimizer = match c["optimizer"].as_str().unwrap() {
+            "adam" | "adamw" => Optimizer::Adam,
+            other => Optimizer::from_id(other).unwrap(),
+        };
+        let psi = c["parameters"].as_u64().unwrap() as f64;
+        let (p, g, k) = bytes_per_parameter(optimizer, Precision::Fp32);
+        assert_eq!(p * psi, c["parameter_bytes"].as_f64().unwrap(), "{c}");
+        assert_eq!(g * psi, c["gradient_bytes"].as_f64().unwrap(), "{c}");
+        assert_eq!(k * psi, c["state_bytes"].as_f64().unwrap(), "{c}");
+        let one_gpu = MemoryConfig {
+            parameters: psi,
+            gpus: 1,
+            optimizer,
+            precision: Precision::Fp32,
+            activation_bytes: 0.0,
+            gpu_bytes: f64::INFINITY,
+        };
+        let measured: f64 = ["parameter_bytes", "gradient_bytes", "state_bytes"]
+            .iter()
+            .map(|k| c[*k].as_f64().unwrap())
+            .sum();
+        assert_eq!(memory::per_gpu(&one_gpu)[0].total(), measured, "{c}");
     }
 }

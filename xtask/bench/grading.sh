@@ -41,13 +41,8 @@ LOCKSTEP_WORKER_TOKEN=$WORKER_TOKEN "$BIN/gpu-runner" worker --server "http://12
 WORKER_PID=$!
 
 # A learner with a terminal token, made the way a learner makes one: sign up, account page.
-curl -fs -o /dev/null -c "$WORK/jar" -H "Sec-Fetch-Site: same-origin" \
-  --data-urlencode "email=bench@example.org" --data-urlencode "password=steady state throughput" \
-  "http://127.0.0.1:$PORT/account/sign-up"
-curl -fs -o /dev/null -b "$WORK/jar" -c "$WORK/jar" -H "Sec-Fetch-Site: same-origin" -X POST \
-  "http://127.0.0.1:$PORT/account/token"
-TOKEN=$(curl -fs -b "$WORK/jar" "http://127.0.0.1:$PORT/account" | grep -o 'lsl_[0-9a-f]*' | head -1)
-[ -n "$TOKEN" ] || { echo "could not make a terminal token" >&2; exit 1; }
+. xtask/bench/learner.sh
+TOKEN=$(learner_token "http://127.0.0.1:$PORT" "$WORK")
 
 now() { date +%s.%N; }
 for i in $(seq 1 "$RUNS"); do

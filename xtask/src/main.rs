@@ -12,6 +12,7 @@
 mod postgres;
 mod setup;
 mod site;
+mod slurm;
 mod stages;
 
 use std::path::{Path, PathBuf};
@@ -61,6 +62,13 @@ enum Task {
     },
     /// `cargo fmt --check`, clippy with warnings as errors, and the dependency invariants.
     Lint,
+    /// Run COMMAND with the tests' services: a throwaway PostgreSQL server
+    /// (LOCKSTEP_TEST_POSTGRES_URL) and single-node Slurm (SLURM_CONF,
+    /// LOCKSTEP_TEST_SLURM_PARTITION), removed when it ends. For one test file, or a benchmark.
+    WithServices {
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -86,6 +94,23 @@ fn main() -> Result<()> {
         Task::Setup { purpose: SetupFor::Test } => setup::ensure(&root, setup::Purpose::Test),
         Task::Setup { purpose: SetupFor::Run } => setup::ensure(&root, setup::Purpose::Run),
         Task::Serve { dev } => serve(&root, site::Profile::from_dev_flag(dev)),
+        Task::WithServices { command } => {
+            let pg = postgres::TestServer::start()?;
+            let cluster = slurm::TestCluster::start()?;
+            let mut cmd = Command::new(&command[0]);
+            cmd.args(&command[1..])
+                .env("LOCKSTEP_TEST_POSTGRES_URL", pg.url())
+                .env("SLURM_CONF", cluster.conf())
+                .env("LOCKSTEP_TEST_SLURM_PARTITION", slurm::PARTITION)
+                .env("LOCKSTEP_VENV", setup::venv_dir());
+            let status = cmd.status().with_context(|| format!("cannot run {}", command[0]))?;
+            drop(cluster);
+            drop(pg);
+            if !status.success() {
+                bail!("{} failed: {status}", command.join(" "));
+            }
+            Ok(())
+        }
         Task::Lint => {
             let mut stages = Stages::new();
             let result = stages
@@ -209,13 +234,17 @@ fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
         ]))
     })?;
     let pg = stages.time("PostgreSQL start", postgres::TestServer::start)?;
+    let cluster = stages.time("Slurm start", slurm::TestCluster::start)?;
     let mut cmd = cargo();
     cmd.current_dir(root)
         .args(["test", "--workspace", "--exclude", "lockstep-hydrate", "--no-fail-fast"])
         .env("LOCKSTEP_TEST_POSTGRES_URL", pg.url())
+        .env("SLURM_CONF", cluster.conf())
+        .env("LOCKSTEP_TEST_SLURM_PARTITION", slurm::PARTITION)
         .env("LOCKSTEP_SITE_ROOT", site::site_dir(root))
         .env("LOCKSTEP_VENV", setup::venv_dir());
     let result = stages.time("cargo test (build and run)", || run_tests(&mut cmd));
+    drop(cluster);
     drop(pg);
     let (summary, result) = match result {
         Ok(summary) => (summary, Ok(())),

@@ -13,14 +13,21 @@ pub enum Purpose {
     Test,
 }
 
-/// Debian packages. bubblewrap sandboxes the runner; the rest serve the tests (a real browser
-/// and a real PostgreSQL server).
+/// Debian packages. bubblewrap sandboxes the runner; the rest serve the tests (a real browser,
+/// a real PostgreSQL server, and a real single-node Slurm with munge).
 fn debian_packages(purpose: Purpose) -> &'static [&'static str] {
     match purpose {
         Purpose::Run => &["bubblewrap", "gzip", "python3-venv"],
-        Purpose::Test => {
-            &["bubblewrap", "gzip", "python3-venv", "chromium", "chromium-driver", "postgresql"]
-        }
+        Purpose::Test => &[
+            "bubblewrap",
+            "gzip",
+            "python3-venv",
+            "chromium",
+            "chromium-driver",
+            "postgresql",
+            "slurm-wlm",
+            "munge",
+        ],
     }
 }
 
@@ -36,7 +43,7 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<()> {
     Ok(())
 }
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     output(Command::new("id").arg("-u")).is_some_and(|s| s.trim() == "0")
 }
 
@@ -67,10 +74,22 @@ fn apt_packages(packages: &[&str]) -> Result<()> {
     }
     eprintln!("xtask: installing Debian packages: {}", missing.join(" "));
     run(privileged("apt-get").args(["update", "-qq"]))?;
-    run(privileged("apt-get")
+    // The tests start their own PostgreSQL, munge and Slurm; the packages' services must not
+    // start on install (a policy-rc.d that answers 101 tells invoke-rc.d so), and one we put
+    // there is taken away again.
+    let policy = Path::new("/usr/sbin/policy-rc.d");
+    let ours = !policy.exists();
+    if ours {
+        run(privileged("sh").args(["-c", "printf '#!/bin/sh\\nexit 101\\n' > /usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d"]))?;
+    }
+    let installed = run(privileged("apt-get")
         .env("DEBIAN_FRONTEND", "noninteractive")
         .args(["install", "-y", "-qq", "--no-install-recommends"])
-        .args(&missing))
+        .args(&missing));
+    if ours {
+        run(privileged("rm").args(["-f", "/usr/sbin/policy-rc.d"]))?;
+    }
+    installed
 }
 
 fn python_has_venv() -> bool {

@@ -187,12 +187,56 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
         }
     }
 
+    check_graded_exercises(&mut parsed);
     let mut entries: Vec<LessonEntry> = parsed.into_iter().map(Parsed::into_entry).collect();
     entries.sort_by(|a, b| {
         let key = |e: &LessonEntry| (e.front().map_or(u32::MAX, |f| f.order), e.file().to_string());
         key(a).cmp(&key(b))
     });
     entries
+}
+
+/// Every exercise must be one the grader grades, and every check the grader can report for it
+/// links to a heading that exists: a learner's failed check sends them there. Reported at the
+/// exercise's line, since that is what the grader's links hang on.
+fn check_graded_exercises(parsed: &mut [Parsed]) {
+    let by_slug: BTreeMap<String, (String, BTreeSet<String>)> =
+        parsed.iter().map(|p| (p.slug.clone(), (p.file.clone(), p.anchors.clone()))).collect();
+    for p in parsed.iter_mut() {
+        let mut problems = Vec::new();
+        for e in &p.exercises {
+            let Some(checks) = grading_checks::lessons::checks_of(&e.id) else {
+                let known: Vec<&str> =
+                    grading_checks::lessons::EXERCISES.iter().map(|(id, _)| *id).collect();
+                let message = format!(
+                    "exercise `{}` has no grader: the runner grades {}",
+                    e.id,
+                    known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                );
+                problems.push(Diagnostic::new(&p.file, e.line, message));
+                continue;
+            };
+            for &check in checks {
+                let (slug, anchor) = grading_checks::lessons::section(check);
+                let missing = match by_slug.get(slug) {
+                    None => Some(format!("there is no lesson {}", lockstep_routes::lesson(slug))),
+                    Some((file, ids)) if !ids.contains(anchor) => {
+                        Some(format!("{file} has no heading with id `{anchor}`"))
+                    }
+                    Some(_) => None,
+                };
+                if let Some(why) = missing {
+                    let message = format!(
+                        "exercise `{}`: its check `{check}` links to {}, but {why}",
+                        e.id,
+                        lockstep_routes::lesson_section(slug, Some(anchor))
+                    );
+                    problems.push(Diagnostic::new(&p.file, e.line, message));
+                }
+            }
+        }
+        p.problems.extend(problems);
+    }
 }
 
 #[cfg(test)]
@@ -254,6 +298,40 @@ mod tests {
                 "01-a.md:13: broken link `#gone`: 01-a.md has no heading with id `gone`",
             ]
         );
+    }
+
+    #[test]
+    fn exercises_need_a_grader_and_its_checks_need_their_headings() {
+        let fence = |id: &str| format!("## Try\n\n```python exercise=\"{id}\"\nx = 1\n```\n");
+        let (_d, c) = course(&[("01-a.md", lesson("A", 1, &fence("warp-drive")))]);
+        assert_eq!(
+            messages(&c),
+            ["01-a.md:11: exercise `warp-drive` has no grader: the runner grades `ddp-conversion`, `survive-a-crash`"]
+        );
+        // The grader's checks link into lessons this course does not have: one problem per
+        // check, at the exercise, and the lesson is broken as it is by a broken link.
+        let (_d, c) = course(&[("01-a.md", lesson("A", 1, &fence("ddp-conversion")))]);
+        let problems = messages(&c);
+        assert_eq!(problems.len(), 10, "{problems:?}");
+        assert!(problems.contains(
+            &"01-a.md:11: exercise `ddp-conversion`: its check `no_deadlock` links to \
+              /lessons/checkpoints-and-pitfalls#the-barrier-deadlock, but there is no lesson \
+              /lessons/checkpoints-and-pitfalls"
+                .to_string()
+        ));
+        // A lesson with that URL but without the heading.
+        let pitfalls = lesson("P", 2, "## The barrier deadlock, renamed\n");
+        let (_d, c) = course(&[
+            ("01-a.md", lesson("A", 1, &fence("ddp-conversion"))),
+            ("06-checkpoints-and-pitfalls.md", pitfalls),
+        ]);
+        assert!(messages(&c).contains(
+            &"01-a.md:11: exercise `ddp-conversion`: its check `no_deadlock` links to \
+              /lessons/checkpoints-and-pitfalls#the-barrier-deadlock, but \
+              06-checkpoints-and-pitfalls.md has no heading with id `the-barrier-deadlock`"
+                .to_string()
+        ));
+        assert!(matches!(c.find("a").unwrap().1, LessonEntry::Broken { .. }));
     }
 
     #[test]

@@ -475,7 +475,7 @@ mod tests {
         );
         assert_eq!(
             problems("```sim warp-drive\n```\n"),
-            vec!["t.md:1: simulation: unknown simulation `warp-drive`: use one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather"]
+            vec!["t.md:1: simulation: unknown simulation `warp-drive`: use one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather, accumulation, memory"]
         );
         // Only the fence language `sim` is a directive; a word that starts with it is code.
         assert!(r("```simple\nx\n```\n").problems.is_empty());

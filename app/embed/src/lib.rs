@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 pub use sim_engine::allreduce::Algorithm;
 pub use sim_engine::cost::LinkPreset;
 pub use sim_engine::hardware::CudaPreset;
+pub use sim_engine::memory::{Optimizer, Precision};
 
 /// The language of a code fence that embeds a simulation.
 pub const FENCE_LANGUAGE: &str = "sim";
@@ -28,6 +29,8 @@ pub enum Simulation {
     Sampler(Sampler),
     DpVsDdp(DpVsDdp),
     ScatterGather(ScatterGather),
+    Accumulation(Accumulation),
+    Memory(Memory),
 }
 
 /// `ring-allreduce`: ranks on a ring, chunks moving step by step with their values.
@@ -77,12 +80,43 @@ pub struct ScatterGather {
     pub hardware: CudaPreset,
 }
 
+/// `accumulation`: one optimizer step of `steps` micro-batches, the all-reduces with and
+/// without `no_sync`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Accumulation {
+    pub layers: Vec<usize>,
+    /// Micro-batches per optimizer step.
+    pub steps: usize,
+    pub gpus: usize,
+    /// Samples per micro-batch on each rank.
+    pub micro_batch: usize,
+    /// DDP's `bucket_cap_mb`; `None` is its default (25, with a 1 MiB first bucket).
+    pub bucket_mb: Option<f64>,
+    pub link: LinkPreset,
+}
+
+/// `memory`: bytes per GPU under DDP and the ZeRO stages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Memory {
+    /// Parameters, in billions.
+    pub params_b: f64,
+    pub gpus: usize,
+    pub optimizer: Optimizer,
+    pub precision: Precision,
+    /// Activations per GPU, in GB (10⁹ bytes).
+    pub activations_gb: f64,
+    /// One GPU's memory, in GB.
+    pub gpu_gb: f64,
+}
+
 /// Limits that keep every simulation readable on a page (and fast in the browser).
 pub const MAX_RANKS: usize = 64;
 pub const MAX_ELEMENTS: usize = 256;
 pub const MAX_SAMPLER_LEN: usize = 1024;
 pub const MAX_REPLICAS: usize = 16;
 pub const MAX_GPUS: usize = 16;
+/// Data-parallel GPUs of the memory simulation: a large cluster's worth.
+pub const MAX_MEMORY_GPUS: usize = 4096;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DirectiveError {
@@ -102,7 +136,8 @@ pub enum DirectiveError {
     NonEmptyBody,
 }
 
-pub const NAMES: [&str; 4] = ["ring-allreduce", "sampler", "dp-vs-ddp", "scatter-gather"];
+pub const NAMES: [&str; 6] =
+    ["ring-allreduce", "sampler", "dp-vs-ddp", "scatter-gather", "accumulation", "memory"];
 
 impl Simulation {
     pub fn name(&self) -> &'static str {
@@ -111,6 +146,8 @@ impl Simulation {
             Simulation::Sampler(_) => NAMES[1],
             Simulation::DpVsDdp(_) => NAMES[2],
             Simulation::ScatterGather(_) => NAMES[3],
+            Simulation::Accumulation(_) => NAMES[4],
+            Simulation::Memory(_) => NAMES[5],
         }
     }
 
@@ -184,6 +221,53 @@ impl Simulation {
                     Simulation::ScatterGather(ScatterGather { layers, batch, gpus, hardware })
                 }
             }
+            "accumulation" => {
+                p.expect(
+                    "accumulation",
+                    &["layers", "steps", "gpus", "micro-batch", "bucket-mb", "link"],
+                )?;
+                Simulation::Accumulation(Accumulation {
+                    layers: p.layers()?,
+                    steps: p.ranged("steps", 4, 1, sim_engine::accumulation::MAX_STEPS)?,
+                    gpus: p.ranged("gpus", 8, 1, MAX_RANKS)?,
+                    micro_batch: p.ranged("micro-batch", 32, 1, 1 << 20)?,
+                    bucket_mb: p
+                        .values
+                        .contains_key("bucket-mb")
+                        .then(|| p.positive("bucket-mb", 25.0))
+                        .transpose()?,
+                    link: p.named(
+                        "link",
+                        LinkPreset::Nvlink4H100,
+                        &LinkPreset::ALL,
+                        LinkPreset::id,
+                    )?,
+                })
+            }
+            "memory" => {
+                p.expect(
+                    "memory",
+                    &["params-b", "gpus", "optimizer", "precision", "activations-gb", "gpu-gb"],
+                )?;
+                Simulation::Memory(Memory {
+                    params_b: p.positive("params-b", 7.5)?,
+                    gpus: p.ranged("gpus", 64, 1, MAX_MEMORY_GPUS)?,
+                    optimizer: p.named(
+                        "optimizer",
+                        Optimizer::Adam,
+                        &Optimizer::ALL,
+                        Optimizer::id,
+                    )?,
+                    precision: p.named(
+                        "precision",
+                        Precision::Mixed,
+                        &Precision::ALL,
+                        Precision::id,
+                    )?,
+                    activations_gb: p.non_negative("activations-gb", 0.0)?,
+                    gpu_gb: p.positive("gpu-gb", 80.0)?,
+                })
+            }
             other => return Err(DirectiveError::UnknownName { name: other.to_string() }),
         };
         Ok(sim)
@@ -240,6 +324,15 @@ impl Params {
         let v: f64 = self.value(key, default, "a positive number")?;
         if !(v.is_finite() && v > 0.0) {
             return Err(bad(key, &self.values[key], "a positive number"));
+        }
+        Ok(v)
+    }
+
+    fn non_negative(&self, key: &'static str, default: f64) -> Result<f64, DirectiveError> {
+        let expected = "a number, 0 or more";
+        let v: f64 = self.value(key, default, expected)?;
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(bad(key, &self.values[key], expected));
         }
         Ok(v)
     }
@@ -331,8 +424,8 @@ mod tests {
     #[test]
     fn errors_say_what_is_wrong() {
         let e = |s: &str| Simulation::parse(s).unwrap_err().to_string();
-        assert_eq!(e(""), "a `sim` block needs a simulation name: one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather");
-        assert_eq!(e("ring"), "unknown simulation `ring`: use one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather");
+        assert_eq!(e(""), "a `sim` block needs a simulation name: one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather, accumulation, memory");
+        assert_eq!(e("ring"), "unknown simulation `ring`: use one of ring-allreduce, sampler, dp-vs-ddp, scatter-gather, accumulation, memory");
         assert_eq!(e("ring-allreduce ranks=1"), "`ranks=1`: a whole number from 2 to 64");
         assert_eq!(e("ring-allreduce ranks=four"), "`ranks=four`: a whole number from 2 to 64");
         assert_eq!(
@@ -349,5 +442,35 @@ mod tests {
         );
         assert!(e("dp-vs-ddp layers=784").starts_with("`layers=784`: layer widths"));
         assert_eq!(e("ring-allreduce size-mb=0"), "`size-mb=0`: a positive number");
+        assert_eq!(e("accumulation steps=0"), "`steps=0`: a whole number from 1 to 64");
+        assert_eq!(e("accumulation bucket-mb=-1"), "`bucket-mb=-1`: a positive number");
+        assert_eq!(e("memory optimizer=lion"), "`optimizer=lion`: one of adam, sgd-momentum, sgd");
+        assert_eq!(e("memory precision=fp8"), "`precision=fp8`: one of fp32, mixed");
+        assert_eq!(e("memory activations-gb=-2"), "`activations-gb=-2`: a number, 0 or more");
+    }
+
+    #[test]
+    fn the_new_editions_simulations() {
+        let Simulation::Accumulation(a) =
+            Simulation::parse("accumulation steps=8 gpus=4 link=ib-ndr").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((a.steps, a.gpus, a.micro_batch, a.bucket_mb), (8, 4, 32, None));
+        assert_eq!(a.link, LinkPreset::InfinibandNdr);
+        let Simulation::Accumulation(a) = Simulation::parse("accumulation bucket-mb=4").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(a.bucket_mb, Some(4.0));
+        let Simulation::Memory(m) = Simulation::parse("memory").unwrap() else { panic!() };
+        assert_eq!(
+            (m.params_b, m.gpus, m.optimizer, m.precision),
+            (7.5, 64, Optimizer::Adam, Precision::Mixed)
+        );
+        let sim = Simulation::parse("memory optimizer=sgd-momentum precision=fp32").unwrap();
+        let json = serde_json::to_value(&sim).unwrap();
+        assert_eq!(json["Memory"]["optimizer"], "sgd-momentum");
+        assert_eq!(serde_json::from_value::<Simulation>(json).unwrap(), sim);
     }
 }

@@ -83,6 +83,8 @@ pub const WORKER_RENEW_API: &str = "/api/worker/jobs/{job}/renew";
 pub const WORKER_EVENTS_API: &str = "/api/worker/jobs/{job}/events";
 pub const WORKER_VERDICT_API: &str = "/api/worker/jobs/{job}/verdict";
 pub const WORKER_FAILURE_API: &str = "/api/worker/jobs/{job}/failure";
+/// The pilot supervisor's report of its batch jobs, answered with the grading wanted now.
+pub const WORKER_PILOTS_API: &str = "/api/worker/pilots";
 
 /// The slug and anchor of a lesson URL made by [`lesson_section`]; `None` for any other URL.
 pub fn parse_lesson_section(url: &str) -> Option<(&str, Option<&str>)> {

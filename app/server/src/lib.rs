@@ -226,7 +226,7 @@ pub fn router(state: AppState) -> Router {
         .with_state(state.clone());
     let templates = page_template::TemplateState { app: state.clone(), pages: pages.clone() };
     use axum::routing::{get, post};
-    use grading::{submissions, worker_api};
+    use grading::{pilots, submissions, worker_api};
     use lockstep_routes as r;
     Router::new()
         .route(r::SUBMISSIONS_API, post(submissions::create).get(submissions::list))
@@ -240,6 +240,7 @@ pub fn router(state: AppState) -> Router {
         .route(r::WORKER_EVENTS_API, post(worker_api::event))
         .route(r::WORKER_VERDICT_API, post(worker_api::verdict))
         .route(r::WORKER_FAILURE_API, post(worker_api::failure))
+        .route(r::WORKER_PILOTS_API, post(pilots::report))
         .route(r::HEALTHZ, get(monitor::healthz))
         .route(r::METRICS, get(monitor::metrics))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))

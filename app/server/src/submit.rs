@@ -178,7 +178,13 @@ pub fn submit(
 fn describe(event: &Event) -> Option<String> {
     Some(match event {
         Event::Queued { ahead } => format!("queued, {ahead} ahead"),
-        Event::Started { worker, attempt } => format!("grading on {worker} (attempt {attempt})"),
+        Event::WaitingForNode(wait) => wait.describe(),
+        Event::Started { worker, attempt, node: Some(node) } => {
+            format!("grading on node {node} as {worker} (attempt {attempt})")
+        }
+        Event::Started { worker, attempt, node: None } => {
+            format!("grading on {worker} (attempt {attempt})")
+        }
         Event::RunStarted { index, role, nproc } => {
             format!("run {index}: {nproc} process(es), {}", role.as_str())
         }

@@ -34,7 +34,7 @@ async fn index_to_lesson_two_and_hydration() {
     })
     .await;
     assert_eq!(c.current_url().await.unwrap().path(), "/lessons/dataparallel");
-    assert_eq!(text(&c, ".lesson-position").await.as_deref(), Some("Lesson 02 of 06"));
+    assert_eq!(text(&c, ".lesson-position").await.as_deref(), Some("Lesson 02 of 10"));
     let code_title = text(&c, ".code-block .code-title").await.expect("a titled code block");
     assert!(!code_title.is_empty());
 

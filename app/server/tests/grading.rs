@@ -10,160 +10,19 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
-use http_body_util::{BodyExt, Full};
+use common::api::*;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use lockstep_server::{build_state, router, Config};
 use lockstep_store::{Store, TokenKind};
 use serde_json::Value;
-
-type Http = Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
 
 /// The tests in this file take turns: each grades for real, and the speedup a grading times is
 /// spoilt by another grading on the same cores (a reference solution then fails `speedup`).
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-fn gpu_runner() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join("gpu-runner");
-    assert!(
-        bin.exists(),
-        "{} is missing: build it first (`cargo build -p gpu-runner`; `cargo xtask test` does)",
-        bin.display()
-    );
-    bin
-}
-
-fn exercise(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../gpu-runner/exercise").join(name);
-    std::fs::read_to_string(path).unwrap()
-}
-
-struct Worker(Child);
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A worker; `timed`: it times the speedup, as a real grading machine does.
-fn worker(base: &str, token: &str, name: &str, timed: bool) -> Worker {
-    let mut cmd = Command::new(gpu_runner());
-    cmd.args(["worker", "--server", base, "--name", name, "--poll=0.2"]);
-    if !timed {
-        cmd.arg("--skip-speedup");
-    }
-    Worker(cmd.env("LOCKSTEP_WORKER_TOKEN", token).spawn().unwrap())
-}
-
-/// The server on a free port with short leases, its store, and tokens for a worker and a
-/// learner.
-async fn start(db: &Path) -> (String, Store, String, String) {
-    let url = format!("sqlite://{}?mode=rwc", db.join("db.sqlite3").display());
-    let mut config = Config::local(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons"),
-        db.join("site"), // no browser here: pages are not what this test reads
-        url.clone(),
-    );
-    config.lease_seconds = 3;
-    let state = build_state(&config).await.unwrap();
-    lockstep_server::grading::spawn_reaper(&state);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { lockstep_server::serve(listener, router(state)).await.unwrap() });
-
-    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
-        .args(["admin", "worker-token", "create", "test-workers"])
-        .env("DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let worker_token = String::from_utf8(out.stdout).unwrap().trim().to_string();
-    assert!(worker_token.starts_with("lsw_"), "{worker_token}");
-
-    let store = Store::connect(&url).await.unwrap();
-    store.create_account("ada@example.org", "not-a-real-hash", "acct-ada", 0).await.unwrap();
-    let learner_token = "lsl_test-token-of-ada";
-    let hash = lockstep_server::grading::tokens::hash(learner_token);
-    assert!(store
-        .create_token(TokenKind::Learner, "cli", Some("acct-ada"), &hash, 0)
-        .await
-        .unwrap());
-    (base, store, worker_token, learner_token.to_string())
-}
-
-async fn call(
-    http: &Http,
-    method: &str,
-    url: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut req = axum::http::Request::builder().method(method).uri(url);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let body = match body {
-        Some(v) => {
-            req = req.header("content-type", "application/json");
-            Full::new(Bytes::from(v.to_string()))
-        }
-        None => Full::new(Bytes::new()),
-    };
-    let res = http.request(req.body(body).unwrap()).await.unwrap();
-    let status = res.status().as_u16();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
-}
-
-/// Reads the submission's server-sent events until the stream ends: (id, event name, data).
-async fn sse(
-    http: &Http,
-    url: &str,
-    token: &str,
-    last: Option<&str>,
-) -> Vec<(String, String, Value)> {
-    let mut req = axum::http::Request::get(url).header("authorization", format!("Bearer {token}"));
-    if let Some(last) = last {
-        req = req.header("last-event-id", last);
-    }
-    let res = http.request(req.body(Full::new(Bytes::new())).unwrap()).await.unwrap();
-    if res.status() == 204 {
-        return Vec::new();
-    }
-    assert_eq!(res.headers()["content-type"], "text/event-stream");
-    let mut body = res.into_body();
-    let mut text = String::new();
-    let deadline = Instant::now() + Duration::from_secs(600);
-    while let Some(frame) = tokio::time::timeout_at(deadline.into(), body.frame()).await.unwrap() {
-        if let Ok(data) = frame.unwrap().into_data() {
-            text.push_str(std::str::from_utf8(&data).unwrap());
-        }
-    }
-    text.split("\n\n")
-        .filter_map(|block| {
-            let field = |name: &str| {
-                block.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().to_string())
-            };
-            Some((field("id:")?, field("event:")?, serde_json::from_str(&field("data:")?).ok()?))
-        })
-        .collect()
-}
-
-async fn submit(http: &Http, base: &str, token: &str, script: &str) -> i64 {
-    let body = serde_json::json!({ "exercise": "ddp-conversion", "script": script });
-    let (status, json) =
-        call(http, "POST", &format!("{base}/api/submissions"), Some(token), Some(body)).await;
-    assert_eq!(status, 201, "{json}");
-    json["id"].as_i64().unwrap()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
@@ -255,6 +114,9 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
     assert_eq!(json["status"], "graded");
     let verdict = &json["verdict"];
     assert_eq!(verdict["status"], "pass", "{verdict}");
+    let speedup = verdict["checks"].as_array().unwrap().iter().find(|c| c["id"] == "speedup");
+    let evidence = speedup.unwrap()["message"].as_str().unwrap_or_default();
+    assert!(evidence.contains("threshold 0.25×"), "the worker's threshold was used: {evidence}");
     // The pass earned the exercise, first try, once.
     let kinds: Vec<String> = store
         .events("acct-ada")
@@ -337,12 +199,7 @@ async fn killed_app_loses_no_job(dir: &Path, url: &str) {
     let token = "lsl_token-of-ada-for-the-crash-test";
     let hash = lockstep_server::grading::tokens::hash(token);
     store.create_token(TokenKind::Learner, "cli", Some("acct-ada"), &hash, 0).await.unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
-        .args(["admin", "worker-token", "create", "crash-test"])
-        .env("DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    let worker_token = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let worker_token = worker_token(&url, "crash-test");
 
     let ids = [
         submit(&http, &base, token, &exercise("solution.py")).await,
@@ -393,6 +250,49 @@ async fn killed_app_loses_no_job(dir: &Path, url: &str) {
     let failed: Vec<&Value> =
         checks["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").collect();
     assert!(failed.is_empty(), "nothing failed; only the speedup was skipped: {failed:?}");
+}
+
+/// The second exercise through the same queue: the worker grades it as `survive-a-crash` (its
+/// run left alone, then the run with a rank killed), its five checks arrive live, and the pass
+/// earns that exercise's XP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_crash_exercise_is_graded_through_the_queue() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, store, worker_token, token) = start(tmp.path()).await;
+    let http = http();
+    let script = exercise("crash/solution.py");
+    let id = submit_to(&http, &base, &token, "survive-a-crash", &script).await;
+    let _worker = worker(&base, &worker_token, "crash", false);
+    let api = format!("{base}/api/submissions");
+    let events = sse(&http, &format!("{api}/{id}/events"), &token, None).await;
+    let roles: Vec<&str> = events
+        .iter()
+        .filter(|(_, e, _)| e == "run_started")
+        .map(|(_, _, data)| data["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["uninterrupted", "interrupted"], "{events:?}");
+    let checks: Vec<&str> = events
+        .iter()
+        .filter(|(_, e, _)| e == "check")
+        .map(|(_, _, data)| data["check"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        checks,
+        [
+            "restarted_and_finished",
+            "resumed_from_snapshot",
+            "sampler_order_resumed",
+            "snapshot_rank0_only",
+            "final_params_match"
+        ]
+    );
+    let (status, json) = call(&http, "GET", &format!("{api}/{id}"), Some(&token), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(json["verdict"]["status"], "pass", "{json}");
+    let subjects: Vec<String> =
+        store.events("acct-ada").await.unwrap().iter().map(|e| e.action.subject()).collect();
+    assert!(subjects.iter().any(|s| s == "survive-a-crash"), "{subjects:?}");
 }
 
 /// Every broken variant through the web path, graded by a worker: each fails exactly the check

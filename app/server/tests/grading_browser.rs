@@ -2,9 +2,9 @@
 //! torch: sign up, open the exercise from lesson 6, upload the reference solution into the
 //! editor, submit, watch the checks arrive live, see the pass and the exercise's XP (once);
 //! then a broken variant shows its failing check, the hint and the lesson section to read.
-//! On SQLite with one app, and on PostgreSQL with two app processes: the browser submits and
-//! watches on one while the worker reports to the other, so every live event reaches the page
-//! through the database.
+//! On SQLite with one app, and on PostgreSQL with two app processes: the browser submits on
+//! one and watches live on the other, while the worker reports to the first, so every live
+//! event reaches the page through the database.
 //!
 //! Needs the release browser bundle, Chromium and chromedriver (like `browser.rs`) and the
 //! `gpu-runner` binary beside this test's; it fails, never skips, when they are missing.
@@ -12,20 +12,11 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
+use common::api::{worker, worker_token};
 use common::*;
 use fantoccini::{Client, Locator};
-
-struct Worker(Child);
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn exercise_file(name: &str) -> PathBuf {
     // chromedriver takes canonical paths only.
@@ -50,9 +41,10 @@ async fn count(c: &Client, css: &str) -> usize {
     c.find_all(Locator::Css(css)).await.map_or(0, |v| v.len())
 }
 
-/// Uploads `file` into the editor and submits; waits for the verdict on the submission page
-/// it lands on, noting whether checks arrived before it.
-async fn submit_and_watch(c: &Client, base: &str, file: &Path) -> bool {
+/// Uploads `file` into the editor on `base` and submits; waits for the verdict on the
+/// submission page it lands on, opened on `watch` (another app process, or the same), noting
+/// whether checks arrived before it.
+async fn submit_and_watch(c: &Client, base: &str, watch: &str, file: &Path) -> bool {
     c.goto(&format!("{base}/exercises/ddp-conversion")).await.unwrap();
     wait_for_hydration(c, "the exercise page").await;
     wait_for("the code editor", || async { count(c, ".cm-editor .cm-content").await == 1 }).await;
@@ -68,6 +60,12 @@ async fn submit_and_watch(c: &Client, base: &str, file: &Path) -> bool {
         c.current_url().await.unwrap().path().starts_with("/submissions/")
     })
     .await;
+    if watch != base {
+        // The session cookie is the host's, whatever the port: the same learner on the other
+        // app process.
+        let path = c.current_url().await.unwrap().path().to_string();
+        c.goto(&format!("{watch}{path}")).await.unwrap();
+    }
     wait_for_hydration(c, "the submission page").await;
     let live = std::sync::atomic::AtomicBool::new(false);
     wait_long("the verdict", Duration::from_secs(400), || async {
@@ -89,46 +87,30 @@ async fn submit_from_the_editor_and_watch_it_graded() {
     let tmp = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", tmp.path().join("db.sqlite3").display());
     let base = serve_course_on(&url).await;
-    full_loop(tmp.path(), &url, &base, &base, "").await;
+    full_loop(tmp.path(), &url, [&base, &base, &base], "").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_two_app_processes_submit_on_one_graded_through_the_other() {
+async fn postgres_two_app_processes_submit_on_one_watch_live_on_the_other() {
     let tmp = tempfile::tempdir().unwrap();
     let url = in_process::postgres_database("grading_browser").await;
     let (a, b) = (free_port(), free_port());
     let _a = server_process(&site_root(), &url, a).await;
     let _b = server_process(&site_root(), &url, b).await;
     let (a, b) = (format!("http://127.0.0.1:{a}"), format!("http://127.0.0.1:{b}"));
-    full_loop(tmp.path(), &url, &a, &b, "pg-").await;
+    // Submitted on A, watched on B, reported to A: every live event reaches the page through
+    // the database.
+    full_loop(tmp.path(), &url, [&a, &b, &a], "pg-").await;
 }
 
-/// The browser works on `base`; the worker reports to `worker_base`. Screenshots are named
-/// with `shots` in front.
-async fn full_loop(tmp: &Path, url: &str, base: &str, worker_base: &str, shots: &str) {
+/// The browser submits on `base` and watches on `watch`; the worker reports to `worker_base`.
+/// Screenshots are named with `shots` in front.
+async fn full_loop(tmp: &Path, url: &str, [base, watch, worker_base]: [&str; 3], shots: &str) {
     let _turn = ONE_AT_A_TIME.lock().await;
     let (base, url) = (base.to_string(), url.to_string());
-    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
-        .args(["admin", "worker-token", "create", "browser-test"])
-        .env("DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
-    let exe = std::env::current_exe().unwrap();
-    let gpu_runner = exe.parent().unwrap().parent().unwrap().join("gpu-runner");
-    assert!(
-        gpu_runner.exists(),
-        "{} is missing: `cargo xtask test` builds it",
-        gpu_runner.display()
-    );
-    let _worker = Worker(
-        Command::new(gpu_runner)
-            .args(["worker", "--name", "browser", "--poll=0.2", &format!("--server={worker_base}")])
-            .env("LOCKSTEP_WORKER_TOKEN", token)
-            .spawn()
-            .unwrap(),
-    );
+    let token = worker_token(&url, "browser-test");
+    // It times the speedup, as a grading machine does: the pass needs it.
+    let _worker = worker(worker_base, &token, "browser", true);
 
     let (_driver, webdriver) = start_chromedriver().await;
     let c = browser(&webdriver, &tmp.join("profile"), &[]).await;
@@ -165,7 +147,7 @@ async fn full_loop(tmp: &Path, url: &str, base: &str, worker_base: &str, shots: 
     .await;
 
     // The reference solution: the checks arrive while it is graded, then the pass.
-    let live = submit_and_watch(&c, &base, &exercise_file("solution.py")).await;
+    let live = submit_and_watch(&c, &base, watch, &exercise_file("solution.py")).await;
     assert!(live, "checks appeared before the verdict, as they were decided");
     let verdict = text(&c, "[data-role=verdict]").await.unwrap();
     assert!(verdict.starts_with("PASS"), "{verdict}");
@@ -186,7 +168,7 @@ async fn full_loop(tmp: &Path, url: &str, base: &str, worker_base: &str, shots: 
     assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("100 XP"), "the exercise's XP");
 
     // A broken variant: its failing check, with the hint and the lesson section.
-    submit_and_watch(&c, &base, &exercise_file("broken/no_set_epoch.py")).await;
+    submit_and_watch(&c, &base, watch, &exercise_file("broken/no_set_epoch.py")).await;
     let verdict = text(&c, "[data-role=verdict]").await.unwrap();
     assert!(verdict.starts_with("FAIL"), "{verdict}");
     let failed = c.find(Locator::Css("li.check-fail[data-check=sampler_set_epoch]")).await.unwrap();

@@ -1,4 +1,4 @@
-//! The simulations embedded in the real course, driven in headless Chromium once the page has
+//! The six simulations embedded in the real course, driven in headless Chromium once the page has
 //! hydrated: the values a learner reads must be PyTorch's and the arithmetic's, not the page's
 //! opinion. Each simulation's screenshot is kept in `target/test-artifacts/`, and the time to
 //! render one ring step at 64 ranks is printed and written there too (a figure, not a limit).
@@ -283,6 +283,65 @@ async fn simulations_in_the_course() {
     assert_eq!(active, json!(["0"]), "only GPU 0 steps");
     std::fs::write(artifacts().join("sim-scatter-gather.png"), scatter.screenshot().await.unwrap())
         .unwrap();
+
+    // --- Gradient accumulation, lesson 7: the default MLP rebuilds into 3 buckets (1 MiB
+    // first, then 25 MiB), so 4 micro-batches all-reduce 12 times without no_sync, 3 with. ---
+    c.goto(&format!("{base}/lessons/accumulation-and-mixed-precision")).await.unwrap();
+    wait_for_hydration(&c, "lesson 7 to hydrate").await;
+    let acc = sim(&c, "accumulation").await;
+    let counts = c
+        .execute(
+            r#"return [...document.querySelectorAll('[data-sim="accumulation"] [data-role=accumulation-cost] tbody tr:first-child td')].map(td => td.textContent.trim())"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(counts, json!(["12", "3"]), "all-reduces per optimizer step");
+    let next = within(&acc, ".sim-step").await;
+    click(&c, &next).await;
+    wait_for("the first micro-batch", || async {
+        within(&acc, "[data-role=so-far]").await.text().await.unwrap()
+            == "All-reduces so far: 3 without no_sync, 0 with it."
+    })
+    .await;
+    for _ in 0..3 {
+        click(&c, &next).await;
+    }
+    wait_for("the synced micro-batch", || async {
+        within(&acc, "[data-role=so-far]").await.text().await.unwrap()
+            == "All-reduces so far: 12 without no_sync, 3 with it."
+    })
+    .await;
+    std::fs::write(artifacts().join("sim-accumulation.png"), acc.screenshot().await.unwrap())
+        .unwrap();
+
+    // --- Memory per GPU, lesson 10: the ZeRO paper's example, then fewer GPUs. ---
+    c.goto(&format!("{base}/lessons/when-ddp-is-not-enough")).await.unwrap();
+    wait_for_hydration(&c, "lesson 10 to hydrate").await;
+    let memory = sim(&c, "memory").await;
+    let totals = || async {
+        let v = c
+            .execute(
+                r#"return [...document.querySelectorAll('[data-sim="memory"] .memory-row')].map(r => [r.dataset.totalGb, r.classList.contains('fits')])"#,
+                vec![],
+            )
+            .await
+            .unwrap();
+        serde_json::from_value::<Vec<(String, bool)>>(v).unwrap()
+    };
+    assert_eq!(
+        totals().await,
+        [
+            ("120.000".to_string(), false),
+            ("31.406".to_string(), true),
+            ("16.641".to_string(), true),
+            ("1.875".to_string(), true)
+        ]
+    );
+    set_number(&c, &memory, "GPUs", 8).await;
+    wait_for("8 GPUs", || async { totals().await[3].0 == "15.000" }).await;
+    assert_eq!(totals().await[0].0, "120.000", "DDP shards nothing");
+    std::fs::write(artifacts().join("sim-memory.png"), memory.screenshot().await.unwrap()).unwrap();
 
     c.close().await.unwrap();
 }

@@ -70,13 +70,13 @@ async fn the_loop(base: &str, profiles: &std::path::Path) {
     wait_for_hydration(&c, "the reviewed page to hydrate").await;
     assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("30 XP"));
     let review = text(&c, "[data-role=quiz-review]").await.unwrap();
-    assert!(review.contains("the fourth GPU sits idle"), "every option explained: {review}");
+    assert!(review.contains("one replica per chunk"), "every option explained: {review}");
 
     // The server kept it: a reload shows the same.
     c.refresh().await.unwrap();
     wait_for_hydration(&c, "the reloaded page").await;
     assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("30 XP"));
-    assert_eq!(text(&c, "[data-role=achievements]").await.as_deref(), Some("4/14 achievements"));
+    assert_eq!(text(&c, "[data-role=achievements]").await.as_deref(), Some("3/14 achievements"));
     c.screenshot().await.map(|png| std::fs::write(artifacts().join("xp-loop.png"), png)).ok();
 
     // Sign up: this browser's progress is merged, and the page says what merged.
@@ -97,7 +97,7 @@ async fn the_loop(base: &str, profiles: &std::path::Path) {
     assert_eq!(text(&phone, "[data-role=xp]").await.as_deref(), Some("30 XP"));
     assert_eq!(
         text(&phone, "[data-role=achievements]").await.as_deref(),
-        Some("4/14 achievements")
+        Some("3/14 achievements")
     );
     phone.screenshot().await.map(|png| std::fs::write(artifacts().join("signed-in.png"), png)).ok();
     phone.close().await.unwrap();

@@ -13,6 +13,7 @@ use sqlx::{AnyPool, Executor};
 mod accounts;
 mod cached;
 mod monitor;
+mod pilots;
 mod progress;
 mod queue;
 pub mod read_cache;
@@ -22,6 +23,7 @@ mod tokens;
 pub use accounts::{Account, Merged, Role};
 pub use cached::{Cached, LearnerReads};
 pub use monitor::{Figures, WORKER_FORGOTTEN_MS};
+pub use pilots::DueJob;
 pub use queue::{
     Claimed, Finished, NewSubmission, Requeue, RetryPolicy, StoredEvent, Submission,
     SubmissionStatus,

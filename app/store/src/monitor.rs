@@ -47,10 +47,7 @@ impl Store {
 
     pub async fn figures(&self, now_ms: i64) -> Result<Figures, StoreError> {
         let (queued, oldest_queued_ms) = self.queue_depth(now_ms).await?;
-        let running: i64 = sqlx::query("SELECT COUNT(*) FROM jobs WHERE status = 'running'")
-            .fetch_one(&self.pool)
-            .await?
-            .try_get(0)?;
+        let running = self.running_jobs().await?;
         let by_verdict = |since_s: i64| {
             sqlx::query(
                 "SELECT verdict_status, COUNT(*) FROM submissions \

@@ -188,8 +188,13 @@ async fn push_event(
     Ok(())
 }
 
-fn encode(event: &Event) -> String {
+pub(crate) fn encode(event: &Event) -> String {
     serde_json::to_string(event).expect("events are plain data")
+}
+
+pub(crate) fn decode(data: &str) -> Result<Event, StoreError> {
+    serde_json::from_str(data)
+        .map_err(|e| StoreError::Corrupt(format!("submission event `{data}`: {e}")))
 }
 
 impl Store {
@@ -289,9 +294,7 @@ impl Store {
         .await?;
         rows.iter()
             .map(|r| {
-                let data: String = r.try_get(1)?;
-                let event = serde_json::from_str(&data)
-                    .map_err(|e| StoreError::Corrupt(format!("submission event `{data}`: {e}")))?;
+                let event = decode(&r.try_get::<String, _>(1)?)?;
                 Ok(StoredEvent { id: r.try_get(0)?, event, at_ms: r.try_get(2)? })
             })
             .collect()
@@ -320,12 +323,13 @@ impl Store {
         Ok((row.try_get(0)?, now_ms - row.try_get::<i64, _>(1)?))
     }
 
-    /// Claims the oldest due job for `worker`, under the fresh random `lease` until
-    /// `now_ms + lease_ms`. Two workers never get the same job: on PostgreSQL the row is
-    /// locked and others skip it; SQLite runs one writer at a time.
+    /// Claims the oldest due job for `worker` (running on the batch system's `node`, if any),
+    /// under the fresh random `lease` until `now_ms + lease_ms`. Two workers never get the same
+    /// job: on PostgreSQL the row is locked and others skip it; SQLite runs one writer at a time.
     pub async fn claim(
         &self,
         worker: &str,
+        node: Option<&str>,
         lease: &str,
         lease_ms: i64,
         now_ms: i64,
@@ -355,7 +359,8 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         let attempt = attempts as u32;
-        push_event(&mut tx, id, &Event::Started { worker: worker.into(), attempt }, now_ms).await?;
+        let started = Event::Started { worker: worker.into(), attempt, node: node.map(Into::into) };
+        push_event(&mut tx, id, &started, now_ms).await?;
         let row =
             sqlx::query(&format!("SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE s.id = $1"))
                 .bind(id)
@@ -560,6 +565,13 @@ impl Store {
             let policy = RetryPolicy { base_delay_ms: 0, ..policy };
             let outcome =
                 give_back(&mut tx, job, id, attempts as u32, &reason, policy, now_ms).await?;
+            if let Some(owner) = &owner {
+                sqlx::query("UPDATE workers SET lost_lease_ms = $1 WHERE name = $2")
+                    .bind(now_ms)
+                    .bind(owner)
+                    .execute(&mut *tx)
+                    .await?;
+            }
             tx.commit().await?;
             taken.push((job, outcome));
         }

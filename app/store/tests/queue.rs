@@ -32,7 +32,7 @@ async fn one_verdict_per_job(store: &Store) {
     let events = store.submission_events(b, 0).await.unwrap();
     assert_eq!(events[0].event, Event::Queued { ahead: 1 });
 
-    let job = store.claim("w1", "lease-1", 10_000, 2_000).await.unwrap().expect("a job");
+    let job = store.claim("w1", None, "lease-1", 10_000, 2_000).await.unwrap().expect("a job");
     assert_eq!((job.submission.id, job.attempt), (a, 1), "oldest first");
     assert_eq!(job.submission.script, "import torch\n");
     assert_eq!(store.queue_position(a).await.unwrap(), None, "no longer queued");
@@ -71,11 +71,14 @@ async fn one_verdict_per_job(store: &Store) {
 
     // The exercise's XP is recorded once: a second pass records nothing.
     let again = store.submit(&script("ada"), 5_000).await.unwrap();
-    let job_b = store.claim("w1", "lease-2", 10_000, 5_000).await.unwrap().unwrap();
+    let job_b = store.claim("w1", None, "lease-2", 10_000, 5_000).await.unwrap().unwrap();
     assert_eq!(job_b.submission.id, b);
-    let job_again = store.claim("w2", "lease-3", 10_000, 5_000).await.unwrap().unwrap();
+    let job_again = store.claim("w2", None, "lease-3", 10_000, 5_000).await.unwrap().unwrap();
     assert_eq!(job_again.submission.id, again);
-    assert!(store.claim("w3", "lease-4", 10_000, 5_000).await.unwrap().is_none(), "queue empty");
+    assert!(
+        store.claim("w3", None, "lease-4", 10_000, 5_000).await.unwrap().is_none(),
+        "queue empty"
+    );
     let done = store
         .finish(job_again.job, "lease-3", Status::Pass, "ok", verdict, 6_000)
         .await
@@ -89,7 +92,7 @@ async fn one_verdict_per_job(store: &Store) {
     let fail = store.finish(job_b.job, "lease-2", Status::Fail, "no", "{}", 6_000).await.unwrap();
     assert!(fail.unwrap().recorded.is_empty());
     let retry = store.submit(&script("bob"), 7_000).await.unwrap();
-    let job = store.claim("w1", "lease-5", 10_000, 7_000).await.unwrap().unwrap();
+    let job = store.claim("w1", None, "lease-5", 10_000, 7_000).await.unwrap().unwrap();
     assert_eq!(job.submission.id, retry);
     let done = store.finish(job.job, "lease-5", Status::Pass, "ok", "{}", 8_000).await.unwrap();
     assert_eq!(
@@ -105,7 +108,7 @@ async fn one_verdict_per_job(store: &Store) {
 async fn lost_workers_and_failures(store: &Store) {
     let s = store.submit(&script("ada"), 0).await.unwrap();
     // The first worker vanishes: its lease runs out and the job goes back in the queue.
-    let first = store.claim("w1", "l1", 1_000, 0).await.unwrap().unwrap();
+    let first = store.claim("w1", None, "l1", 1_000, 0).await.unwrap().unwrap();
     assert!(store.requeue_expired(POLICY, 500).await.unwrap().is_empty(), "not yet expired");
     let taken = store.requeue_expired(POLICY, 1_001).await.unwrap();
     assert_eq!(taken, vec![(first.job, Requeue::Retry { at_ms: 1_001 })]);
@@ -113,15 +116,15 @@ async fn lost_workers_and_failures(store: &Store) {
     assert_eq!(store.submission(s).await.unwrap().unwrap().status, SubmissionStatus::Queued);
     // It comes back: too late, it holds nothing.
     assert!(!store.renew(first.job, "l1", 1_000, 1_100).await.unwrap());
-    let second = store.claim("w2", "l2", 1_000, 1_100).await.unwrap().unwrap();
+    let second = store.claim("w2", None, "l2", 1_000, 1_100).await.unwrap().unwrap();
     assert_eq!((second.job, second.attempt), (first.job, 2));
     assert_eq!(store.finish(first.job, "l1", Status::Pass, "", "{}", 1_200).await.unwrap(), None);
 
     // The platform fails it: queued again after the backoff, not before.
     let requeue = store.fail(second.job, "l2", "no sandbox", POLICY, 1_300).await.unwrap();
     assert_eq!(requeue, Some(Requeue::Retry { at_ms: 1_300 + 2_000 }));
-    assert!(store.claim("w2", "l3", 1_000, 3_299).await.unwrap().is_none(), "backing off");
-    let third = store.claim("w2", "l3", 1_000, 3_300).await.unwrap().unwrap();
+    assert!(store.claim("w2", None, "l3", 1_000, 3_299).await.unwrap().is_none(), "backing off");
+    let third = store.claim("w2", None, "l3", 1_000, 3_300).await.unwrap().unwrap();
     assert_eq!(third.attempt, 3);
     // The third attempt's worker vanishes too: out of attempts, the submission failed.
     let taken = store.requeue_expired(POLICY, 10_000).await.unwrap();
@@ -133,12 +136,12 @@ async fn lost_workers_and_failures(store: &Store) {
         kinds(store, s).await,
         ["queued", "started", "requeued", "started", "requeued", "started", "failed"]
     );
-    assert!(store.claim("w3", "l4", 1_000, 20_000).await.unwrap().is_none());
+    assert!(store.claim("w3", None, "l4", 1_000, 20_000).await.unwrap().is_none());
 
     // An instructor's re-run queues it again.
     assert!(store.rerun(s, 30_000).await.unwrap());
     assert!(!store.rerun(s, 30_000).await.unwrap(), "already queued");
-    let rerun = store.claim("w3", "l5", 1_000, 30_000).await.unwrap().unwrap();
+    let rerun = store.claim("w3", None, "l5", 1_000, 30_000).await.unwrap().unwrap();
     assert_eq!((rerun.submission.id, rerun.attempt), (s, 1));
 
     // Cancelling: only before a worker takes it.
@@ -149,7 +152,7 @@ async fn lost_workers_and_failures(store: &Store) {
         store.submission(queued).await.unwrap().unwrap().status,
         SubmissionStatus::Cancelled
     );
-    assert!(store.claim("w4", "l6", 1_000, 31_000).await.unwrap().is_none());
+    assert!(store.claim("w4", None, "l6", 1_000, 31_000).await.unwrap().is_none());
     assert_eq!(kinds(store, queued).await, ["queued", "cancelled"]);
     let (depth, _) = store.queue_depth(31_000).await.unwrap();
     assert_eq!(depth, 0);
@@ -168,8 +171,10 @@ async fn workers_never_share_a_job(store: &Store) {
         tokio::spawn(async move {
             let mut mine = Vec::new();
             let mut n = 0;
-            while let Some(job) =
-                store.claim(&format!("w{w}"), &format!("w{w}-{n}"), 60_000, 1_000).await.unwrap()
+            while let Some(job) = store
+                .claim(&format!("w{w}"), None, &format!("w{w}-{n}"), 60_000, 1_000)
+                .await
+                .unwrap()
             {
                 mine.push(job.submission.id);
                 n += 1;
@@ -196,7 +201,7 @@ async fn figures_follow_the_queue(store: &Store) {
     store.submit(&script("ada"), now - 9_000).await.unwrap();
     store.submit(&script("bob"), now - 4_000).await.unwrap();
     store.worker_seen("idle-worker", now - 120_000).await.unwrap();
-    let job = store.claim("w1", "lease-1", 60_000, now - 3_000).await.unwrap().unwrap();
+    let job = store.claim("w1", None, "lease-1", 60_000, now - 3_000).await.unwrap().unwrap();
     assert!(store.renew(job.job, "lease-1", 60_000, now - 1_000).await.unwrap());
     let f = store.figures(now).await.unwrap();
     assert_eq!((f.queued, f.oldest_queued_ms, f.running), (1, 4_000, 1));
@@ -213,6 +218,60 @@ async fn figures_follow_the_queue(store: &Store) {
     assert!(later.graded_last_minute.is_empty(), "a minute later: {later:?}");
     let next_day = store.figures(now + monitor_day()).await.unwrap();
     assert!(next_day.workers.is_empty(), "workers silent for a day are left out");
+}
+
+/// What the pilot supervisor's report reads and writes: the due jobs with their last event, a
+/// wait noted only while the submission is queued, and the workers whose lease was taken back.
+async fn pilots_see_due_jobs_and_lost_workers(store: &Store) {
+    use grading_protocol::live::NodeWait;
+    let now = 1_800_000_000_000;
+    let a = store.submit(&script("ada"), now - 5_000).await.unwrap();
+    let b = store.submit(&script("bob"), now - 4_000).await.unwrap();
+    let due = store.due_jobs(now).await.unwrap();
+    assert_eq!(due.iter().map(|d| d.submission).collect::<Vec<_>>(), [a, b], "in claim order");
+    assert_eq!(due[1].last, Event::Queued { ahead: 1 });
+    let wait = Event::WaitingForNode(NodeWait {
+        partition: "gpu".into(),
+        ahead: 2,
+        reason: "Priority".into(),
+        gpus: 4,
+    });
+    assert!(store.note_queued(b, &wait, now - 3_500).await.unwrap());
+    assert_eq!(store.due_jobs(now).await.unwrap()[1].last, wait, "the latest event");
+
+    // A claims, on a node; its worker then stops answering and the reaper takes it back.
+    let job = store.claim("slurm/gpu-07/slurm-41", Some("gpu-07"), "l1", 1_000, now - 3_000);
+    let job = job.await.unwrap().unwrap();
+    assert_eq!(job.submission.id, a);
+    let started = store.submission_events(a, 0).await.unwrap().pop().unwrap().event;
+    assert_eq!(
+        started,
+        Event::Started {
+            worker: "slurm/gpu-07/slurm-41".into(),
+            attempt: 1,
+            node: Some("gpu-07".into())
+        }
+    );
+    assert!(!store.note_queued(a, &wait, now - 2_900).await.unwrap(), "a is running");
+    assert_eq!(store.running_jobs().await.unwrap(), 1);
+    assert!(store.lost_workers(now - 60_000).await.unwrap().is_empty());
+    store.worker_seen("slurm/gpu-07/slurm-41", now - 3_000).await.unwrap();
+    let taken = store.requeue_expired(POLICY, now - 1_000).await.unwrap();
+    assert_eq!(taken.len(), 1);
+    assert_eq!(store.lost_workers(now - 60_000).await.unwrap(), ["slurm/gpu-07/slurm-41"]);
+    assert!(store.lost_workers(now).await.unwrap().is_empty(), "only since the given time");
+    assert_eq!(store.due_jobs(now).await.unwrap().len(), 2, "a is due again, at once");
+}
+
+#[tokio::test]
+async fn sqlite_pilots_see_due_jobs_and_lost_workers() {
+    let (_dir, store) = sqlite().await;
+    pilots_see_due_jobs_and_lost_workers(&store).await;
+}
+
+#[tokio::test]
+async fn postgres_pilots_see_due_jobs_and_lost_workers() {
+    pilots_see_due_jobs_and_lost_workers(&postgres("pilots").await).await;
 }
 
 fn monitor_day() -> i64 {

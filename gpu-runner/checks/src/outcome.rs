@@ -69,6 +69,26 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
 }
 
 /// The summary of an `error` verdict.
+/// For `survive-a-crash`, whose checks compare a run left alone with one interrupted: why the
+/// run left alone already failed, if it did (its first exception, or the rank that did not
+/// finish). Nothing after a crash can be judged against a run that fails without one.
+pub fn fails_unharmed(run: &RunEvidence, script_name: &str) -> Option<ErrorInfo> {
+    if let Some(error) = nothing_to_grade(run, script_name) {
+        return Some(error);
+    }
+    let failed = run.records.iter().find(|r| !matches!(r.end(), Some(("ok", 0))))?;
+    let (message, line) = match failed.exception() {
+        Some((kind, msg, site)) => (format!("{kind}: {msg}"), site_line(site)),
+        None if run.timed_out => ("the run did not finish within its time limit".into(), None),
+        None => (format!("rank {} did not finish", failed.rank), None),
+    };
+    Some(ErrorInfo {
+        message: format!("the script fails even when nothing crashes: {message}"),
+        file: Some(script_name.into()),
+        line,
+    })
+}
+
 pub fn error_summary(error: &ErrorInfo) -> String {
     match (&error.file, error.line) {
         (Some(f), Some(l)) => format!("nothing could be graded: {f}:{l}: {}", error.message),

@@ -16,6 +16,9 @@ pub enum Event {
         cuda_devices: u32,
         threads: u32,
         time: f64,
+        /// torchrun's `TORCHELASTIC_RESTART_COUNT`: 0 for the first attempt.
+        #[serde(default)]
+        restart: u32,
     },
     SyntaxError {
         line: Option<u32>,
@@ -99,6 +102,13 @@ pub enum Event {
         status: String,
         code: i64,
     },
+    /// The runner's planned failure: this rank killed itself (SIGKILL) as it was about to read
+    /// batch `batch` (1-based) of pass `pass` of loader `loader`.
+    Crash {
+        loader: u32,
+        pass: u32,
+        batch: u64,
+    },
     #[serde(skip)]
     Unreadable(String),
 }
@@ -174,6 +184,35 @@ impl RankRecord {
             })
             .collect();
         RankRecord { rank, events }
+    }
+
+    /// One record per attempt, in order: torchrun restarts every rank after a failure, and
+    /// each attempt appends to the same file from its own `start`.
+    pub fn attempts(&self) -> Vec<RankRecord> {
+        let mut out: Vec<RankRecord> = Vec::new();
+        for e in &self.events {
+            if matches!(e, Event::Start { .. }) || out.is_empty() {
+                out.push(RankRecord { rank: self.rank, events: Vec::new() });
+            }
+            out.last_mut().expect("pushed above").events.push(e.clone());
+        }
+        out
+    }
+
+    /// The restart this record's (first) attempt belongs to.
+    pub fn restart(&self) -> Option<u32> {
+        self.events.iter().find_map(|e| match e {
+            Event::Start { restart, .. } => Some(*restart),
+            _ => None,
+        })
+    }
+
+    /// The planned crash, if this rank went through it.
+    pub fn crash(&self) -> Option<(u32, u32, u64)> {
+        self.events.iter().find_map(|e| match e {
+            Event::Crash { loader, pass, batch } => Some((*loader, *pass, *batch)),
+            _ => None,
+        })
     }
 
     pub fn started(&self) -> bool {

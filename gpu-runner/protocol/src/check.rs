@@ -5,8 +5,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// The ten checks, in report order. The serialized names are stable: stored verdicts, lesson
-/// links and the web app use them.
+/// The checks of both exercises, in report order: the ten of `ddp-conversion`, then the five of
+/// `survive-a-crash`. The serialized names are stable: stored verdicts, lesson links and the
+/// web app use them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckId {
@@ -20,11 +21,16 @@ pub enum CheckId {
     CheckpointUnwrapped,
     NoDeadlock,
     Speedup,
+    RestartedAndFinished,
+    ResumedFromSnapshot,
+    SamplerOrderResumed,
+    SnapshotRank0Only,
+    FinalParamsMatch,
 }
 
 impl CheckId {
-    /// Every check, in the order a verdict lists them.
-    pub const ALL: [CheckId; 10] = [
+    /// The checks of the `ddp-conversion` exercise, in the order its verdict lists them.
+    pub const CONVERSION: [CheckId; 10] = [
         CheckId::Launched,
         CheckId::DdpWrapped,
         CheckId::SamplerSharding,
@@ -36,6 +42,30 @@ impl CheckId {
         CheckId::NoDeadlock,
         CheckId::Speedup,
     ];
+
+    /// The checks of the `survive-a-crash` exercise, in the order its verdict lists them.
+    pub const CRASH: [CheckId; 5] = [
+        CheckId::RestartedAndFinished,
+        CheckId::ResumedFromSnapshot,
+        CheckId::SamplerOrderResumed,
+        CheckId::SnapshotRank0Only,
+        CheckId::FinalParamsMatch,
+    ];
+
+    /// Every check of every exercise: each exercise's, in order.
+    pub const ALL: [CheckId; 15] = {
+        let mut all = [CheckId::Launched; 15];
+        let mut i = 0;
+        while i < Self::CONVERSION.len() {
+            all[i] = Self::CONVERSION[i];
+            i += 1;
+        }
+        while i < all.len() {
+            all[i] = Self::CRASH[i - Self::CONVERSION.len()];
+            i += 1;
+        }
+        all
+    };
 
     /// The id as it appears in JSON and in messages, e.g. `rank0_logging`.
     pub fn as_str(self) -> &'static str {
@@ -50,6 +80,11 @@ impl CheckId {
             CheckId::CheckpointUnwrapped => "checkpoint_unwrapped",
             CheckId::NoDeadlock => "no_deadlock",
             CheckId::Speedup => "speedup",
+            CheckId::RestartedAndFinished => "restarted_and_finished",
+            CheckId::ResumedFromSnapshot => "resumed_from_snapshot",
+            CheckId::SamplerOrderResumed => "sampler_order_resumed",
+            CheckId::SnapshotRank0Only => "snapshot_rank0_only",
+            CheckId::FinalParamsMatch => "final_params_match",
         }
     }
 }
@@ -127,6 +162,8 @@ mod tests {
             assert_eq!(serde_json::from_value::<CheckId>(id.as_str().into()).unwrap(), id);
             assert_eq!(id.as_str().parse::<CheckId>(), Ok(id));
         }
+        let both: Vec<CheckId> = CheckId::CONVERSION.into_iter().chain(CheckId::CRASH).collect();
+        assert_eq!(both, CheckId::ALL, "each exercise's checks, in order, make up all of them");
         let err = "rank_0_logging".parse::<CheckId>().unwrap_err().to_string();
         assert!(err.contains("the checks are launched, ddp_wrapped"), "{err}");
     }

@@ -14,9 +14,17 @@ use crate::{Check, RunRole, Status, Verdict};
 pub enum Event {
     /// Waiting for a worker, behind `ahead` other gradings.
     Queued { ahead: u64 },
+    /// Waiting for the batch system to start the worker that will grade it on a node.
+    WaitingForNode(NodeWait),
     /// A worker took it (`attempt` counts from 1; a later attempt follows a lost worker or a
-    /// failure of the platform, never a graded script).
-    Started { worker: String, attempt: u32 },
+    /// failure of the platform, never a graded script). `node` is the batch system's node the
+    /// worker runs on, when it runs on one.
+    Started {
+        worker: String,
+        attempt: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
+    },
     /// A `torchrun` of the grading began: the graded N-process run, or a 1-process run the
     /// speedup is measured against. `index` counts runs from 1.
     RunStarted { index: u32, role: RunRole, nproc: u32 },
@@ -40,6 +48,7 @@ impl Event {
     pub fn kind(&self) -> &'static str {
         match self {
             Event::Queued { .. } => "queued",
+            Event::WaitingForNode(_) => "waiting_for_node",
             Event::Started { .. } => "started",
             Event::RunStarted { .. } => "run_started",
             Event::RunFinished { .. } => "run_finished",
@@ -57,11 +66,46 @@ impl Event {
     }
 }
 
+/// Where a queued submission's worker is in the batch system's queue: its job waits in
+/// `partition` behind `ahead` other pending jobs, for the scheduler's `reason` (Slurm's own
+/// word: `Resources`, `Priority`, …). `gpus` is what the job asks of a node.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NodeWait {
+    pub partition: String,
+    pub ahead: u64,
+    pub reason: String,
+    pub gpus: u32,
+}
+
+impl NodeWait {
+    /// The learner's words for it, e.g. "Waiting for a GPU node — 3 jobs ahead in partition
+    /// gpu (its nodes are busy)."
+    pub fn describe(&self) -> String {
+        let node = if self.gpus > 0 { "a GPU node" } else { "a node" };
+        let jobs = match self.ahead {
+            0 => "next".to_string(),
+            1 => "1 job ahead".to_string(),
+            n => format!("{n} jobs ahead"),
+        };
+        // Slurm's reason codes, as `squeue` prints them (`man squeue`, JOB REASON CODES).
+        let why = match self.reason.as_str() {
+            "Resources" => " (its nodes are busy)".to_string(),
+            "Priority" => " (jobs of higher priority go first)".to_string(),
+            "" | "None" => String::new(),
+            other => format!(" (Slurm: {other})"),
+        };
+        format!("Waiting for {node} — {jobs} in partition {}{why}.", self.partition)
+    }
+}
+
 /// Worker → server: asks for a job (`POST /api/worker/claim`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimRequest {
     /// How the worker names itself in events and logs (a host name, a Slurm job).
     pub worker: String,
+    /// The batch system's node the worker runs on, for the learner's status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 /// Server → worker: a job to grade, held under `lease` for `lease_s` seconds unless renewed.
@@ -103,6 +147,44 @@ pub struct Finish {
 pub struct Failure {
     pub lease: String,
     pub reason: String,
+    /// The worker was stopped from outside (its batch job was cancelled or ran out of time):
+    /// nothing is wrong with the machine, so the job is queued again at once, not after the
+    /// retry delay. It still counts as an attempt.
+    #[serde(default)]
+    pub stopped: bool,
+}
+
+/// The pilot supervisor → server (`POST /api/worker/pilots`): the batch system's view of the
+/// grading workers it started, so that queued submissions can say where they wait.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PilotReport {
+    pub pilots: Vec<Pilot>,
+}
+
+/// One worker's batch job (a Slurm job id).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pilot {
+    pub job: String,
+    pub state: PilotState,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum PilotState {
+    /// Waiting in the batch system's queue.
+    Pending(NodeWait),
+    /// Started on `node`: its worker is claiming or grading.
+    Running { node: String },
+}
+
+/// Server → pilot supervisor: the grading wanted now. `due`: queued jobs a worker may take now;
+/// `running`: jobs workers hold; `lost`: workers whose lease the server took back lately (they
+/// stopped answering), by the name they claimed with, for the supervisor to end their jobs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Demand {
+    pub due: u64,
+    pub running: u64,
+    pub lost: Vec<String>,
 }
 
 #[cfg(test)]
@@ -113,7 +195,14 @@ mod tests {
     fn events_carry_their_kind() {
         let events = [
             Event::Queued { ahead: 2 },
-            Event::Started { worker: "w".into(), attempt: 1 },
+            Event::WaitingForNode(NodeWait {
+                partition: "gpu".into(),
+                ahead: 3,
+                reason: "Resources".into(),
+                gpus: 4,
+            }),
+            Event::Started { worker: "w".into(), attempt: 1, node: None },
+            Event::Started { worker: "w".into(), attempt: 2, node: Some("gpu-07".into()) },
             Event::RunStarted { index: 1, role: RunRole::Ddp, nproc: 2 },
             Event::RunFinished { index: 1, role: RunRole::Single, nproc: 1, wall_s: 1.5 },
             Event::Verdict { status: Status::Pass, summary: "ok".into() },
@@ -126,5 +215,37 @@ mod tests {
             assert_eq!(json["kind"], e.kind(), "{json}");
             assert_eq!(serde_json::from_value::<Event>(json).unwrap(), e);
         }
+    }
+
+    #[test]
+    fn a_wait_for_a_node_in_words() {
+        let wait = |ahead, reason: &str, gpus| {
+            NodeWait { partition: "gpu".into(), ahead, reason: reason.into(), gpus }.describe()
+        };
+        assert_eq!(
+            wait(3, "Resources", 4),
+            "Waiting for a GPU node — 3 jobs ahead in partition gpu (its nodes are busy)."
+        );
+        assert_eq!(
+            wait(1, "Priority", 1),
+            "Waiting for a GPU node — 1 job ahead in partition gpu (jobs of higher priority go first)."
+        );
+        assert_eq!(wait(0, "None", 0), "Waiting for a node — next in partition gpu.");
+        assert_eq!(
+            wait(0, "QOSMaxJobsPerUserLimit", 1),
+            "Waiting for a GPU node — next in partition gpu (Slurm: QOSMaxJobsPerUserLimit)."
+        );
+    }
+
+    #[test]
+    fn older_messages_still_read() {
+        // A worker or event from before nodes and stopped workers existed.
+        let claim: ClaimRequest = serde_json::from_str(r#"{"worker":"w"}"#).unwrap();
+        assert_eq!(claim.node, None);
+        let failure: Failure = serde_json::from_str(r#"{"lease":"l","reason":"r"}"#).unwrap();
+        assert!(!failure.stopped);
+        let started: Event =
+            serde_json::from_str(r#"{"kind":"started","worker":"w","attempt":1}"#).unwrap();
+        assert_eq!(started, Event::Started { worker: "w".into(), attempt: 1, node: None });
     }
 }

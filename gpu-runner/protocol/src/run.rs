@@ -4,12 +4,15 @@
 use serde::{Deserialize, Serialize};
 
 /// Why a run was made: the graded N-process run (and its repeats for the speedup), or one
-/// process alone, which the speedup is measured against.
+/// process alone, which the speedup is measured against; for `survive-a-crash`, the N-process
+/// run left alone and the one the runner kills a rank of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RunRole {
     Ddp,
     Single,
+    Uninterrupted,
+    Interrupted,
 }
 
 impl RunRole {
@@ -17,6 +20,8 @@ impl RunRole {
         match self {
             RunRole::Ddp => "ddp",
             RunRole::Single => "single",
+            RunRole::Uninterrupted => "uninterrupted",
+            RunRole::Interrupted => "interrupted",
         }
     }
 }

@@ -52,11 +52,13 @@ pub async fn claim(
     };
     let name = format!("{token}/{}", request.worker.chars().take(100).collect::<String>());
     let grading = &state.grading;
+    let store = &state.context.store;
     // An idle worker's empty claims are its heartbeat.
-    if let Err(e) = state.context.store.worker_seen(&name, now_ms()).await {
+    if let Err(e) = store.worker_seen(&name, now_ms()).await {
         return super::internal("worker heartbeat", e);
     }
-    let claimed = state.context.store.claim(&name, &lease, grading.lease_ms, now_ms()).await;
+    let node: Option<String> = request.node.map(|n| n.chars().take(100).collect());
+    let claimed = store.claim(&name, node.as_deref(), &lease, grading.lease_ms, now_ms()).await;
     match claimed {
         Ok(Some(c)) => {
             grading.changed.notify_waiters();
@@ -143,8 +145,14 @@ pub async fn failure(
     _: Worker,
     Json(failure): Json<Failure>,
 ) -> Response {
-    let policy = state.grading.policy;
-    let reason = format!("the grading platform failed: {}", failure.reason);
+    let mut policy = state.grading.policy;
+    let reason = if failure.stopped {
+        // Stopped from outside, not broken: take it up again at once, elsewhere.
+        policy.base_delay_ms = 0;
+        format!("the batch system stopped the worker: {}", failure.reason)
+    } else {
+        format!("the grading platform failed: {}", failure.reason)
+    };
     match state.context.store.fail(job, &failure.lease, &reason, policy, now_ms()).await {
         Ok(Some(outcome)) => {
             state.grading.changed.notify_waiters();

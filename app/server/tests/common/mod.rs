@@ -2,6 +2,7 @@
 //! session, and waiting for the page.
 #![allow(dead_code)] // Each test binary uses its own subset.
 
+pub mod api;
 pub mod in_process;
 
 use std::net::TcpListener;

@@ -72,7 +72,10 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
     let cancel = move || {
         let queued = events.with(|es| {
             let last = es.last().map(|e| &e.event);
-            matches!(last, Some(Event::Queued { .. } | Event::Requeued { .. }))
+            matches!(
+                last,
+                Some(Event::Queued { .. } | Event::Requeued { .. } | Event::WaitingForNode(_))
+            )
         });
         (can_cancel && queued && !done.get()).then(|| {
             view! {
@@ -238,10 +241,18 @@ pub fn status_line(events: &[LiveEvent]) -> String {
             Event::Queued { ahead } => {
                 format!("Waiting for a grading machine: {ahead} ahead of yours.")
             }
-            Event::Started { worker, attempt } if *attempt > 1 => {
-                format!("Being graded on {worker} (attempt {attempt}).")
+            Event::WaitingForNode(wait) => wait.describe(),
+            Event::Started { worker, attempt, node } => {
+                let place = match node {
+                    Some(node) => format!("Running on node {node}"),
+                    None => format!("Being graded on {worker}"),
+                };
+                if *attempt > 1 {
+                    format!("{place} (attempt {attempt}).")
+                } else {
+                    format!("{place}.")
+                }
             }
-            Event::Started { worker, .. } => format!("Being graded on {worker}."),
             Event::RunStarted { index, role, nproc } => {
                 format!("Run {index}: {}.", run_words(*role, *nproc))
             }
@@ -263,6 +274,10 @@ fn run_words(role: RunRole, nproc: u32) -> String {
     match role {
         RunRole::Ddp => format!("your script with {nproc} processes"),
         RunRole::Single => "your script with 1 process, to time the speedup".into(),
+        RunRole::Uninterrupted => format!("your script with {nproc} processes, left to finish"),
+        RunRole::Interrupted => {
+            format!("your script with {nproc} processes, one of them killed mid-epoch")
+        }
     }
 }
 
@@ -303,6 +318,7 @@ mod live {
 
     const KINDS: &[&str] = &[
         "queued",
+        "waiting_for_node",
         "started",
         "run_started",
         "run_finished",
@@ -370,7 +386,7 @@ mod tests {
     fn the_status_says_where_it_is() {
         let mut events = vec![e(1, Event::Queued { ahead: 2 })];
         assert_eq!(status_line(&events), "Waiting for a grading machine: 2 ahead of yours.");
-        events.push(e(2, Event::Started { worker: "local/host".into(), attempt: 1 }));
+        events.push(e(2, Event::Started { worker: "local/host".into(), attempt: 1, node: None }));
         assert_eq!(status_line(&events), "Being graded on local/host.");
         events.push(e(3, Event::RunStarted { index: 1, role: RunRole::Ddp, nproc: 2 }));
         events.push(e(
@@ -387,7 +403,7 @@ mod tests {
             ]
         );
         events.push(e(6, Event::Requeued { reason: "the worker stopped answering".into() }));
-        events.push(e(7, Event::Started { worker: "b".into(), attempt: 2 }));
+        events.push(e(7, Event::Started { worker: "b".into(), attempt: 2, node: None }));
         assert_eq!(status_line(&events), "Being graded on b (attempt 2).");
         assert!(runs(&events).is_empty(), "a new attempt starts its runs afresh");
         events.push(e(
@@ -395,5 +411,23 @@ mod tests {
             Event::Verdict { status: Status::Pass, summary: "All 10 checks passed.".into() },
         ));
         assert_eq!(status_line(&events), "Graded: PASS. All 10 checks passed.");
+    }
+
+    #[test]
+    fn the_status_says_where_slurm_has_it() {
+        use grading_protocol::live::NodeWait;
+        let wait =
+            NodeWait { partition: "gpu".into(), ahead: 3, reason: "Resources".into(), gpus: 4 };
+        let mut events = vec![e(1, Event::Queued { ahead: 0 }), e(2, Event::WaitingForNode(wait))];
+        assert_eq!(
+            status_line(&events),
+            "Waiting for a GPU node — 3 jobs ahead in partition gpu (its nodes are busy)."
+        );
+        let node = Some("gpu-07".to_string());
+        events.push(e(
+            3,
+            Event::Started { worker: "slurm/gpu-07/slurm-41".into(), attempt: 1, node },
+        ));
+        assert_eq!(status_line(&events), "Running on node gpu-07.");
     }
 }

@@ -27,6 +27,19 @@ pub fn bandwidth(bytes_per_s: f64) -> String {
     format!("{:.1} GB/s", bytes_per_s / 1e9)
 }
 
+/// A count with thousands separators: 36,818,954.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 pub fn bytes(b: f64) -> String {
     if b >= 1e9 {
         format!("{:.2} GB", b / 1e9)
@@ -52,5 +65,9 @@ mod tests {
         assert_eq!(duration(0.5e-3), "500.0 µs");
         assert_eq!(duration(2.0e-3), "2.00 ms");
         assert_eq!(bytes(3_215_360.0), "3.2 MB");
+        assert_eq!(
+            (count(0), count(999), count(1000), count(36_818_954)),
+            ("0".into(), "999".into(), "1,000".into(), "36,818,954".into())
+        );
     }
 }

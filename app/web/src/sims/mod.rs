@@ -5,8 +5,10 @@
 //! it. The controls need JavaScript, so they stay hidden until the page is hydrated; the state
 //! they start from is complete without them.
 
+mod accumulation;
 mod dp_vs_ddp;
 mod format;
+mod memory;
 mod mlp_on_gpus;
 mod number_field;
 mod player;
@@ -17,7 +19,7 @@ mod scatter_gather;
 use leptos::prelude::*;
 use lockstep_embed::Simulation;
 
-pub use format::{bandwidth, bytes, duration, number};
+pub use format::{bandwidth, bytes, count, duration, number};
 pub use number_field::NumberField;
 pub use player::{OnExplored, Player};
 
@@ -39,6 +41,10 @@ pub fn SimulationView(
         Simulation::ScatterGather(p) => {
             view! { <scatter_gather::ScatterGatherView params=p/> }.into_any()
         }
+        Simulation::Accumulation(p) => {
+            view! { <accumulation::AccumulationView params=p/> }.into_any()
+        }
+        Simulation::Memory(p) => view! { <memory::MemoryView params=p/> }.into_any(),
     };
     view! {
         <section class="sim" data-sim=name>

@@ -1,0 +1,191 @@
+//! `accumulation`: one optimizer step of gradient accumulation, micro-batch by micro-batch,
+//! with the all-reduces DDP runs with and without `no_sync`, their bytes and their α–β time.
+
+use leptos::prelude::*;
+use lockstep_embed::{Accumulation, LinkPreset};
+use sim_engine::accumulation::{self, AccumulationConfig};
+use sim_engine::buckets::BucketCap;
+use sim_engine::model::Mlp;
+
+use super::{bytes, count, duration, NumberField, Player};
+
+/// The view model: the engine's figures for the directive's parameters.
+pub fn model(p: &Accumulation) -> Result<accumulation::Accumulation, String> {
+    let cfg = AccumulationConfig {
+        model: Mlp::new(p.layers.clone()).map_err(|e| e.to_string())?,
+        steps: p.steps,
+        ranks: p.gpus,
+        micro_batch: p.micro_batch,
+        bucket_cap: BucketCap { bucket_cap_mb: p.bucket_mb },
+        link: p.link.link(),
+    };
+    accumulation::simulate(&cfg).map_err(|e| e.to_string())
+}
+
+/// What micro-batch `done` of `k` (1-based; 0 before the first) has done, in words.
+pub fn explain(a: &accumulation::Accumulation, done: usize) -> String {
+    let k = a.micro_batches.len();
+    let buckets = a.buckets.len();
+    match done {
+        0 => format!(
+            "One optimizer step of {k} micro-batches. Step through them: each runs forward and backward on every GPU."
+        ),
+        d if d < k => format!(
+            "Micro-batch {d} of {k}. Without no_sync its backward all-reduces {buckets} bucket(s); inside no_sync it all-reduces nothing and the gradients add up in .grad on each GPU alone."
+        ),
+        _ => format!(
+            "Micro-batch {k} of {k}, outside no_sync: its backward all-reduces the {buckets} bucket(s) once, averaging the gradients accumulated over all {k} micro-batches. Then optimizer.step() and zero_grad()."
+        ),
+    }
+}
+
+#[component]
+pub fn AccumulationView(params: Accumulation) -> impl IntoView {
+    let state = RwSignal::new(params);
+    let step = RwSignal::new(0usize);
+    let figures = Memo::new(move |_| state.with(model));
+    let last = Signal::derive(move || state.with(|p| p.steps));
+    let number = move |label: &'static str,
+                       get: fn(&Accumulation) -> i64,
+                       set: fn(&mut Accumulation, i64),
+                       min: i64,
+                       max: i64| {
+        let set = Callback::new(move |v: i64| {
+            state.update(|p| set(p, v));
+            step.set(0);
+        });
+        view! { <NumberField label value=Signal::derive(move || state.with(get)) set min max/> }
+    };
+    view! {
+        <header class="sim-head">
+            <h3>"Simulation: gradient accumulation and no_sync"</h3>
+            <div class="sim-params needs-js">
+                {number("Micro-batches per step ", |p| p.steps as i64, |p, v| p.steps = v as usize, 1, sim_engine::accumulation::MAX_STEPS as i64)}
+                {number("GPUs ", |p| p.gpus as i64, |p, v| p.gpus = v as usize, 1, lockstep_embed::MAX_RANKS as i64)}
+                <label>
+                    "Link "
+                    <select on:change=move |ev| {
+                        if let Some(l) = LinkPreset::from_id(&event_target_value(&ev)) {
+                            state.update(|p| p.link = l);
+                        }
+                    }>
+                        {LinkPreset::ALL
+                            .into_iter()
+                            .map(|l| view! { <option value=l.id() selected=move || state.with(|p| p.link == l)>{l.link().name}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+            </div>
+        </header>
+        <Player step last unit="micro-batch" label="Accumulation" start_label="Start"/>
+        {move || figures.with(|f| match f {
+            Ok(f) => view! { <AccumulationBody figures=f.clone() done=step.get() params=state.get()/> }.into_any(),
+            Err(e) => view! { <p class="error">{e.clone()}</p> }.into_any(),
+        })}
+    }
+}
+
+#[component]
+fn AccumulationBody(
+    figures: accumulation::Accumulation,
+    done: usize,
+    params: Accumulation,
+) -> impl IntoView {
+    let k = figures.micro_batches.len();
+    let buckets = figures.buckets.len();
+    let row = |no_sync: bool| {
+        let cells = figures
+            .micro_batches
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let syncs = !no_sync || m.syncs_with_no_sync;
+                let class = format!(
+                    "micro{}{}",
+                    if i < done { " done" } else { "" },
+                    if syncs { " syncs" } else { " local" }
+                );
+                let label = if syncs { format!("{buckets}× all-reduce") } else { "no_sync".into() };
+                view! { <li class=class><span class="index">{i + 1}</span><small>{label}</small></li> }
+            })
+            .collect_view();
+        let title = if no_sync { "with no_sync" } else { "without no_sync" };
+        view! {
+            <div class="micro-row" data-role=if no_sync { "with-no-sync" } else { "without-no-sync" }>
+                <span class="rank-label">{title}</span>
+                <ol class="micro-batches">{cells}</ol>
+            </div>
+        }
+    };
+    let (without, with) = figures.allreduces;
+    let done_calls = |no_sync: bool| {
+        let synced = figures
+            .micro_batches
+            .iter()
+            .take(done)
+            .filter(|m| !no_sync || m.syncs_with_no_sync)
+            .count();
+        synced * buckets
+    };
+    let parameters: u64 = Mlp::new(params.layers.clone()).map_or(0, |m| m.parameter_count());
+    view! {
+        <p class="sim-explain" data-role="micro-batch">{explain(&figures, done)}</p>
+        {row(false)}
+        {row(true)}
+        <p class="muted" data-role="so-far">
+            {format!("All-reduces so far: {} without no_sync, {} with it.", done_calls(false), done_calls(true))}
+        </p>
+        <table class="cost-table" data-role="accumulation-cost">
+            <thead>
+                <tr><th></th><th>"without no_sync"</th><th>"with no_sync"</th></tr>
+            </thead>
+            <tbody>
+                <tr>
+                    <th>"all-reduces per optimizer step"</th>
+                    <td>{without}</td>
+                    <td>{with}</td>
+                </tr>
+                <tr>
+                    <th>"bytes each GPU sends (ring)"</th>
+                    <td>{bytes(figures.bytes_sent_per_rank.0)}</td>
+                    <td>{bytes(figures.bytes_sent_per_rank.1)}</td>
+                </tr>
+                <tr>
+                    <th>{format!("communication time ({}, α–β)", params.link.link().name)}</th>
+                    <td>{duration(figures.comm_s.0)}</td>
+                    <td>{duration(figures.comm_s.1)}</td>
+                </tr>
+            </tbody>
+        </table>
+        <p class="muted" data-role="summary">
+            {format!(
+                "A model of {} parameters in {buckets} bucket(s); global batch = {} per micro-batch × {k} micro-batches × {} GPUs = {} samples per optimizer step. no_sync saves {} of {without} all-reduces; the gradient is the same.",
+                count(parameters),
+                params.micro_batch,
+                params.gpus,
+                figures.global_batch,
+                figures.saved(),
+            )}
+        </p>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lessons_default() {
+        let lockstep_embed::Simulation::Accumulation(p) = lockstep_embed::Simulation::parse(
+            "accumulation layers=784,1024,1024,10 steps=4 gpus=8",
+        )
+        .unwrap() else {
+            panic!()
+        };
+        let f = model(&p).unwrap();
+        assert_eq!(f.allreduces, (8, 2));
+        assert!(explain(&f, 0).starts_with("One optimizer step of 4 micro-batches"));
+        assert!(explain(&f, 2).contains("inside no_sync it all-reduces nothing"));
+        assert!(explain(&f, 4).contains("all-reduces the 2 bucket(s) once"));
+    }
+}

@@ -1,0 +1,19 @@
+# Fact: under torch.autocast the parameters and their gradients stay float32 (4 + 4
+# bytes/param, Adam state 8 more): only the op outputs (activations) are low precision.
+# The 2+2+12 split of the ZeRO paper describes a different recipe (fp16 weights + fp32
+# master copy), but the total is the same 16 bytes/param.
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4))
+opt = torch.optim.Adam(m.parameters())
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    h = m[0](torch.randn(8, 16))
+    out = m[2](m[1](h))
+assert h.dtype == torch.bfloat16 and out.dtype == torch.bfloat16
+out.float().sum().backward()
+opt.step()
+assert all(p.dtype == torch.float32 and p.grad.dtype == torch.float32 for p in m.parameters())
+assert all(st["exp_avg"].dtype == torch.float32 for st in opt.state.values())
+print("ok: autocast keeps params, grads and Adam state in float32; activations are bfloat16")
