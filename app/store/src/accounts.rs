@@ -80,7 +80,7 @@ impl Store {
         learner_id: &str,
         now: i64,
     ) -> Result<Option<Account>, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("INSERT INTO learners (id, created_at) VALUES ($1, $2)")
             .bind(learner_id)
             .bind(now)
@@ -168,9 +168,9 @@ impl Store {
         if from == into {
             return Ok(Merged::default());
         }
-        let mut tx = self.pool.begin().await?;
-        // Writing first takes SQLite's write lock at once, so no other writer slips in
-        // between reading what the account has and moving rows.
+        let mut tx = self.begin_write().await?;
+        // The transaction holds SQLite's write lock from its start, so no other writer slips
+        // in between reading what the account has and moving rows.
         let moved_rows = sqlx::query(
             "UPDATE xp_events SET learner_id = $1 WHERE learner_id = $2 AND (reset_at IS NOT NULL OR NOT EXISTS (\
                SELECT 1 FROM xp_events mine WHERE mine.learner_id = $1 AND mine.kind = xp_events.kind \
@@ -237,7 +237,7 @@ impl Store {
         now: i64,
         forget_before: i64,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("DELETE FROM sign_in_failures WHERE failed_at < $1")
             .bind(forget_before)
             .execute(&mut *tx)

@@ -111,6 +111,20 @@ impl Store {
         self.backend
     }
 
+    /// A transaction that will write. On SQLite it takes the write lock at `BEGIN IMMEDIATE`,
+    /// where a busy database waits out `busy_timeout`. A deferred transaction that reads first
+    /// would take the lock at its first write instead, and SQLite never waits there: it fails
+    /// at once with "database is locked" while another connection holds the lock, as one whose
+    /// dropped transaction has not yet rolled back does for a moment.
+    pub(crate) async fn begin_write(
+        &self,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
     /// Closes every connection; pending writes are flushed (SQLite checkpoints its WAL).
     pub async fn close(&self) {
         self.pool.close().await;

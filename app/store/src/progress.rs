@@ -73,7 +73,7 @@ impl Store {
         lesson: &str,
         now: i64,
     ) -> Result<u64, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let done = sqlx::query(
             "UPDATE xp_events SET reset_at = $1 WHERE learner_id = $2 AND lesson = $3 AND reset_at IS NULL",
         )

@@ -210,7 +210,7 @@ impl Store {
     /// Keeps the script and queues its grading; the submission's id.
     pub async fn submit(&self, new: &NewSubmission<'_>, now_ms: i64) -> Result<i64, StoreError> {
         self.ensure_learner(new.learner, now_ms / 1000).await?;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let id: i64 = sqlx::query(
             "INSERT INTO submissions (learner_id, exercise, file_name, script, created_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -335,7 +335,7 @@ impl Store {
         now_ms: i64,
     ) -> Result<Option<Claimed>, StoreError> {
         let lock = self.skip_locked();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let row = sqlx::query(&format!(
             "UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_id = $1, \
              lease_owner = $2, lease_expires_ms = $3 \
@@ -436,7 +436,7 @@ impl Store {
         verdict_json: &str,
         now_ms: i64,
     ) -> Result<Option<Finished>, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let row = sqlx::query(
             "UPDATE jobs SET status = 'done', finished_ms = $1, lease_id = NULL \
              WHERE id = $2 AND lease_id = $3 AND status = 'running' RETURNING submission_id",
@@ -511,7 +511,7 @@ impl Store {
         policy: RetryPolicy,
         now_ms: i64,
     ) -> Result<Option<Requeue>, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let row = sqlx::query(
             "SELECT submission_id, attempts FROM jobs WHERE id = $1 AND lease_id = $2 AND status = 'running'",
         )
@@ -539,7 +539,7 @@ impl Store {
         let lock = self.skip_locked();
         let mut taken = Vec::new();
         loop {
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.begin_write().await?;
             // Expire the lease first, in the statement that finds the job, so that only one
             // reaper acts on it and its holder is locked out from here on.
             let row = sqlx::query(&format!(
@@ -579,7 +579,7 @@ impl Store {
 
     /// Cancels a submission that no worker has taken yet; `false` when it is not queued.
     pub async fn cancel(&self, submission: i64, now_ms: i64) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let done = sqlx::query(
             "UPDATE jobs SET status = 'cancelled', finished_ms = $1 WHERE submission_id = $2 AND status = 'queued'",
         )
@@ -603,7 +603,7 @@ impl Store {
     /// Queues a finished submission to be graded again (an instructor's re-run); `false` when
     /// it is still queued or running.
     pub async fn rerun(&self, submission: i64, now_ms: i64) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let done = sqlx::query(
             "UPDATE submissions SET status = 'queued', finished_at = NULL \
              WHERE id = $1 AND status NOT IN ('queued', 'running')",

@@ -311,6 +311,24 @@ async fn postgres_lost_workers_and_failures() {
     lost_workers_and_failures(&postgres("queue_lost").await).await;
 }
 
+/// A stale worker's `finish` takes the write lock, finds it no longer holds the lease and drops
+/// its transaction; the rollback reaches SQLite a moment later. The lease holder's `fail`, right
+/// after, must wait for it rather than fail with "database is locked" (seen once on CI).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_write_right_after_a_dropped_transaction_waits_for_its_lock() {
+    let (_dir, store) = sqlite().await;
+    let policy = RetryPolicy { max_attempts: 1_000, base_delay_ms: 0 };
+    store.submit(&script("ada"), 0).await.unwrap();
+    let mut job = store.claim("w", None, "l0", 1_000, 0).await.unwrap().unwrap();
+    for round in 1..=300 {
+        let stale = store.finish(job.job, "gone", Status::Pass, "", "{}", round).await.unwrap();
+        assert_eq!(stale, None);
+        let requeue = store.fail(job.job, &format!("l{}", round - 1), "x", policy, round).await;
+        assert!(matches!(requeue, Ok(Some(Requeue::Retry { .. }))), "round {round}: {requeue:?}");
+        job = store.claim("w", None, &format!("l{round}"), 1_000, round).await.unwrap().unwrap();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sqlite_workers_never_share_a_job() {
     let (_dir, store) = sqlite().await;
