@@ -507,8 +507,11 @@ def main():
 
 
 if __name__ == "__main__":
-    # Leave without the interpreter's teardown: gloo's threads can abort the process while it
-    # unwinds (about one run in six without a barrier), after the script has finished and every
-    # record is written. That is the runtime's fault, not the learner's.
+    # Leave without the interpreter's teardown, after every record is written: torch 2.13 can
+    # abort a process there. Each backward stashes a Python object in thread-local state that
+    # DDP's all-reduce works capture; when gloo's worker thread frees the last finished work
+    # during the teardown, it must take the GIL, CPython ends the thread inside a C++ destructor
+    # and the process gets SIGABRT ("terminate called without an active exception"). That is
+    # the runtime's fault, not the learner's.
     code = main()
     os._exit(code)

@@ -84,8 +84,9 @@ impl Default for Options {
 }
 
 /// A run that failed because of the runtime rather than the script: a rank aborted (SIGABRT)
-/// or crashed after it had finished or while tearing the process group down. gloo does this
-/// at teardown about one run in six; the run is made again, and the verdict says so.
+/// or crashed after it had finished or while tearing the process group down. The harness
+/// leaves before the interpreter's teardown, where torch 2.13 with gloo aborts processes (its
+/// last lines say why), so this is rare; the run is made again, and the verdict says so.
 fn teardown_abort(run: &Run) -> Option<String> {
     run.ranks.iter().zip(&run.records).find_map(|(rank, rec)| {
         let crashed = matches!(rank.signal, Some(s) if s == libc::SIGABRT || s == libc::SIGSEGV);

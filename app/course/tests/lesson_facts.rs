@@ -15,9 +15,7 @@ fn run(script: &Path) -> (Option<i32>, String) {
     std::fs::copy(script, dir.path().join(name)).unwrap();
     let source = std::fs::read_to_string(script).unwrap();
     let nproc = source.starts_with("# torchrun: 2").then_some(2);
-    let mut cmd = common::launcher(nproc, &[]);
-    cmd.arg(name);
-    common::run(cmd, dir.path())
+    common::run(common::launcher(nproc, &[], name.to_str().unwrap()), dir.path())
 }
 
 #[test]

@@ -185,8 +185,8 @@ fn run(s: &Snippet) -> (i32, String) {
 
 fn run_in(dir: &Path, s: &Snippet) -> (i32, String) {
     std::fs::write(dir.join(s.file), cut(s.lesson, s.file)).unwrap();
-    let mut cmd = common::launcher(s.nproc, s.torchrun);
-    cmd.arg(s.file).envs(s.env.iter().copied());
+    let mut cmd = common::launcher(s.nproc, s.torchrun, s.file);
+    cmd.envs(s.env.iter().copied());
     let (code, text) = common::run(cmd, dir);
     (code.unwrap_or(-1), text)
 }

@@ -18,9 +18,12 @@ pub fn venv() -> PathBuf {
         .unwrap_or_else(|| Path::new(&std::env::var("HOME").unwrap()).join(".cache/lockstep/venv"))
 }
 
-/// `torchrun --standalone --nproc_per_node=N` with `torchrun` options, or plain Python, on CPU
-/// with one thread per process.
-pub fn launcher(nproc: Option<u32>, torchrun: &[&str]) -> Command {
+/// `script` (a path from the folder it runs in) under `torchrun --standalone
+/// --nproc_per_node=N` with `torchrun` options, or with plain Python, on CPU with one thread per
+/// process. It runs through `run_and_exit.py`, which leaves without the interpreter's teardown,
+/// where torch 2.13 with gloo now and then aborts a process that has done its work (the file
+/// says why).
+pub fn launcher(nproc: Option<u32>, torchrun: &[&str], script: &str) -> Command {
     let bin = venv().join("bin");
     let mut cmd = match nproc {
         Some(n) => {
@@ -30,6 +33,8 @@ pub fn launcher(nproc: Option<u32>, torchrun: &[&str]) -> Command {
         }
         None => Command::new(bin.join("python")),
     };
+    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/common/run_and_exit.py");
+    cmd.arg(wrapper).arg(script);
     cmd.env("OMP_NUM_THREADS", "1").env("CUDA_VISIBLE_DEVICES", "");
     cmd
 }
@@ -65,9 +70,9 @@ pub fn run(mut cmd: Command, dir: &Path) -> (Option<i32>, String) {
 }
 
 /// How many times a script is run before its failure stands. The facts are deterministic, so a
-/// wrong one fails every time; what passes on a later attempt is torch 2.13's gloo aborting a
-/// process at teardown after the script has done its work ("terminate called without an active
-/// exception"; `gpu-runner` makes such a run again too).
+/// wrong one fails every time. A later attempt is for what the scripts do not control: a
+/// process of their own (`mp.spawn`'s children, a torchrun they start) that torch 2.13's gloo
+/// aborts in its teardown, as `run_and_exit.py` explains.
 pub const ATTEMPTS: u32 = 3;
 
 /// `once()` until `passed` says so or [`ATTEMPTS`] are made: the last result. A failed attempt
