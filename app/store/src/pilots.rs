@@ -42,12 +42,17 @@ impl Store {
         Ok(row.try_get(0)?)
     }
 
-    /// Workers, by the name they claimed with, whose lease was taken back since `since_ms`.
+    /// Workers, by the name they claimed with, whose lease was taken back since `since_ms` and
+    /// that have not been heard from since. One that comes back (a claim or a renewal) is
+    /// working again, and its batch job must not be cancelled under its new job.
     pub async fn lost_workers(&self, since_ms: i64) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT name FROM workers WHERE lost_lease_ms >= $1 ORDER BY name")
-            .bind(since_ms)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT name FROM workers WHERE lost_lease_ms >= $1 \
+             AND last_seen_ms <= lost_lease_ms ORDER BY name",
+        )
+        .bind(since_ms)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
 

@@ -261,6 +261,10 @@ async fn pilots_see_due_jobs_and_lost_workers(store: &Store) {
     assert_eq!(store.lost_workers(now - 60_000).await.unwrap(), ["slurm/gpu-07/slurm-41"]);
     assert!(store.lost_workers(now).await.unwrap().is_empty(), "only since the given time");
     assert_eq!(store.due_jobs(now).await.unwrap().len(), 2, "a is due again, at once");
+    // It comes back and claims again (the claim API notes it seen first): no longer lost.
+    store.worker_seen("slurm/gpu-07/slurm-41", now).await.unwrap();
+    store.claim("slurm/gpu-07/slurm-41", Some("gpu-07"), "l2", 1_000, now).await.unwrap();
+    assert!(store.lost_workers(now - 60_000).await.unwrap().is_empty(), "it came back");
 }
 
 #[tokio::test]
