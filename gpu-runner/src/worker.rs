@@ -244,7 +244,7 @@ pub fn run(args: &WorkerArgs) -> Result<(), WorkerError> {
             Err(ClaimError::Refused(why)) => return Err(WorkerError::Refused(why)),
             Err(ClaimError::Network(why)) => {
                 eprintln!("gpu-runner worker {name}: cannot reach the server ({why}); trying again in {backoff:?}");
-                std::thread::sleep(backoff);
+                sleep_unless(&TERMINATED, backoff);
                 backoff = (backoff * 2).min(Duration::from_secs(30));
             }
         }
@@ -281,13 +281,19 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
     let finished = AtomicBool::new(false);
     // Set once the child is reaped: from then on its pid may belong to another process.
     let reaped = Mutex::new(false);
-    let stop_grade = |why: &str| {
+    // Set when SIGTERM cut the grade short; one that arrives after the grade ended leaves its
+    // verdict to be handed in.
+    let stopped = AtomicBool::new(false);
+    // Whether it stopped the grade: not when the grade had already ended or been stopped.
+    let stop_grade = |why: &str| -> bool {
         let reaped = reaped.lock().expect("not poisoned");
-        if !lost.swap(true, Ordering::SeqCst) && !*reaped {
-            eprintln!("gpu-runner worker: stopping job: {why}");
-            // SAFETY: kill(2) on our own child, not yet reaped (checked under the lock).
-            unsafe { libc::kill(child_pid as i32, libc::SIGKILL) };
+        if *reaped || lost.swap(true, Ordering::SeqCst) {
+            return false;
         }
+        eprintln!("gpu-runner worker: stopping job: {why}");
+        // SAFETY: kill(2) on our own child, not yet reaped (checked under the lock).
+        unsafe { libc::kill(child_pid as i32, libc::SIGKILL) };
+        true
     };
 
     let tail = Mutex::new(Vec::<String>::new());
@@ -297,7 +303,9 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
         scope.spawn(|| {
             while !finished.load(Ordering::SeqCst) {
                 if terminated() {
-                    stop_grade("the worker was stopped (SIGTERM)");
+                    if stop_grade("the worker was stopped (SIGTERM)") {
+                        stopped.store(true, Ordering::SeqCst);
+                    }
                     return;
                 }
                 std::thread::sleep(Duration::from_millis(50));
@@ -316,8 +324,12 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
                 let left = lease_len.saturating_sub(renewed.elapsed());
                 match client.tell(job.job, "renew", &lease, left.saturating_sub(lease_len / 10)) {
                     Ok(Answer::Done) => renewed = Instant::now(),
-                    Ok(Answer::Lost) => stop_grade("the server gave the job to another worker"),
-                    Err(e) => stop_grade(&format!("could not renew the lease in time ({e})")),
+                    Ok(Answer::Lost) => {
+                        stop_grade("the server gave the job to another worker");
+                    }
+                    Err(e) => {
+                        stop_grade(&format!("could not renew the lease in time ({e})"));
+                    }
                 }
             }
         });
@@ -339,7 +351,9 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
                                 job.job,
                                 decided.elapsed().as_secs_f64() * 1e3
                             ),
-                            Ok(Answer::Lost) => stop_grade("the lease is gone"),
+                            Ok(Answer::Lost) => {
+                                stop_grade("the lease is gone");
+                            }
                             Err(e) => {
                                 eprintln!("gpu-runner worker: an event was not reported: {e}")
                             }
@@ -369,7 +383,7 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
         };
         reader.join().expect("the reader does not panic");
         finished.store(true, Ordering::SeqCst);
-        if terminated() {
+        if stopped.load(Ordering::SeqCst) {
             // The grade was cut short: not a verdict, and not the machine's fault. Should the
             // lease be gone as well, the server answers 409 and nothing changes.
             let failure = Failure {
