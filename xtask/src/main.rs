@@ -98,12 +98,9 @@ fn main() -> Result<()> {
             let pg = postgres::TestServer::start()?;
             let cluster = slurm::TestCluster::start()?;
             let mut cmd = Command::new(&command[0]);
-            cmd.args(&command[1..])
-                .env("LOCKSTEP_TEST_POSTGRES_URL", pg.url())
-                .env("SLURM_CONF", cluster.conf())
-                .env("LOCKSTEP_TEST_SLURM_PARTITION", slurm::PARTITION)
-                .env("LOCKSTEP_VENV", setup::venv_dir());
-            let status = cmd.status().with_context(|| format!("cannot run {}", command[0]))?;
+            let status = with_services(cmd.args(&command[1..]), &pg, &cluster)
+                .status()
+                .with_context(|| format!("cannot run {}", command[0]))?;
             drop(cluster);
             drop(pg);
             if !status.success() {
@@ -238,11 +235,8 @@ fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
     let mut cmd = cargo();
     cmd.current_dir(root)
         .args(["test", "--workspace", "--exclude", "lockstep-hydrate", "--no-fail-fast"])
-        .env("LOCKSTEP_TEST_POSTGRES_URL", pg.url())
-        .env("SLURM_CONF", cluster.conf())
-        .env("LOCKSTEP_TEST_SLURM_PARTITION", slurm::PARTITION)
-        .env("LOCKSTEP_SITE_ROOT", site::site_dir(root))
-        .env("LOCKSTEP_VENV", setup::venv_dir());
+        .env("LOCKSTEP_SITE_ROOT", site::site_dir(root));
+    with_services(&mut cmd, &pg, &cluster);
     let result = stages.time("cargo test (build and run)", || run_tests(&mut cmd));
     drop(cluster);
     drop(pg);
@@ -391,6 +385,31 @@ pub(crate) fn run(cmd: &mut Command) -> Result<()> {
         bail!("{shown} failed: {status}");
     }
     Ok(())
+}
+
+/// `N` distinct free ports on 127.0.0.1, for the tests' services. All are held until each is
+/// read: a port let go at once could be handed out again by the next call.
+pub(crate) fn free_ports<const N: usize>() -> Result<[u16; N]> {
+    let listeners = (0..N)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0"))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    let mut ports = [0; N];
+    for (port, listener) in ports.iter_mut().zip(&listeners) {
+        *port = listener.local_addr()?.port();
+    }
+    Ok(ports)
+}
+
+/// Points `cmd` at the tests' services and the set-up's Python environment.
+fn with_services<'c>(
+    cmd: &'c mut Command,
+    pg: &postgres::TestServer,
+    cluster: &slurm::TestCluster,
+) -> &'c mut Command {
+    cmd.env("LOCKSTEP_TEST_POSTGRES_URL", pg.url())
+        .env("SLURM_CONF", cluster.conf())
+        .env("LOCKSTEP_TEST_SLURM_PARTITION", slurm::PARTITION)
+        .env("LOCKSTEP_VENV", setup::venv_dir())
 }
 
 /// Runs a command and returns its stdout, or `None` if it cannot run or fails.

@@ -1,13 +1,12 @@
 //! A throwaway PostgreSQL server for the database tests: its own data directory, port and
 //! password, started before `cargo test` and removed after, whatever the tests did.
 
-use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-use crate::{output, run};
+use crate::run;
 
 pub struct TestServer {
     dir: PathBuf,
@@ -35,15 +34,11 @@ fn server_bin_dir() -> Result<PathBuf> {
         .context("no PostgreSQL server binaries under /usr/lib/postgresql")
 }
 
-fn free_port() -> Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
-}
-
 impl TestServer {
     pub fn start() -> Result<TestServer> {
         let bin = server_bin_dir()?;
         // initdb and postgres refuse to run as root; the Debian package's `postgres` user does.
-        let as_postgres = output(Command::new("id").arg("-u")).is_some_and(|s| s.trim() == "0");
+        let as_postgres = crate::setup::is_root();
         let dir = std::env::temp_dir().join(format!("lockstep-pg-{}", std::process::id()));
         if dir.exists() {
             std::fs::remove_dir_all(&dir)?;
@@ -59,7 +54,8 @@ impl TestServer {
             run(Command::new("chown").args(["-R", "postgres:postgres"]).arg(&dir))?;
             run(Command::new("chmod").arg("0755").arg(&dir))?;
         }
-        let server = TestServer { dir, bin, port: free_port()?, password, as_postgres };
+        let server =
+            TestServer { dir, bin, port: crate::free_ports::<1>()?[0], password, as_postgres };
         server.pg("initdb", |c| {
             c.arg("-D").arg(server.data()).arg("--pwfile").arg(server.dir.join("pwfile")).args([
                 "--username=lockstep",

@@ -24,10 +24,6 @@ fn host() -> Result<String> {
     Ok(name.trim().to_string())
 }
 
-fn free_port() -> Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
-}
-
 fn munge_works() -> bool {
     Command::new("sh")
         .args(["-c", "munge -n | unmunge"])
@@ -76,6 +72,7 @@ impl TestCluster {
         }
         let host = host()?;
         let d = dir.display();
+        let [ctld, slurmd] = crate::free_ports()?;
         let conf = format!(
             "ClusterName=lockstep-test
 SlurmctldHost={host}(127.0.0.1)
@@ -103,8 +100,6 @@ SlurmdLogFile={d}/log/slurmd.log
 NodeName={host} CPUs=8 NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName={PARTITION} Nodes={host} Default=YES MaxTime=INFINITE State=UP
 ",
-            ctld = free_port()?,
-            slurmd = free_port()?,
         );
         let conf_path = dir.join("slurm.conf");
         std::fs::write(&conf_path, conf)?;
