@@ -215,9 +215,7 @@ fn bwrap_args(layout: &Layout, env: &[(String, String)], argv: &[String]) -> Vec
         // The driver's libraries: under /usr (/usr/local/nvidia included) they are bound
         // already; elsewhere (/opt, a cluster's software tree) at their own paths, where the
         // linker's cache, bound above, finds them.
-        let cache = Command::new("ldconfig").arg("-p").output();
-        let listed = cache.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
-        for dir in driver_lib_dirs(&listed.unwrap_or_default()) {
+        for dir in installed_driver_lib_dirs() {
             let dir = dir.display().to_string();
             push(&["--ro-bind", &dir, &dir]);
         }
@@ -231,6 +229,19 @@ fn bwrap_args(layout: &Layout, env: &[(String, String)], argv: &[String]) -> Vec
     push(&["--"]);
     a.extend(argv.iter().cloned());
     a
+}
+
+/// [`driver_lib_dirs`] of this machine, read once: a worker makes many runs, and the driver
+/// does not change under it. `ldconfig` lives in /sbin, which a user's `PATH` may lack.
+fn installed_driver_lib_dirs() -> &'static [PathBuf] {
+    static DIRS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    DIRS.get_or_init(|| {
+        let listing = ["ldconfig", "/sbin/ldconfig"]
+            .iter()
+            .find_map(|bin| Command::new(bin).arg("-p").output().ok())
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+        driver_lib_dirs(&listing.unwrap_or_default())
+    })
 }
 
 /// Folders outside `/usr` holding the NVIDIA driver's user-space libraries (`libcuda`, NVML and
