@@ -2,7 +2,7 @@
 //! show, compared with tch. This is the grader's only reading of tensors; the checks
 //! (`grading-checks`) judge the result without touching a file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use grading_checks::checkpoint;
 use grading_checks::evidence::{Difference, FinalParams, ParamsSize, RunEvidence};
@@ -59,14 +59,18 @@ fn final_params(run: &Run) -> Option<FinalParams> {
     Some(FinalParams { reference: Some(size), others })
 }
 
-/// Rank 0's final parameters at the end of `b` (its last attempt's, after a restart) against
-/// those at the end of `a`; `None` where either could not be read.
-pub fn final_params_against(a: &Run, b: &Run) -> Option<Difference> {
-    let last = |run: &Run| {
-        let params = *run.records.first()?.params().first()?;
-        load(&run.records_dir, params.file)
-    };
-    let (x, y) = (last(a)?, last(b)?);
+/// The file of rank 0's final parameters (its last attempt's, after a restart), if it saved
+/// them.
+pub fn rank0_final_params(run: &Run) -> Option<PathBuf> {
+    let params = *run.records.first()?.params().first()?;
+    Some(run.records_dir.join(params.file))
+}
+
+/// Rank 0's final parameters at the end of `b` against those in `a` (another run's
+/// [`rank0_final_params`]); `None` where either could not be read.
+pub fn final_params_against(a: &Path, b: &Run) -> Option<Difference> {
+    let read = |file: PathBuf| StateDict::load(&file).ok();
+    let (x, y) = (read(a.to_path_buf())?, read(rank0_final_params(b)?)?);
     let d = compare(&x, &y, str::to_string);
     let worst = d.worst.clone().or_else(|| {
         // Names in one and not the other: as unequal as tensors get.

@@ -28,20 +28,6 @@ pub enum Exercise {
     SurviveACrash,
 }
 
-impl Exercise {
-    pub fn id(self) -> &'static str {
-        match self {
-            Exercise::DdpConversion => "ddp-conversion",
-            Exercise::SurviveACrash => "survive-a-crash",
-        }
-    }
-
-    /// The exercise a lesson's `exercise="ID"` names, if this runner grades it.
-    pub fn from_id(id: &str) -> Option<Exercise> {
-        [Exercise::DdpConversion, Exercise::SurviveACrash].into_iter().find(|e| e.id() == id)
-    }
-}
-
 #[derive(Debug, Clone)]
 pub struct Options {
     pub exercise: Exercise,
@@ -257,14 +243,15 @@ pub fn grade_reporting(
         Exercise::DdpConversion => (RunRole::Ddp, Restarts::default()),
         Exercise::SurviveACrash => (RunRole::Uninterrupted, Restarts { max: 1, crash: None }),
     };
-    let (first, first_run, enforced) = {
+    let (first, first_params, enforced) = {
         let (run, retried) = runner.run_with(nproc, first_role, first_restarts)?;
         runner.reports.push(report(first_role, &run, retried));
         let enforced = run.finished.enforced.clone();
-        // The crash exercise compares its tensors with the interrupted run's, so it keeps the
-        // run; the conversion needs only its evidence.
-        let kept = (opts.exercise == Exercise::SurviveACrash).then(|| run.clone());
-        (gather::evidence(run, true), kept, enforced)
+        // The conversion's checks read this run's tensors; the crash exercise's compare only
+        // rank 0's final parameters with the interrupted run's, so it keeps where they are.
+        let conversion = opts.exercise == Exercise::DdpConversion;
+        let kept = if conversion { None } else { gather::rank0_final_params(&run) };
+        (gather::evidence(run, conversion), kept, enforced)
     };
     let versions = Versions {
         runner: env!("CARGO_PKG_VERSION").into(),
@@ -323,7 +310,7 @@ pub fn grade_reporting(
             runner.run_with(nproc, RunRole::Interrupted, Restarts { max: 1, crash: Some(plan) })?;
         runner.reports.push(report(RunRole::Interrupted, &run, retried));
         let final_params =
-            first_run.as_ref().and_then(|first| gather::final_params_against(first, &run));
+            first_params.as_deref().and_then(|first| gather::final_params_against(first, &run));
         let interrupted = gather::evidence(run, false);
         let timed_out = first.timed_out || interrupted.timed_out;
         let evidence = CrashEvidence { uninterrupted: first, interrupted, plan, final_params };

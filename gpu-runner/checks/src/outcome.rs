@@ -68,14 +68,11 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
     Some(ErrorInfo { message, file: Some(script_name.into()), line })
 }
 
-/// The summary of an `error` verdict.
 /// For `survive-a-crash`, whose checks compare a run left alone with one interrupted: why the
 /// run left alone already failed, if it did (its first exception, or the rank that did not
-/// finish). Nothing after a crash can be judged against a run that fails without one.
+/// finish). Nothing after a crash can be judged against a run that fails without one. Asked
+/// once [`nothing_to_grade`] has found something to grade.
 pub fn fails_unharmed(run: &RunEvidence, script_name: &str) -> Option<ErrorInfo> {
-    if let Some(error) = nothing_to_grade(run, script_name) {
-        return Some(error);
-    }
     let failed = run.records.iter().find(|r| !matches!(r.end(), Some(("ok", 0))))?;
     let (message, line) = match failed.exception() {
         Some((kind, msg, site)) => (format!("{kind}: {msg}"), site_line(site)),
@@ -89,6 +86,7 @@ pub fn fails_unharmed(run: &RunEvidence, script_name: &str) -> Option<ErrorInfo>
     })
 }
 
+/// The summary of an `error` verdict.
 pub fn error_summary(error: &ErrorInfo) -> String {
     match (&error.file, error.line) {
         (Some(f), Some(l)) => format!("nothing could be graded: {f}:{l}: {}", error.message),

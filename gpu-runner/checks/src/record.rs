@@ -199,14 +199,6 @@ impl RankRecord {
         out
     }
 
-    /// The restart this record's (first) attempt belongs to.
-    pub fn restart(&self) -> Option<u32> {
-        self.events.iter().find_map(|e| match e {
-            Event::Start { restart, .. } => Some(*restart),
-            _ => None,
-        })
-    }
-
     /// The planned crash, if this rank went through it.
     pub fn crash(&self) -> Option<(u32, u32, u64)> {
         self.events.iter().find_map(|e| match e {
