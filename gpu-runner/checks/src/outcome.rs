@@ -73,7 +73,7 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
 /// finish). Nothing after a crash can be judged against a run that fails without one. Asked
 /// once [`nothing_to_grade`] has found something to grade.
 pub fn fails_unharmed(run: &RunEvidence, script_name: &str) -> Option<ErrorInfo> {
-    let failed = run.records.iter().find(|r| !matches!(r.end(), Some(("ok", 0))))?;
+    let failed = run.records.iter().find(|r| !r.ended_well())?;
     let (message, line) = match failed.exception() {
         Some((kind, msg, site)) => (format!("{kind}: {msg}"), site_line(site)),
         None if run.timed_out => ("the run did not finish within its time limit".into(), None),

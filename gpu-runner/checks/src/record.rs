@@ -225,6 +225,11 @@ impl RankRecord {
         })
     }
 
+    /// Whether the script ran to its end without an exception or a non-zero exit.
+    pub fn ended_well(&self) -> bool {
+        matches!(self.end(), Some(("ok", 0)))
+    }
+
     pub fn passes(&self) -> impl Iterator<Item = &Pass> {
         self.events.iter().filter_map(|e| match e {
             Event::Pass(p) => Some(p),

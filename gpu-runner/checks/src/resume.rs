@@ -95,10 +95,6 @@ fn uninterrupted_epochs(e: &CrashEvidence) -> usize {
         .map_or(0, |r| epochs_per_attempt(r, e.plan.loader).concat().len())
 }
 
-fn ended_well(rec: &RankRecord) -> bool {
-    matches!(rec.end(), Some(("ok", 0)))
-}
-
 /// Every check of the exercise, in report order. When the interrupted run did not restart
 /// and finish, the checks that compare its end with the uninterrupted run's wait for that one:
 /// a restart that failed has no resumed epochs or final parameters to judge, and the learner
@@ -154,7 +150,7 @@ pub fn restarted_and_finished(e: &CrashEvidence) -> Check {
         run.records.iter().map(|r| r.attempts().pop().unwrap_or_default()).collect();
     let failed: Vec<String> = last
         .iter()
-        .filter(|a| !ended_well(a))
+        .filter(|a| !a.ended_well())
         .map(|a| match a.exception() {
             Some((kind, message, site)) => format!(
                 "rank {}: {kind}: {}{}",
