@@ -187,7 +187,7 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
         }
     }
 
-    check_graded_exercises(&mut parsed);
+    check_graded_exercises(&mut parsed, &slugs, &anchors);
     let mut entries: Vec<LessonEntry> = parsed.into_iter().map(Parsed::into_entry).collect();
     entries.sort_by(|a, b| {
         let key = |e: &LessonEntry| (e.front().map_or(u32::MAX, |f| f.order), e.file().to_string());
@@ -199,9 +199,12 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
 /// Every exercise must be one the grader grades, and every check the grader can report for it
 /// links to a heading that exists: a learner's failed check sends them there. Reported at the
 /// exercise's line, since that is what the grader's links hang on.
-fn check_graded_exercises(parsed: &mut [Parsed]) {
-    let by_slug: BTreeMap<String, (String, BTreeSet<String>)> =
-        parsed.iter().map(|p| (p.slug.clone(), (p.file.clone(), p.anchors.clone()))).collect();
+/// `slugs`: each lesson URL's file; `anchors`: each file's heading ids.
+fn check_graded_exercises(
+    parsed: &mut [Parsed],
+    slugs: &BTreeMap<String, String>,
+    anchors: &BTreeMap<String, BTreeSet<String>>,
+) {
     for p in parsed.iter_mut() {
         let mut problems = Vec::new();
         for e in &p.exercises {
@@ -218,7 +221,8 @@ fn check_graded_exercises(parsed: &mut [Parsed]) {
             };
             for &check in checks {
                 let (slug, anchor) = grading_checks::lessons::section(check);
-                let missing = match by_slug.get(slug) {
+                let lesson = slugs.get(slug).and_then(|file| Some((file, anchors.get(file)?)));
+                let missing = match lesson {
                     None => Some(format!("there is no lesson {}", lockstep_routes::lesson(slug))),
                     Some((file, ids)) if !ids.contains(anchor) => {
                         Some(format!("{file} has no heading with id `{anchor}`"))
