@@ -45,7 +45,7 @@ struct GradeArgs {
     /// survive-a-crash: kill rank RANK as it is about to read batch BATCH (from 1) of epoch
     /// EPOCH (from 0) of its training DataLoader, instead of at a moment chosen at random.
     #[arg(long, value_name = "RANK:EPOCH:BATCH", value_parser = parse_crash_at)]
-    crash_at: Option<CrashAt>,
+    crash_at: Option<CrashPlan>,
     /// Processes in the graded run [default: one per GPU, or 2 on CPU].
     #[arg(long)]
     nproc: Option<u32>,
@@ -88,39 +88,28 @@ struct GradeArgs {
     events: bool,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct CrashAt {
-    rank: u32,
-    epoch: u32,
-    batch: u64,
-}
-
-fn parse_crash_at(s: &str) -> Result<CrashAt, String> {
+/// `RANK:EPOCH:BATCH` as a crash plan. Its loader, the training DataLoader, is left for the
+/// grade to find in the records.
+fn parse_crash_at(s: &str) -> Result<CrashPlan, String> {
     let parts: Vec<&str> = s.split(':').collect();
     let [rank, epoch, batch] = parts.as_slice() else {
         return Err("expected RANK:EPOCH:BATCH, e.g. 1:2:5".into());
     };
-    let number = |what: &str, v: &str| {
-        v.parse::<u64>().map_err(|_| format!("{what} `{v}` is not a whole number"))
-    };
+    fn number<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
+        v.parse().map_err(|_| format!("{what} `{v}` is not a whole number in range"))
+    }
     let batch = number("batch", batch)?;
     if batch == 0 {
         return Err("batches count from 1".into());
     }
-    Ok(CrashAt { rank: number("rank", rank)? as u32, epoch: number("epoch", epoch)? as u32, batch })
+    Ok(CrashPlan { rank: number("rank", rank)?, loader: 0, pass: number("epoch", epoch)?, batch })
 }
 
 impl GradeArgs {
     fn options(&self) -> Options {
         let mut opts = Options {
             exercise: self.exercise,
-            // The loader is the training DataLoader, which the grade finds in the records.
-            crash_at: self.crash_at.map(|c| CrashPlan {
-                rank: c.rank,
-                loader: 0,
-                pass: c.epoch,
-                batch: c.batch,
-            }),
+            crash_at: self.crash_at,
             nproc: self.nproc,
             repeats: self.repeats,
             min_speedup: self.min_speedup,
