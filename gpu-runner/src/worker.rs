@@ -45,14 +45,14 @@ pub struct WorkerArgs {
     #[arg(long, default_value_t = 1.0)]
     pub poll: f64,
     /// Exit after this many seconds without work (a pilot job on a batch system).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub idle_exit: Option<f64>,
     /// Exit after this many jobs.
     #[arg(long)]
     pub max_jobs: Option<u64>,
     /// Take no new job after this many seconds (a pilot job stops claiming while a grade still
     /// fits in its time limit).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub claim_for: Option<f64>,
     /// Processes in the graded run [default: one per GPU, or 2 on CPU].
     #[arg(long)]
@@ -450,6 +450,14 @@ fn last_lines(text: &str) -> String {
         "no output".into()
     } else {
         tail
+    }
+}
+
+/// A number of seconds, 0 or more: a NaN would never be reached.
+fn seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a number of seconds (0 or more)")),
     }
 }
 

@@ -121,6 +121,13 @@ impl Config {
         if config.poll_seconds.is_nan() || config.poll_seconds < 0.1 {
             return Err(invalid("poll_seconds", "at least 0.1"));
         }
+        let seconds = |v: f64| v.is_finite() && v >= 0.0;
+        if !seconds(config.worker.idle_exit_seconds) {
+            return Err(invalid("worker.idle_exit_seconds", "a number of seconds, 0 or more"));
+        }
+        if config.worker.claim_for_seconds.is_some_and(|v| !seconds(v)) {
+            return Err(invalid("worker.claim_for_seconds", "a number of seconds, 0 or more"));
+        }
         time_limit_seconds(&config.slurm.time_limit)
             .ok_or_else(|| invalid("slurm.time_limit", "minutes, or [D-]HH:MM:SS"))?;
         let s = &config.slurm;
@@ -324,6 +331,9 @@ time_limit = "20"
         assert!(with("max_pilots = 8", "max_pilots = 0").contains("`max_pilots`"));
         assert!(with("https://lockstep", "lockstep").contains("`server`"));
         assert!(with("max_pilots = 8", "max_pilot = 8").contains("unknown field"));
+        let worker = |line: &str| with("[worker]\n", &format!("[worker]\n{line}\n"));
+        assert!(worker("idle_exit_seconds = nan").contains("`worker.idle_exit_seconds`"));
+        assert!(worker("claim_for_seconds = -1.0").contains("`worker.claim_for_seconds`"));
     }
 
     #[test]
