@@ -281,19 +281,15 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
     let finished = AtomicBool::new(false);
     // Set once the child is reaped: from then on its pid may belong to another process.
     let reaped = Mutex::new(false);
-    // Set when SIGTERM cut the grade short; one that arrives after the grade ended leaves its
-    // verdict to be handed in.
-    let stopped = AtomicBool::new(false);
-    // Whether it stopped the grade: not when the grade had already ended or been stopped.
-    let stop_grade = |why: &str| -> bool {
+    // Nothing to stop once the grade has ended: its verdict is still handed in.
+    let stop_grade = |why: &str| {
         let reaped = reaped.lock().expect("not poisoned");
         if *reaped || lost.swap(true, Ordering::SeqCst) {
-            return false;
+            return;
         }
         eprintln!("gpu-runner worker: stopping job: {why}");
         // SAFETY: kill(2) on our own child, not yet reaped (checked under the lock).
         unsafe { libc::kill(child_pid as i32, libc::SIGKILL) };
-        true
     };
 
     let tail = Mutex::new(Vec::<String>::new());
@@ -303,9 +299,7 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
         scope.spawn(|| {
             while !finished.load(Ordering::SeqCst) {
                 if terminated() {
-                    if stop_grade("the worker was stopped (SIGTERM)") {
-                        stopped.store(true, Ordering::SeqCst);
-                    }
+                    stop_grade("the worker was stopped (SIGTERM)");
                     return;
                 }
                 std::thread::sleep(Duration::from_millis(50));
@@ -324,12 +318,8 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
                 let left = lease_len.saturating_sub(renewed.elapsed());
                 match client.tell(job.job, "renew", &lease, left.saturating_sub(lease_len / 10)) {
                     Ok(Answer::Done) => renewed = Instant::now(),
-                    Ok(Answer::Lost) => {
-                        stop_grade("the server gave the job to another worker");
-                    }
-                    Err(e) => {
-                        stop_grade(&format!("could not renew the lease in time ({e})"));
-                    }
+                    Ok(Answer::Lost) => stop_grade("the server gave the job to another worker"),
+                    Err(e) => stop_grade(&format!("could not renew the lease in time ({e})")),
                 }
             }
         });
@@ -351,9 +341,7 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
                                 job.job,
                                 decided.elapsed().as_secs_f64() * 1e3
                             ),
-                            Ok(Answer::Lost) => {
-                                stop_grade("the lease is gone");
-                            }
+                            Ok(Answer::Lost) => stop_grade("the lease is gone"),
                             Err(e) => {
                                 eprintln!("gpu-runner worker: an event was not reported: {e}")
                             }
@@ -383,32 +371,21 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
         };
         reader.join().expect("the reader does not panic");
         finished.store(true, Ordering::SeqCst);
-        if stopped.load(Ordering::SeqCst) {
-            // The grade was cut short: not a verdict, and not the machine's fault. Should the
-            // lease be gone as well, the server answers 409 and nothing changes.
-            let failure = Failure {
-                lease: job.lease.clone(),
-                reason: "the worker was stopped (SIGTERM) while it graded this".into(),
-                stopped: true,
-            };
-            let answer = match client.tell(job.job, "failure", &failure, lease_len) {
-                Ok(Answer::Done) => "given back".to_string(),
-                Ok(Answer::Lost) => "the lease was gone already".to_string(),
-                Err(e) => format!("could not give it back: {e}"),
-            };
-            eprintln!("gpu-runner worker: job {}: stopped; {answer}", job.job);
-            return Ok(());
-        }
-        if lost.load(Ordering::SeqCst) {
+        // A job lost to the server is not handed in; one stopped by SIGTERM is given back
+        // (should its lease be gone as well, the server answers 409 and nothing changes).
+        if lost.load(Ordering::SeqCst) && !terminated() {
             return Ok(());
         }
         let tail = tail.lock().expect("not poisoned").join("\n");
-        hand_in(client, job, status.code(), &stdout, &tail, lease_len);
+        hand_in(client, job, status.code(), &stdout, &tail, lease_len, terminated());
         Ok(())
     })
 }
 
 /// Sends the verdict; or, when the grade could not run, the failure, for the server to retry.
+/// `terminated`: SIGTERM came, so a grade without a verdict was cut short (by this worker, or
+/// by Slurm signalling every process of the job): not the machine's fault, and given back as
+/// `stopped`. A grade that ended with its verdict first is handed in as usual.
 fn hand_in(
     client: &Client,
     job: &Job,
@@ -416,6 +393,7 @@ fn hand_in(
     stdout: &str,
     tail: &str,
     lease: Duration,
+    terminated: bool,
 ) {
     let verdict = serde_json::from_str::<Verdict>(stdout.trim());
     let (what, answer) = match (code, verdict) {
@@ -425,10 +403,11 @@ fn hand_in(
         }
         (code, _) => {
             let reason = match code {
+                _ if terminated => "the worker was stopped (SIGTERM) while it graded this".into(),
                 Some(c) => format!("the grader exited with code {c}: {}", last_lines(tail)),
                 None => format!("the grader was killed: {}", last_lines(tail)),
             };
-            let failure = Failure { lease: job.lease.clone(), reason, stopped: false };
+            let failure = Failure { lease: job.lease.clone(), reason, stopped: terminated };
             ("failure", client.tell(job.job, "failure", &failure, lease * 3))
         }
     };
