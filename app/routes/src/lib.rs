@@ -96,6 +96,16 @@ pub fn parse_lesson_section(url: &str) -> Option<(&str, Option<&str>)> {
     (!slug.is_empty() && !slug.contains('/')).then_some((slug, anchor))
 }
 
+/// `url` rebuilt as a link to a lesson section of this site, if it is one; `None` for anything
+/// else (`javascript:…`, another site, `//host/…`). A link that arrives from outside the server
+/// (a worker's verdict) reaches a page only through this.
+pub fn lesson_link(url: &str) -> Option<String> {
+    let (slug, anchor) = parse_lesson_section(url)?;
+    let plain =
+        |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || "-_".contains(c));
+    (plain(slug) && anchor.is_none_or(plain)).then(|| lesson_section(slug, anchor))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,6 +123,32 @@ mod tests {
         assert_eq!(parse_lesson_section("/lessons/"), None);
         assert_eq!(parse_lesson_section("/lessons/a/b"), None);
         assert_eq!(parse_lesson_section("https://pytorch.org/lessons/x"), None);
+    }
+
+    #[test]
+    fn only_lesson_sections_of_this_site_pass_as_links() {
+        let url = lesson_section("torchrun", Some("initializing-the-process-group"));
+        assert_eq!(lesson_link(&url), Some(url));
+        assert_eq!(lesson_link("/lessons/torchrun").as_deref(), Some("/lessons/torchrun"));
+        // Heading ids of Korean lessons are Hangul.
+        assert_eq!(
+            lesson_link("/lessons/ddp#그래디언트-버킷").as_deref(),
+            Some("/lessons/ddp#그래디언트-버킷")
+        );
+        for hostile in [
+            "javascript:alert(1)",
+            "JaVaScRiPt:alert(1)//lessons/x",
+            "//evil.example/lessons/x",
+            "https://evil.example/lessons/x",
+            "/lessons/x#\"onmouseover=alert(1)",
+            "/lessons/x#a b",
+            "/lessons/../account",
+            "/lessons/x?next=//evil",
+            "data:text/html,<script>alert(1)</script>",
+            "",
+        ] {
+            assert_eq!(lesson_link(hostile), None, "{hostile}");
+        }
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub async fn reset_password(
     let hash = tokio::task::spawn_blocking(move || password_auth::generate_hash(to_hash))
         .await
         .expect("hashing does not panic");
-    store.set_password_hash(account.id, &hash).await?;
+    store.set_password_hash(account.id, &hash, lockstep_web::ssr::context::unix_now()).await?;
     Ok(if show {
         format!("new password for {email}: {password}\n(every session of this account is signed out; give the learner the password privately)")
     } else {

@@ -48,8 +48,9 @@ async fn csv(
 ) -> Response {
     let store = &state.context.store;
     let made = async {
-        let viewer =
-            viewer::resolve(store, Some(&session), &headers).await.map_err(|e| e.to_string())?;
+        let viewer = viewer::resolve(&state.context, Some(&session), &headers)
+            .await
+            .map_err(|e| e.to_string())?;
         if !viewer.is_instructor() {
             return Ok(None);
         }

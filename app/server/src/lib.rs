@@ -9,11 +9,13 @@ pub mod admin;
 mod auth;
 mod csrf;
 pub mod grading;
+mod headers;
 mod instructor;
 mod monitor;
 mod page_cache;
 mod page_template;
 mod quiz;
+mod server_fn_status;
 pub mod sessions;
 pub mod submit;
 
@@ -28,6 +30,7 @@ use leptos_axum::{file_and_error_handler_with_context, generate_route_list, Lept
 use lockstep_course::live::LiveCourse;
 use lockstep_course::{Course, CourseError};
 use lockstep_store::{Store, StoreError};
+use lockstep_web::ssr::learner_cookie::LearnerCookie;
 use lockstep_web::ssr::AppContext;
 use lockstep_web::{shell, App, OUTPUT_NAME};
 
@@ -51,6 +54,8 @@ pub struct Config {
     pub lease_seconds: u32,
     pub retry_seconds: u32,
     pub submissions_per_hour: u32,
+    /// Sign-ups one client address may make in an hour.
+    pub sign_ups_per_hour: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -118,6 +123,7 @@ impl Config {
             lease_seconds: number("LOCKSTEP_LEASE_SECONDS", "60", 2)?,
             retry_seconds: number("LOCKSTEP_RETRY_SECONDS", "30", 0)?,
             submissions_per_hour: number("LOCKSTEP_SUBMISSIONS_PER_HOUR", "20", 1)?,
+            sign_ups_per_hour: number("LOCKSTEP_SIGN_UPS_PER_HOUR", "30", 1)?,
         })
     }
 
@@ -135,6 +141,7 @@ impl Config {
             lease_seconds: 60,
             retry_seconds: 30,
             submissions_per_hour: 20,
+            sign_ups_per_hour: 30,
         }
     }
 }
@@ -147,6 +154,7 @@ pub struct AppState {
     /// `scheme://host[:port]` learners use, trusted by the CSRF check besides `Host`.
     pub public_origin: Option<String>,
     pub trust_forwarded_for: bool,
+    pub sign_ups_per_hour: u64,
     /// Rendered pages for anonymous visitors, per course version.
     pub page_cache: Arc<page_cache::PageCache>,
     /// Lesson pages rendered once per course version, filled per learner.
@@ -191,10 +199,15 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         .build();
     Ok(AppState {
         leptos_options,
-        context: AppContext { course: Arc::new(course), store },
+        context: AppContext {
+            course: Arc::new(course),
+            store,
+            learner_cookie: LearnerCookie { secure: is_https(config.public_url.as_deref()) },
+        },
         sessions,
         public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
         trust_forwarded_for: config.trust_forwarded_for,
+        sign_ups_per_hour: u64::from(config.sign_ups_per_hour),
         page_cache: Arc::default(),
         templates: Arc::default(),
         grading: Arc::new(grading::Grading::new(
@@ -203,7 +216,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
                 base_delay_ms: i64::from(config.retry_seconds) * 1000,
                 ..Default::default()
             },
-            i64::from(config.submissions_per_hour),
+            u64::from(config.submissions_per_hour),
         )),
     })
 }
@@ -214,7 +227,7 @@ pub fn router(state: AppState) -> Router {
     let context = state.context.clone();
     let provide = move || provide_context(context.clone());
     let options = state.leptos_options.clone();
-    let secure = state.public_origin.as_deref().is_some_and(|o| o.starts_with("https://"));
+    let secure = is_https(state.public_origin.as_deref());
     let sessions = state.sessions.layer(secure);
     let csrf = axum::middleware::from_fn_with_state(state.public_origin.clone(), csrf::protect);
     let pages = Router::new()
@@ -223,6 +236,7 @@ pub fn router(state: AppState) -> Router {
             move || shell(options.clone())
         })
         .fallback(file_and_error_handler_with_context::<AppState, _>(provide, shell))
+        .layer(axum::middleware::from_fn(server_fn_status::refusals_are_4xx))
         .with_state(state.clone());
     let templates = page_template::TemplateState { app: state.clone(), pages: pages.clone() };
     use axum::routing::{get, post};
@@ -264,7 +278,14 @@ pub fn router(state: AppState) -> Router {
         .layer(sessions)
         .layer(axum::middleware::from_fn_with_state(state.clone(), page_cache::serve))
         .layer(csrf)
+        // Outermost: every answer, a refused one included, carries the security headers.
+        .layer(axum::middleware::from_fn(headers::secure))
         .with_state(state)
+}
+
+/// Whether learners reach the site over HTTPS, which makes its cookies `Secure` and `__Host-`.
+fn is_https(public_url: Option<&str>) -> bool {
+    public_url.is_some_and(|u| u.starts_with("https://"))
 }
 
 /// 303 to a path of this site (post, redirect, get), setting `cookie` if given.

@@ -106,7 +106,7 @@ async fn personal_page(
     };
     let ctx = &state.app.context;
     // The page only shows the learner: what this process keeps of them will do.
-    let viewer = viewer::resolve_with(&ctx.store, Reads::Kept, session.as_ref(), headers).await?;
+    let viewer = viewer::resolve_with(ctx, Reads::Kept, session.as_ref(), headers).await?;
     let notice = viewer::take_notice(session.as_ref()).await?;
     let learner = ctx.lesson_learner(&viewer, Reads::Kept, slug, notice).await;
     let learner = learner.map_err(PageError::Learner)?;

@@ -10,7 +10,6 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use lockstep_course::{Block, LessonEntry};
 use lockstep_web::ssr::context::unix_now;
-use lockstep_web::ssr::learner_cookie;
 use lockstep_web::ssr::viewer;
 use lockstep_xp::Action;
 use tower_sessions::Session;
@@ -48,13 +47,13 @@ pub async fn answer(
         }
     };
     let store = &state.context.store;
-    let viewer = match viewer::resolve(store, Some(&session), &headers).await {
+    let viewer = match viewer::resolve(&state.context, Some(&session), &headers).await {
         Ok(viewer) => viewer,
         Err(e) => return internal(e),
     };
     let (learner, cookie) = match viewer.learner() {
         Some(id) => (id.to_string(), None),
-        None => match learner_cookie::new() {
+        None => match state.context.issue_learner().await {
             Ok((id, cookie)) => (id, Some(cookie)),
             Err(e) => return internal(e),
         },

@@ -26,6 +26,8 @@ use lockstep_store::Backend;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "lockstep_session";
+/// The session cookie's name when the site is served over HTTPS.
+pub const SECURE_COOKIE: &str = "__Host-lockstep_session";
 
 #[derive(Clone)]
 pub struct Sessions {
@@ -86,7 +88,9 @@ impl Sessions {
     /// HTTPS, so the cookie must only travel over it.
     pub fn layer(&self, secure: bool) -> SessionManagerLayer<Sessions> {
         SessionManagerLayer::new(self.clone())
-            .with_name(COOKIE)
+            // `__Host-` over HTTPS: browsers take such a cookie only from this very host over
+            // HTTPS, so a sibling subdomain or a plain-HTTP response cannot plant one.
+            .with_name(if secure { SECURE_COOKIE } else { COOKIE })
             .with_http_only(true)
             // Lax, not Strict: a link from elsewhere should open the course signed in.
             // Cross-site posts are refused by the CSRF check, not by the cookie.

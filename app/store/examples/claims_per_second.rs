@@ -69,7 +69,9 @@ async fn main() {
             file_name: "train.py",
             script: "print(1)\n",
         };
-        store.submit(&new, now_ms()).await.expect("submit");
+        store.issue_learner(&learner, 0).await.expect("learner");
+        let limit = lockstep_store::Limit::new(format!("submit:{learner}"), u64::MAX, 3600);
+        store.submit(&new, now_ms(), &limit).await.expect("submit").expect("no limit");
     }
     let start = Instant::now();
     let busy: Vec<_> = (0..workers)

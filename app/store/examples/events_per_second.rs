@@ -30,6 +30,7 @@ async fn main() {
                     let store = store.clone();
                     tokio::spawn(async move {
                         let learner = format!("bench{t:04}");
+                        store.issue_learner(&learner, 0).await.expect("learner");
                         let mut new = 0u32;
                         for i in 0..events / tasks {
                             let action = Action::SimulationExplored {

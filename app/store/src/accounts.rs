@@ -1,4 +1,4 @@
-//! Accounts, merging an anonymous learner into one, and failed sign-ins.
+//! Accounts, and merging an anonymous learner into one.
 //!
 //! Passwords arrive here already hashed: hashing is slow and belongs to the server, which runs
 //! it off the async threads.
@@ -130,23 +130,38 @@ impl Store {
         rows.iter().map(account).collect()
     }
 
-    /// Replaces the password hash and bumps the session epoch, which signs out every session
-    /// signed in before. Returns the new epoch; `None` if there is no such account.
+    /// Replaces the password hash, bumps the session epoch (which signs out every session
+    /// signed in before) and revokes the account's terminal tokens, in one transaction: a
+    /// password change or an operator's reset ends every way in that the old password made.
+    /// Returns the new epoch; `None` if there is no such account.
     pub async fn set_password_hash(
         &self,
         account_id: i64,
         password_hash: &str,
+        now: i64,
     ) -> Result<Option<i64>, StoreError> {
+        let mut tx = self.begin_write().await?;
         let row = sqlx::query(
             "UPDATE accounts SET password_hash = $1, session_epoch = session_epoch + 1 WHERE id = $2 \
-             RETURNING session_epoch",
+             RETURNING session_epoch, learner_id",
         )
         .bind(password_hash)
         .bind(account_id)
-        .fetch_all(&self.pool) // to its end: see `Store::renew`
+        .fetch_all(&mut *tx) // to its end: see `Store::renew`
         .await?;
+        let Some(row) = row.first() else { return Ok(None) };
+        let (epoch, learner): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
+        sqlx::query(
+            "UPDATE api_tokens SET revoked_at = $1 WHERE kind = 'learner' AND learner_id = $2 \
+             AND revoked_at IS NULL",
+        )
+        .bind(now)
+        .bind(&learner)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
         self.wrote_account(Some(account_id));
-        row.first().map(|r| r.try_get(0)).transpose().map_err(StoreError::from)
+        Ok(Some(epoch))
     }
 
     /// Sets the role of the account with this email; `false` if there is none.
@@ -212,53 +227,5 @@ impl Store {
         self.wrote_learner(from);
         self.wrote_learner(into);
         Ok(Merged { moved, already_had: already as u64, quiz_answers: answers.rows_affected() })
-    }
-
-    /// How many sign-ins failed for `key` at or after `since`, and when the oldest of them was.
-    pub async fn sign_in_failures(
-        &self,
-        key: &str,
-        since: i64,
-    ) -> Result<(u64, Option<i64>), StoreError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*), MIN(failed_at) FROM sign_in_failures WHERE key = $1 AND failed_at >= $2",
-        )
-        .bind(key)
-        .bind(since)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok((row.try_get::<i64, _>(0)? as u64, row.try_get(1)?))
-    }
-
-    /// Counts a failed sign-in against each key, and forgets failures older than `forget_before`.
-    pub async fn record_sign_in_failure(
-        &self,
-        keys: &[&str],
-        now: i64,
-        forget_before: i64,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.begin_write().await?;
-        sqlx::query("DELETE FROM sign_in_failures WHERE failed_at < $1")
-            .bind(forget_before)
-            .execute(&mut *tx)
-            .await?;
-        for key in keys {
-            sqlx::query("INSERT INTO sign_in_failures (key, failed_at) VALUES ($1, $2)")
-                .bind(*key)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// Forgets the failures counted against `key` (after a successful sign-in to the account).
-    pub async fn clear_sign_in_failures(&self, key: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM sign_in_failures WHERE key = $1")
-            .bind(key)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
     }
 }

@@ -12,6 +12,7 @@ use sqlx::{AnyPool, Executor};
 
 mod accounts;
 mod cached;
+mod limits;
 mod monitor;
 mod pilots;
 mod progress;
@@ -22,6 +23,7 @@ mod tokens;
 
 pub use accounts::{Account, Merged, Role};
 pub use cached::{Cached, LearnerReads};
+pub use limits::{Attempt, Limit, Refused};
 pub use monitor::{Figures, WORKER_FORGOTTEN_MS};
 pub use pilots::DueJob;
 pub use queue::{

@@ -17,6 +17,7 @@ use lockstep_xp::Action;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
+use crate::limits::{self, Limit, Refused};
 use crate::{Backend, Store, StoreError};
 
 /// A script to queue.
@@ -207,10 +208,21 @@ impl Store {
         }
     }
 
-    /// Keeps the script and queues its grading; the submission's id.
-    pub async fn submit(&self, new: &NewSubmission<'_>, now_ms: i64) -> Result<i64, StoreError> {
-        self.ensure_learner(new.learner, now_ms / 1000).await?;
+    /// Keeps the script and queues its grading; the submission's id. `limit` (the learner's
+    /// submissions per hour) is counted in the same transaction, so parallel submissions
+    /// cannot all pass it; a refused one queues nothing.
+    pub async fn submit(
+        &self,
+        new: &NewSubmission<'_>,
+        now_ms: i64,
+        limit: &Limit,
+    ) -> Result<Result<i64, Refused>, StoreError> {
         let mut tx = self.begin_write().await?;
+        if let Err(refused) =
+            limits::take(&mut tx, std::slice::from_ref(limit), now_ms / 1000).await?
+        {
+            return Ok(Err(refused));
+        }
         let id: i64 = sqlx::query(
             "INSERT INTO submissions (learner_id, exercise, file_name, script, created_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -226,7 +238,7 @@ impl Store {
         let ahead = enqueue(&mut tx, id, now_ms).await?;
         push_event(&mut tx, id, &Event::Queued { ahead }, now_ms).await?;
         tx.commit().await?;
-        Ok(id)
+        Ok(Ok(id))
     }
 
     pub async fn submission(&self, id: i64) -> Result<Option<Submission>, StoreError> {
@@ -264,18 +276,6 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(submission).collect()
-    }
-
-    /// How many submissions the learner made since `since` (Unix seconds): the rate limit.
-    pub async fn submissions_since(&self, learner: &str, since: i64) -> Result<i64, StoreError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) FROM submissions WHERE learner_id = $1 AND created_at >= $2",
-        )
-        .bind(learner)
-        .bind(since)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(row.try_get(0)?)
     }
 
     /// The submission's events after event `after` (0 for all), oldest first.

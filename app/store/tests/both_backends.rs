@@ -8,10 +8,12 @@
 mod common;
 
 use common::{postgres, postgres_database, sqlite};
-use lockstep_store::{Role, Store};
+use lockstep_store::{Limit, Refused, Role, Store, TokenKind};
 use lockstep_xp::Action;
 
 async fn completions_are_recorded_once(store: &Store) {
+    store.issue_learner("l1", 1).await.unwrap();
+    store.issue_learner("l2", 1).await.unwrap();
     assert!(store.complete_lesson("l1", "ddp-allreduce", 100).await.unwrap());
     assert!(!store.complete_lesson("l1", "ddp-allreduce", 200).await.unwrap());
     assert!(store.complete_lesson("l1", "dataparallel", 150).await.unwrap());
@@ -27,6 +29,7 @@ fn quiz(lesson: &str, quiz: u32) -> Action {
 
 async fn events_are_recorded_once_and_reset_by_lesson(store: &Store) {
     let sim = Action::SimulationExplored { lesson: "ddp-allreduce".into(), sim: 1 };
+    store.issue_learner("l1", 1).await.unwrap();
     assert!(store.record("l1", &sim, 10).await.unwrap());
     assert!(!store.record("l1", &sim, 20).await.unwrap(), "a repeat records nothing");
     assert!(store.record("l1", &quiz("ddp-allreduce", 0), 30).await.unwrap());
@@ -57,6 +60,7 @@ async fn events_are_recorded_once_and_reset_by_lesson(store: &Store) {
 /// Fifty requests recording the same action at once (a replayed form, a double click on a
 /// slow line): exactly one is recorded.
 async fn concurrent_repeats_record_one_event(store: &Store) {
+    store.issue_learner("racer", 1).await.unwrap();
     let action = quiz("torchrun", 0);
     let tasks: Vec<_> = (0..50)
         .map(|i| {
@@ -107,6 +111,7 @@ async fn old_completions_become_events(url: &str, all: &sqlx::migrate::Migrator)
 }
 
 async fn reconnect_keeps_data_and_migrations_are_idempotent(store: Store, url: &str) {
+    store.issue_learner("l1", 1).await.unwrap();
     store.complete_lesson("l1", "x", 1).await.unwrap();
     store.close().await;
     let again = Store::connect(url).await.unwrap();
@@ -125,8 +130,13 @@ async fn accounts_are_unique_and_roles_and_epochs_change(store: &Store) {
     assert!(store.events("acct-ada-2").await.unwrap().is_empty());
     assert!(store.set_role("ada@example.org", Role::Instructor).await.unwrap());
     assert!(!store.set_role("nobody@example.org", Role::Instructor).await.unwrap());
-    assert_eq!(store.set_password_hash(a.id, "hash3").await.unwrap(), Some(1));
-    assert_eq!(store.set_password_hash(-1, "hash3").await.unwrap(), None);
+    // A new password revokes the account's terminal token with the sessions.
+    let token = (TokenKind::Learner, "terminal", Some(a.learner_id.as_str()), "sha-of-token");
+    assert!(store.create_token(token.0, token.1, token.2, token.3, 12).await.unwrap());
+    assert!(store.token_owner("sha-of-token").await.unwrap().is_some());
+    assert_eq!(store.set_password_hash(a.id, "hash3", 13).await.unwrap(), Some(1));
+    assert_eq!(store.token_owner("sha-of-token").await.unwrap(), None);
+    assert_eq!(store.set_password_hash(-1, "hash3", 13).await.unwrap(), None);
     let again = store.account_by_email("ada@example.org").await.unwrap().unwrap();
     assert_eq!(
         (again.role, again.password_hash.as_str(), again.session_epoch),
@@ -143,6 +153,8 @@ async fn merging_counts_nothing_twice(store: &Store) {
     let lesson = Action::LessonCompleted { lesson: "torchrun".into() };
     let sim = Action::SimulationExplored { lesson: "torchrun".into(), sim: 0 };
     store.record(&account.learner_id, &lesson, 5).await.unwrap();
+    store.issue_learner("anon", 5).await.unwrap();
+    assert!(store.is_live_learner("anon").await.unwrap());
     store.record("anon", &lesson, 6).await.unwrap();
     store.record("anon", &sim, 7).await.unwrap();
     store.record("anon", &quiz("torchrun", 0), 8).await.unwrap();
@@ -160,6 +172,11 @@ async fn merging_counts_nothing_twice(store: &Store) {
         store.last_quiz_answers(&account.learner_id, "torchrun").await.unwrap(),
         vec![(0, vec![vec![1]])]
     );
+    // Merged, the anonymous id names no one any more: a cookie replayed after the merge is a
+    // stranger's. A made-up id never did.
+    assert!(!store.is_live_learner("anon").await.unwrap());
+    assert!(store.is_live_learner(&account.learner_id).await.unwrap());
+    assert!(!store.is_live_learner("0123456789abcdef0123456789abcdef").await.unwrap());
     let again = store.merge_learner("anon", &account.learner_id).await.unwrap();
     assert!(again.moved.is_empty());
     assert_eq!(store.merge_learner("acct-bo", "acct-bo").await.unwrap(), Default::default());
@@ -173,19 +190,47 @@ async fn merging_counts_nothing_twice(store: &Store) {
     assert_eq!((firsts[0].lesson.as_str(), firsts[0].quiz), ("torchrun", 0));
 }
 
-async fn sign_in_failures_are_counted_per_key(store: &Store) {
+async fn attempts_are_limited_per_key(store: &Store) {
+    let limits = |max| [Limit::new("account:x", max, 60), Limit::new("address:1.2.3.4", 10, 60)];
+    let mut taken = Vec::new();
     for at in [100, 110, 120] {
-        store.record_sign_in_failure(&["account:x", "address:1.2.3.4"], at, 0).await.unwrap();
+        taken.push(store.attempt(&limits(3), at).await.unwrap().expect("under the limit"));
     }
-    store.record_sign_in_failure(&["account:y", "address:1.2.3.4"], 130, 0).await.unwrap();
-    assert_eq!(store.sign_in_failures("account:x", 0).await.unwrap(), (3, Some(100)));
-    assert_eq!(store.sign_in_failures("account:x", 105).await.unwrap(), (2, Some(110)));
-    assert_eq!(store.sign_in_failures("address:1.2.3.4", 0).await.unwrap(), (4, Some(100)));
-    store.clear_sign_in_failures("account:x").await.unwrap();
-    assert_eq!(store.sign_in_failures("account:x", 0).await.unwrap(), (0, None));
-    // Old failures are forgotten as new ones are counted.
-    store.record_sign_in_failure(&["account:z"], 500, 125).await.unwrap();
-    assert_eq!(store.sign_in_failures("address:1.2.3.4", 0).await.unwrap(), (1, Some(130)));
+    // The fourth within the window is refused, says when the oldest leaves, and records nothing.
+    let refused = store.attempt(&limits(3), 130).await.unwrap().unwrap_err();
+    assert_eq!(refused, Refused { key: "account:x".into(), attempts: 3, free_at: 160 });
+    let address = Limit::new("address:1.2.3.4", 3, 60);
+    assert!(
+        store.attempt(std::slice::from_ref(&address), 130).await.unwrap().is_err(),
+        "3 counted"
+    );
+    // A forgiven attempt no longer counts under that key; the window slides past the oldest.
+    store.forgive(&taken[2], "address:1.2.3.4").await.unwrap();
+    assert!(store.attempt(std::slice::from_ref(&address), 131).await.unwrap().is_ok());
+    assert!(store.attempt(&limits(3), 161).await.unwrap().is_ok(), "100 left the window");
+    store.clear_attempts("account:x").await.unwrap();
+    for at in [162, 163] {
+        assert!(store.attempt(&[Limit::new("account:x", 3, 60)], at).await.unwrap().is_ok());
+    }
+}
+
+/// Parallel attempts at one key: exactly the limit pass, whatever order they commit in.
+async fn parallel_attempts_pass_exactly_the_limit(store: &Store) {
+    let tasks: Vec<_> = (0..40)
+        .map(|_| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let limits =
+                    [Limit::new("account:race", 7, 900), Limit::new("address:race", 50, 900)];
+                store.attempt(&limits, 1_000).await.unwrap().is_ok()
+            })
+        })
+        .collect();
+    let mut passed = 0;
+    for t in tasks {
+        passed += usize::from(t.await.unwrap());
+    }
+    assert_eq!(passed, 7);
 }
 
 #[tokio::test]
@@ -193,7 +238,8 @@ async fn sqlite_accounts() {
     let (_dir, store) = sqlite().await;
     accounts_are_unique_and_roles_and_epochs_change(&store).await;
     merging_counts_nothing_twice(&store).await;
-    sign_in_failures_are_counted_per_key(&store).await;
+    attempts_are_limited_per_key(&store).await;
+    parallel_attempts_pass_exactly_the_limit(&store).await;
 }
 
 #[tokio::test]
@@ -201,7 +247,8 @@ async fn postgres_accounts() {
     let store = postgres("accounts").await;
     accounts_are_unique_and_roles_and_epochs_change(&store).await;
     merging_counts_nothing_twice(&store).await;
-    sign_in_failures_are_counted_per_key(&store).await;
+    attempts_are_limited_per_key(&store).await;
+    parallel_attempts_pass_exactly_the_limit(&store).await;
 }
 
 #[tokio::test]

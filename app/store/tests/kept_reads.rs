@@ -46,6 +46,7 @@ async fn every_write_shows_at_once(store: &Store) {
     agree(store, me, "reset").await;
     assert_eq!(store.cached().learner(me).await.unwrap().last_quiz_answers("torchrun"), []);
 
+    store.issue_learner("anon", 7).await.unwrap();
     store.record("anon", &lesson, 7).await.unwrap();
     store.record_quiz_answers("anon", "torchrun", 0, &[vec![1]], 7).await.unwrap();
     agree(store, "anon", "anonymous progress").await;
@@ -54,7 +55,7 @@ async fn every_write_shows_at_once(store: &Store) {
     agree(store, me, "merge (into)").await;
 
     let new = NewSubmission { learner: me, exercise: "ddp", file_name: "t.py", script: "x\n" };
-    store.submit(&new, 8_000).await.unwrap();
+    common::submit(store, &new, 8_000).await;
     let job = store.claim("w", None, "lease", 10_000, 8_000).await.unwrap().unwrap();
     store.finish(job.job, "lease", Status::Pass, "ok", "{}", 9_000).await.unwrap().unwrap();
     agree(store, me, "a passed exercise").await;
@@ -68,7 +69,7 @@ async fn every_write_shows_at_once(store: &Store) {
         async move { store.cached().account_by_id(account.id).await.unwrap().unwrap() }
     };
     assert_eq!(kept(store).await, account);
-    store.set_password_hash(account.id, "h2").await.unwrap();
+    store.set_password_hash(account.id, "h2", 8).await.unwrap();
     assert_eq!(kept(store).await.session_epoch, 1, "a password change ends sessions at once");
     store.set_role("kim@example.org", Role::Instructor).await.unwrap();
     assert_eq!(kept(store).await.role, Role::Instructor);
@@ -96,7 +97,7 @@ async fn sqlite_another_process_write_shows_within_the_time_to_live() {
     let account = server.create_account("lee@example.org", "h", "acct-lee", 1).await.unwrap();
     let id = account.unwrap().id;
     assert_eq!(server.cached().account_by_id(id).await.unwrap().unwrap().session_epoch, 0);
-    admin.set_password_hash(id, "reset").await.unwrap();
+    admin.set_password_hash(id, "reset", 9).await.unwrap();
     let start = std::time::Instant::now();
     loop {
         let epoch = server.cached().account_by_id(id).await.unwrap().unwrap().session_epoch;

@@ -6,7 +6,7 @@ mod common;
 use common::{postgres, sqlite};
 use grading_protocol::live::Event;
 use grading_protocol::Status;
-use lockstep_store::{NewSubmission, Requeue, RetryPolicy, Store, SubmissionStatus};
+use lockstep_store::{Limit, NewSubmission, Requeue, RetryPolicy, Store, SubmissionStatus};
 use lockstep_xp::Action;
 
 const POLICY: RetryPolicy = RetryPolicy { max_attempts: 3, base_delay_ms: 1_000 };
@@ -25,8 +25,8 @@ async fn kinds(store: &Store, submission: i64) -> Vec<&'static str> {
 }
 
 async fn one_verdict_per_job(store: &Store) {
-    let a = store.submit(&script("ada"), 1_000).await.unwrap();
-    let b = store.submit(&script("bob"), 1_001).await.unwrap();
+    let a = common::submit(store, &script("ada"), 1_000).await;
+    let b = common::submit(store, &script("bob"), 1_001).await;
     assert_eq!(store.queue_position(a).await.unwrap(), Some(0));
     assert_eq!(store.queue_position(b).await.unwrap(), Some(1));
     let events = store.submission_events(b, 0).await.unwrap();
@@ -70,7 +70,7 @@ async fn one_verdict_per_job(store: &Store) {
     assert_eq!(after_second, events[2..], "replay after an event id");
 
     // The exercise's XP is recorded once: a second pass records nothing.
-    let again = store.submit(&script("ada"), 5_000).await.unwrap();
+    let again = common::submit(store, &script("ada"), 5_000).await;
     let job_b = store.claim("w1", None, "lease-2", 10_000, 5_000).await.unwrap().unwrap();
     assert_eq!(job_b.submission.id, b);
     let job_again = store.claim("w2", None, "lease-3", 10_000, 5_000).await.unwrap().unwrap();
@@ -91,7 +91,7 @@ async fn one_verdict_per_job(store: &Store) {
     // A fail records nothing; a later pass is not a first try.
     let fail = store.finish(job_b.job, "lease-2", Status::Fail, "no", "{}", 6_000).await.unwrap();
     assert!(fail.unwrap().recorded.is_empty());
-    let retry = store.submit(&script("bob"), 7_000).await.unwrap();
+    let retry = common::submit(store, &script("bob"), 7_000).await;
     let job = store.claim("w1", None, "lease-5", 10_000, 7_000).await.unwrap().unwrap();
     assert_eq!(job.submission.id, retry);
     let done = store.finish(job.job, "lease-5", Status::Pass, "ok", "{}", 8_000).await.unwrap();
@@ -102,11 +102,19 @@ async fn one_verdict_per_job(store: &Store) {
     assert_eq!(store.submissions_of("bob", None).await.unwrap().len(), 2);
     assert_eq!(store.submissions_of("bob", Some("ddp-exercise")).await.unwrap()[0].id, retry);
     assert!(store.submissions_of("bob", Some("other")).await.unwrap().is_empty());
-    assert_eq!(store.submissions_since("bob", 7).await.unwrap(), 1);
+    // The hourly limit is counted in the submission's transaction: past it, nothing is queued.
+    let two = Limit::new("submit:cy", 2, 3600);
+    store.issue_learner("cy", 7).await.unwrap();
+    for at in [7_000, 7_001] {
+        assert!(store.submit(&script("cy"), at, &two).await.unwrap().is_ok());
+    }
+    let refused = store.submit(&script("cy"), 7_002, &two).await.unwrap().unwrap_err();
+    assert_eq!((refused.attempts, refused.free_at), (2, 7 + 3600));
+    assert_eq!(store.submissions_of("cy", None).await.unwrap().len(), 2);
 }
 
 async fn lost_workers_and_failures(store: &Store) {
-    let s = store.submit(&script("ada"), 0).await.unwrap();
+    let s = common::submit(store, &script("ada"), 0).await;
     // The first worker vanishes: its lease runs out and the job goes back in the queue.
     let first = store.claim("w1", None, "l1", 1_000, 0).await.unwrap().unwrap();
     assert!(store.requeue_expired(POLICY, 500).await.unwrap().is_empty(), "not yet expired");
@@ -145,7 +153,7 @@ async fn lost_workers_and_failures(store: &Store) {
     assert_eq!((rerun.submission.id, rerun.attempt), (s, 1));
 
     // Cancelling: only before a worker takes it.
-    let queued = store.submit(&script("bob"), 31_000).await.unwrap();
+    let queued = common::submit(store, &script("bob"), 31_000).await;
     assert!(!store.cancel(s, 31_000).await.unwrap(), "running");
     assert!(store.cancel(queued, 31_000).await.unwrap());
     assert_eq!(
@@ -162,7 +170,7 @@ async fn lost_workers_and_failures(store: &Store) {
 async fn workers_never_share_a_job(store: &Store) {
     const JOBS: usize = 40;
     for i in 0..JOBS {
-        store.submit(&script(&format!("l{i}")), i as i64).await.unwrap();
+        common::submit(store, &script(&format!("l{i}")), i as i64).await;
     }
     let (depth, oldest) = store.queue_depth(1_000).await.unwrap();
     assert_eq!((depth, oldest), (JOBS as i64, 1_000));
@@ -198,8 +206,8 @@ async fn figures_follow_the_queue(store: &Store) {
     let now = 1_800_000_000_000; // ms
     let empty = store.figures(now).await.unwrap();
     assert_eq!((empty.queued, empty.oldest_queued_ms, empty.running), (0, 0, 0));
-    store.submit(&script("ada"), now - 9_000).await.unwrap();
-    store.submit(&script("bob"), now - 4_000).await.unwrap();
+    common::submit(store, &script("ada"), now - 9_000).await;
+    common::submit(store, &script("bob"), now - 4_000).await;
     store.worker_seen("idle-worker", now - 120_000).await.unwrap();
     let job = store.claim("w1", None, "lease-1", 60_000, now - 3_000).await.unwrap().unwrap();
     assert!(store.renew(job.job, "lease-1", 60_000, now - 1_000).await.unwrap());
@@ -225,8 +233,8 @@ async fn figures_follow_the_queue(store: &Store) {
 async fn pilots_see_due_jobs_and_lost_workers(store: &Store) {
     use grading_protocol::live::NodeWait;
     let now = 1_800_000_000_000;
-    let a = store.submit(&script("ada"), now - 5_000).await.unwrap();
-    let b = store.submit(&script("bob"), now - 4_000).await.unwrap();
+    let a = common::submit(store, &script("ada"), now - 5_000).await;
+    let b = common::submit(store, &script("bob"), now - 4_000).await;
     let due = store.due_jobs(now).await.unwrap();
     assert_eq!(due.iter().map(|d| d.submission).collect::<Vec<_>>(), [a, b], "in claim order");
     assert_eq!(due[1].last, Event::Queued { ahead: 1 });
@@ -322,7 +330,7 @@ async fn postgres_lost_workers_and_failures() {
 async fn sqlite_a_write_right_after_a_dropped_transaction_waits_for_its_lock() {
     let (_dir, store) = sqlite().await;
     let policy = RetryPolicy { max_attempts: 1_000, base_delay_ms: 0 };
-    store.submit(&script("ada"), 0).await.unwrap();
+    common::submit(&store, &script("ada"), 0).await;
     let mut job = store.claim("w", None, "l0", 1_000, 0).await.unwrap().unwrap();
     for round in 1..=300 {
         let stale = store.finish(job.job, "gone", Status::Pass, "", "{}", round).await.unwrap();

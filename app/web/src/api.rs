@@ -50,7 +50,8 @@ pub async fn explore_simulation(slug: String, index: u32) -> Result<Progressed, 
     let ctx = crate::ssr::context()?;
     let action = lockstep_xp::Action::SimulationExplored { lesson: slug.clone(), sim: index };
     if !crate::ssr::page_models::facts(&ctx.course.current()).knows(&action) {
-        return Err(ServerFnError::new(format!("lesson `{slug}` has no simulation {index}")));
+        let why = format!("lesson `{slug}` has no simulation {index}");
+        return Err(crate::ssr::context::refuse(http::StatusCode::NOT_FOUND, why));
     }
     ctx.record(&ctx.viewer().await?, action).await
 }

@@ -178,3 +178,25 @@ pub fn Toast(message: RwSignal<Option<String>>) -> impl IntoView {
         </div>
     }
 }
+
+/// A text area holding `text` (a learner's script). Every `<textarea>` of the site is this
+/// component (`cargo xtask lint` checks): Leptos writes a text area's children into the HTML as
+/// they are, as it does a `<script>`'s, so `</textarea><script>…` in the text would close the
+/// element and run. The server writes the text escaped, which the browser reads back as the
+/// same text; a page built in the browser sets it as a text node, which needs no escaping.
+#[component]
+pub fn TextArea(
+    text: String,
+    id: &'static str,
+    name: &'static str,
+    rows: u32,
+    /// `data-editor`: the language of the editor that upgrades it (`app/web/editor`).
+    #[prop(optional)]
+    editor: Option<&'static str>,
+) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    let text = html_escape::encode_text(&text).into_owned();
+    view! {
+        <textarea id=id name=name rows=rows spellcheck="false" autocomplete="off" data-editor=editor>{text}</textarea>
+    }
+}

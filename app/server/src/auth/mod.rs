@@ -60,18 +60,30 @@ pub async fn sign_up(
     State(state): State<AppState>,
     session: Session,
     headers: HeaderMap,
+    address: Option<Extension<ConnectInfo<SocketAddr>>>,
     Form(form): Form<Credentials>,
 ) -> Response {
     let outcome = async {
         let email = policy::normalize_email(&form.email)?;
         policy::check_password(&form.password, &email)?;
+        let address = client_address(&state, &headers, address);
+        let limit = policy::sign_up_limit(&address, state.sign_ups_per_hour);
+        let now = unix_now();
+        // Counted before the hash and the lookup, like a sign-in: every sign-up costs Argon2
+        // and tells whether an email has an account.
+        if let Err(refused) = state.context.store.attempt(&[limit], now).await? {
+            tracing::warn!("sign-up refused: {} reached its limit", refused.key);
+            return Err(
+                FormError::TooManySignUps(policy::minutes_until(refused.free_at, now)).into()
+            );
+        }
         let hash = hash(form.password).await?;
         // Not in the learner cookie's format, so no cookie can ever name an account's learner.
         let learner = format!("acct-{}", learner_cookie::new_id().map_err(AuthError::Random)?);
         let account = state
             .context
             .store
-            .create_account(&email, &hash, &learner, unix_now())
+            .create_account(&email, &hash, &learner, now)
             .await?
             .ok_or(FormError::EmailTaken)?;
         tracing::info!("account {} signed up", account.id);
@@ -92,19 +104,20 @@ pub async fn sign_in(
         // An address that is not an email cannot have an account: the same answer as a wrong
         // password, and counted the same.
         let email = policy::normalize_email(&form.email).unwrap_or_else(|_| form.email.clone());
-        let account_key = format!("account:{email}");
-        let address_key = format!("address:{}", client_address(&state, &headers, address));
+        let address = client_address(&state, &headers, address);
+        let [account_limit, address_limit] = policy::sign_in_limits(&email, &address);
         let now = unix_now();
-        let since = now - policy::WINDOW_SECS;
-        for (key, limit) in
-            [(&account_key, policy::PER_ACCOUNT), (&address_key, policy::PER_ADDRESS)]
-        {
-            let (failures, oldest) = store.sign_in_failures(key, since).await?;
-            if let Some(minutes) = policy::locked_for(failures, oldest, limit, now) {
-                tracing::warn!("sign-in refused: {key} is locked for {minutes} min");
-                return Err(FormError::TooManyAttempts(minutes).into());
-            }
-        }
+        // The attempt counts as a failure from before the password is checked: parallel
+        // guesses each find the ones before them already counted.
+        let attempt =
+            match store.attempt(&[account_limit.clone(), address_limit.clone()], now).await? {
+                Ok(attempt) => attempt,
+                Err(refused) => {
+                    tracing::warn!("sign-in refused: {} reached its limit", refused.key);
+                    let minutes = policy::minutes_until(refused.free_at, now);
+                    return Err(FormError::TooManyAttempts(minutes).into());
+                }
+            };
         let account = store.account_by_email(&email).await?;
         // Verify against a stand-in hash when there is no account, so the answer takes as long
         // either way.
@@ -113,13 +126,12 @@ pub async fn sign_in(
         let matches = verify(form.password, stored).await?;
         match account {
             Some(account) if matches => {
-                store.clear_sign_in_failures(&account_key).await?;
+                // The right password: no failure after all, for the account or the address.
+                store.clear_attempts(&account_limit.key).await?;
+                store.forgive(&attempt, &address_limit.key).await?;
                 sign_in_as(&state, &session, &headers, &account).await
             }
-            _ => {
-                store.record_sign_in_failure(&[&account_key, &address_key], now, since).await?;
-                Err(FormError::WrongCredentials.into())
-            }
+            _ => Err(FormError::WrongCredentials.into()),
         }
     };
     finish(&session, outcome.await).await
@@ -140,23 +152,40 @@ pub async fn change_password(
 ) -> Response {
     let outcome = async {
         let store = &state.context.store;
-        let Viewer::SignedIn(account) = viewer::resolve(store, Some(&session), &headers).await?
+        let Viewer::SignedIn(account) =
+            viewer::resolve(&state.context, Some(&session), &headers).await?
         else {
             return Ok(crate::see_other("/account", None));
         };
+        policy::check_password(&form.new, &account.email)?;
+        // Checking the current password is a guess at it like a sign-in: counted against the
+        // same account limit, before Argon2 runs.
+        let limit = policy::account_limit(&account.email);
+        let now = unix_now();
+        if let Err(refused) = store.attempt(std::slice::from_ref(&limit), now).await? {
+            tracing::warn!("password change refused: {} reached its limit", refused.key);
+            return Err(
+                FormError::TooManyAttempts(policy::minutes_until(refused.free_at, now)).into()
+            );
+        }
         if !verify(form.current, account.password_hash.clone()).await? {
             return Err(FormError::CurrentPasswordWrong.into());
         }
-        policy::check_password(&form.new, &account.email)?;
+        store.clear_attempts(&limit.key).await?;
         let hash = hash(form.new).await?;
-        let Some(epoch) = store.set_password_hash(account.id, &hash).await? else {
+        let Some(epoch) = store.set_password_hash(account.id, &hash, now).await? else {
             return Ok(crate::see_other("/account", None));
         };
-        // The new epoch ends every other session; this one carries on under a new id.
+        // The new epoch ends every other session, and the terminal tokens are revoked; this
+        // session carries on under a new id.
         session.cycle_id().await?;
         session.insert(SIGNED_IN, SignedIn::today(account.id, epoch)).await?;
-        viewer::leave_notice(&session, "Password changed. Other devices are signed out.".into())
-            .await?;
+        viewer::leave_notice(
+            &session,
+            "Password changed. Other devices are signed out and your terminal token is revoked."
+                .into(),
+        )
+        .await?;
         Ok(crate::see_other("/account", None))
     };
     finish(&session, outcome.await).await
@@ -172,7 +201,9 @@ async fn sign_in_as(
     // A new session id on every sign-in: an id planted before it (session fixation) is useless.
     session.cycle_id().await?;
     session.insert(SIGNED_IN, SignedIn::today(account.id, account.session_epoch)).await?;
-    let Some(anonymous) = learner_cookie::from_headers(headers) else {
+    // Only a learner this server issued and has not merged yet: a planted or replayed cookie
+    // merges nothing.
+    let Some(anonymous) = viewer::anonymous_learner(&state.context, headers).await? else {
         viewer::leave_notice(session, format!("Signed in as {}.", account.email)).await?;
         return Ok(crate::see_other("/", None));
     };
@@ -192,7 +223,7 @@ async fn sign_in_as(
         merge_message(&account.email, &merged.moved, merged.already_had, gained),
     )
     .await?;
-    Ok(crate::see_other("/", Some(learner_cookie::forget())))
+    Ok(crate::see_other("/", Some(state.context.learner_cookie.forget())))
 }
 
 /// "Signed in as ada@example.org. Merged from this browser: 2 lessons, 1 quiz (+170 XP);

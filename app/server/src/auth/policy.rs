@@ -1,4 +1,7 @@
-//! The account rules, pure: what an email and a password must be, and when sign-in is locked.
+//! The account rules, pure: what an email and a password must be, and what each form is
+//! counted against.
+
+use lockstep_store::Limit;
 
 /// Failed sign-ins are counted over this window (seconds)…
 pub const WINDOW_SECS: i64 = 15 * 60;
@@ -43,6 +46,8 @@ pub enum FormError {
     CurrentPasswordWrong,
     #[error("Too many failed sign-ins. Try again in {0} minutes.")]
     TooManyAttempts(i64),
+    #[error("Too many sign-ups from your network. Try again in {0} minutes.")]
+    TooManySignUps(i64),
 }
 
 /// Trimmed and lower-cased, so `Ada@Example.org ` and `ada@example.org` are one account.
@@ -82,14 +87,27 @@ pub fn check_password(password: &str, email: &str) -> Result<(), FormError> {
     Ok(())
 }
 
-/// Minutes until a key with `failures` failures in the window, the oldest at `oldest`, may try
-/// again; `None` when it may try now.
-pub fn locked_for(failures: u64, oldest: Option<i64>, limit: u64, now: i64) -> Option<i64> {
-    if failures < limit {
-        return None;
-    }
-    let free_at = oldest.unwrap_or(now) + WINDOW_SECS;
-    Some(((free_at - now).max(1) + 59) / 60)
+/// The limits a sign-in is counted against: its account (whatever the address) and its
+/// address (whatever the account). A wrong current password on the change-password form counts
+/// against the account too, so that form is no way around the lock.
+pub fn sign_in_limits(email: &str, address: &str) -> [Limit; 2] {
+    [account_limit(email), Limit::new(format!("address:{address}"), PER_ADDRESS, WINDOW_SECS)]
+}
+
+pub fn account_limit(email: &str) -> Limit {
+    Limit::new(format!("account:{email}"), PER_ACCOUNT, WINDOW_SECS)
+}
+
+/// Sign-ups an address may make in an hour. Each one costs an Argon2 hash and says whether an
+/// email has an account, so they are counted like sign-ins; a classroom behind one address
+/// signs up in a lesson's first minutes, hence a limit that is per hour and configurable.
+pub fn sign_up_limit(address: &str, per_hour: u64) -> Limit {
+    Limit::new(format!("sign-up:{address}"), per_hour, 3600)
+}
+
+/// Whole minutes (at least one) until `free_at`, as the refusal says them.
+pub fn minutes_until(free_at: i64, now: i64) -> i64 {
+    ((free_at - now).max(1) + 59) / 60
 }
 
 #[cfg(test)]
@@ -130,10 +148,18 @@ mod tests {
     }
 
     #[test]
-    fn sign_in_locks_at_the_limit_until_the_oldest_failure_leaves_the_window() {
-        assert_eq!(locked_for(4, Some(0), 5, 10), None);
-        assert_eq!(locked_for(5, Some(0), 5, 10), Some(15));
-        assert_eq!(locked_for(5, Some(0), 5, WINDOW_SECS - 61), Some(2));
-        assert_eq!(locked_for(5, Some(0), 5, WINDOW_SECS - 1), Some(1));
+    fn a_refusal_says_whole_minutes_until_the_oldest_attempt_leaves_the_window() {
+        assert_eq!(minutes_until(WINDOW_SECS, 10), 15);
+        assert_eq!(minutes_until(WINDOW_SECS, WINDOW_SECS - 61), 2);
+        assert_eq!(minutes_until(WINDOW_SECS, WINDOW_SECS - 1), 1);
+        assert_eq!(minutes_until(WINDOW_SECS, WINDOW_SECS + 5), 1);
+    }
+
+    #[test]
+    fn a_sign_in_counts_against_its_account_and_its_address() {
+        let [account, address] = sign_in_limits("ada@example.org", "10.0.0.1");
+        assert_eq!((account.key.as_str(), account.max), ("account:ada@example.org", PER_ACCOUNT));
+        assert_eq!((address.key.as_str(), address.max), ("address:10.0.0.1", PER_ADDRESS));
+        assert_eq!(account, account_limit("ada@example.org"));
     }
 }

@@ -26,14 +26,14 @@ pub struct Grading {
     pub lease_ms: i64,
     pub policy: RetryPolicy,
     /// Submissions a learner may make in an hour.
-    pub per_hour: i64,
+    pub per_hour: u64,
     /// Woken whenever this process writes a submission event; streams on other app machines
     /// poll instead.
     pub changed: Notify,
 }
 
 impl Grading {
-    pub fn new(lease_ms: i64, policy: RetryPolicy, per_hour: i64) -> Grading {
+    pub fn new(lease_ms: i64, policy: RetryPolicy, per_hour: u64) -> Grading {
         Grading { lease_ms, policy, per_hour, changed: Notify::new() }
     }
 }
@@ -82,7 +82,7 @@ pub async fn requester(
             _ => Ok(Requester::Anonymous),
         };
     }
-    match viewer::resolve(store, session, headers).await.map_err(|e| e.to_string())? {
+    match viewer::resolve(&state.context, session, headers).await.map_err(|e| e.to_string())? {
         Viewer::SignedIn(account) => Ok(Requester::Learner {
             instructor: account.role == lockstep_store::Role::Instructor,
             learner: account.learner_id,

@@ -263,19 +263,8 @@ async fn queue(
     check_script(&new.script, &file_name).map_err(|e| (StatusCode::BAD_REQUEST, e.to_string()))?;
     let store = &state.context.store;
     let now = now_ms();
-    let recent = store
-        .submissions_since(&learner, now / 1000 - 3600)
-        .await
-        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    if recent >= state.grading.per_hour {
-        return Err((
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "you submitted {recent} scripts in the last hour, the most a learner may; \
-                 try again later"
-            ),
-        ));
-    }
+    let per_hour = state.grading.per_hour;
+    let limit = lockstep_store::Limit::new(format!("submit:{learner}"), per_hour, 3600);
     let submission = NewSubmission {
         learner: &learner,
         exercise: &exercise.id,
@@ -283,9 +272,19 @@ async fn queue(
         script: &new.script,
     };
     let id = store
-        .submit(&submission, now)
+        .submit(&submission, now, &limit)
         .await
-        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(|refused| {
+            let minutes = crate::auth::policy::minutes_until(refused.free_at, now / 1000);
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "you submitted {per_hour} scripts in the last hour, the most a learner may; \
+                     try again in {minutes} minutes"
+                ),
+            )
+        })?;
     state.grading.changed.notify_waiters();
     Ok(id)
 }

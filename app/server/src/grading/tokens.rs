@@ -50,8 +50,9 @@ pub async fn create_learner_token(
     use lockstep_web::ssr::viewer::{self, Viewer, NEW_TOKEN};
     let made = async {
         let store = &state.context.store;
-        let Viewer::SignedIn(account) =
-            viewer::resolve(store, Some(&session), &headers).await.map_err(|e| e.to_string())?
+        let Viewer::SignedIn(account) = viewer::resolve(&state.context, Some(&session), &headers)
+            .await
+            .map_err(|e| e.to_string())?
         else {
             return Ok(());
         };

@@ -8,7 +8,7 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use grading_protocol::live::{ClaimRequest, Failure, Finish, Job, Lease, Report};
+use grading_protocol::live::{ClaimRequest, Event, Failure, Finish, Job, Lease, Report};
 use lockstep_store::TokenOwner;
 
 use super::{now_ms, tokens};
@@ -97,8 +97,11 @@ pub async fn event(
     State(state): State<AppState>,
     Path(job): Path<i64>,
     _: Worker,
-    Json(report): Json<Report>,
+    Json(mut report): Json<Report>,
 ) -> Response {
+    if let Event::Check { check } = &mut report.event {
+        own_link(check);
+    }
     if report.event.is_final() {
         return (StatusCode::BAD_REQUEST, "a worker reports the verdict through /verdict")
             .into_response();
@@ -117,8 +120,9 @@ pub async fn verdict(
     State(state): State<AppState>,
     Path(job): Path<i64>,
     _: Worker,
-    Json(finish): Json<Finish>,
+    Json(mut finish): Json<Finish>,
 ) -> Response {
+    finish.verdict.checks.iter_mut().for_each(own_link);
     let v = &finish.verdict;
     let json = serde_json::to_string(v).expect("a verdict serializes");
     let finished =
@@ -137,6 +141,13 @@ pub async fn verdict(
         Ok(None) => lost(),
         Err(e) => super::internal("verdict", e),
     }
+}
+
+/// A check's lesson link is the server's own, made from the check's id: a worker holds only a
+/// token, and what it sends is shown to learners and instructors, so a link it wrote (a
+/// `javascript:` one, say) never reaches a page. The pages check links again as they render.
+fn own_link(check: &mut grading_protocol::Check) {
+    check.lesson = grading_checks::lessons::url(check.id);
 }
 
 pub async fn failure(

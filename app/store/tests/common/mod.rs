@@ -34,3 +34,11 @@ pub async fn postgres(name: &str) -> Store {
     assert_eq!(store.backend(), Backend::Postgres);
     store
 }
+
+/// Submits `new` as its learner, issuing the learner first as the server does, under a limit
+/// no test reaches.
+pub async fn submit(store: &Store, new: &lockstep_store::NewSubmission<'_>, at_ms: i64) -> i64 {
+    store.issue_learner(new.learner, at_ms / 1000).await.unwrap();
+    let unlimited = lockstep_store::Limit::new(format!("submit:{}", new.learner), u64::MAX, 3600);
+    store.submit(new, at_ms, &unlimited).await.unwrap().expect("no limit reached")
+}

@@ -8,7 +8,7 @@ use leptos_router::hooks::use_params_map;
 use lockstep_routes::{ACCOUNT, SUBMISSIONS_API};
 
 use crate::api::get_exercise;
-use crate::components::{ProgressPanel, Toast};
+use crate::components::{ProgressPanel, TextArea, Toast};
 use crate::model::{ExercisePage as Page, SubmissionRow};
 
 #[component]
@@ -78,7 +78,7 @@ fn Exercise(p: Page) -> impl IntoView {
                 <p class="upload">
                     <label>"Or upload your script (it replaces the text below): " <input type="file" name="upload" accept=".py,text/x-python" data-upload/></label>
                 </p>
-                <textarea id="script" name="script" rows="30" spellcheck="false" autocomplete="off" data-editor="python">{script}</textarea>
+                <TextArea text=script id="script" name="script" rows=30 editor="python"/>
                 {submit}
             </form>
             <Submissions rows=submissions/>

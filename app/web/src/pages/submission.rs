@@ -223,9 +223,12 @@ fn CheckItem(c: Check, case: Option<LearnerCase>) -> impl IntoView {
             " "
             <span class="check-message">{c.message}</span>
             {c.hint.map(|h| view! { <p class="check-hint">{h}</p> })}
-            {(c.status != CheckStatus::Pass).then(|| view! {
-                <p class="check-lesson"><a href=c.lesson.clone()>"Read the lesson section that teaches this"</a></p>
-            })}
+            {(c.status != CheckStatus::Pass)
+                .then(|| lockstep_routes::lesson_link(&c.lesson))
+                .flatten()
+                .map(|href| view! {
+                    <p class="check-lesson"><a href=href>"Read the lesson section that teaches this"</a></p>
+                })}
             {model}
             {sim}
         </li>

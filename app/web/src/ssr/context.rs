@@ -17,6 +17,7 @@ use crate::model::{ProgressView, Progressed};
 pub struct AppContext {
     pub course: Arc<LiveCourse>,
     pub store: Store,
+    pub learner_cookie: learner_cookie::LearnerCookie,
 }
 
 pub fn context() -> Result<AppContext, ServerFnError> {
@@ -33,7 +34,16 @@ impl AppContext {
     /// Who is asking: the signed-in account or the anonymous learner.
     pub async fn viewer(&self) -> Result<Viewer, ServerFnError> {
         let headers = use_context::<http::request::Parts>().map(|p| p.headers).unwrap_or_default();
-        viewer::resolve(&self.store, session().await.as_ref(), &headers).await.map_err(internal)
+        viewer::resolve(self, session().await.as_ref(), &headers).await.map_err(internal)
+    }
+
+    /// A new anonymous learner, recorded as issued, and the `Set-Cookie` value that gives it
+    /// to the browser.
+    pub async fn issue_learner(&self) -> Result<(String, http::HeaderValue), String> {
+        let id = learner_cookie::new_id()?;
+        self.store.issue_learner(&id, unix_now()).await.map_err(|e| e.to_string())?;
+        let cookie = self.learner_cookie.set(&id);
+        Ok((id, cookie))
     }
 
     /// The one-time message left for this page, if any.
@@ -92,7 +102,12 @@ impl AppContext {
     ) -> Result<Progressed, ServerFnError> {
         let learner = match viewer.learner() {
             Some(id) => id.to_string(),
-            None => learner_cookie::set_new().map_err(internal)?,
+            None => {
+                let (id, cookie) = self.issue_learner().await.map_err(internal)?;
+                expect_context::<leptos_axum::ResponseOptions>()
+                    .append_header(http::header::SET_COOKIE, cookie);
+                id
+            }
         };
         let account = viewer.account().map(|a| &*a.email);
         self.record_for(&learner, account, &[action]).await.map_err(internal)
@@ -188,7 +203,10 @@ impl AppContext {
     /// or without JavaScript, reloads the lesson).
     pub async fn complete_lesson(&self, slug: &str) -> Result<(), ServerFnError> {
         if self.course.current().find(slug).is_none() {
-            return Err(ServerFnError::new(format!("there is no lesson `{slug}`")));
+            return Err(refuse(
+                http::StatusCode::NOT_FOUND,
+                format!("there is no lesson `{slug}`"),
+            ));
         }
         let viewer = self.viewer().await?;
         let action = lockstep_xp::Action::LessonCompleted { lesson: slug.to_string() };
@@ -198,6 +216,16 @@ impl AppContext {
         }
         Ok(())
     }
+}
+
+/// A refusal: the request was wrong, not the server. Server functions answer every error with
+/// 500 unless the response says otherwise (leptos_axum applies `ResponseOptions` last), so the
+/// refusal sets its own status, and monitoring can tell it from a fault.
+pub fn refuse(status: http::StatusCode, message: impl Into<String>) -> ServerFnError {
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        response.set_status(status);
+    }
+    ServerFnError::new(message.into())
 }
 
 pub fn internal(e: impl std::fmt::Display) -> ServerFnError {

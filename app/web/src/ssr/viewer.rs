@@ -2,11 +2,11 @@
 //! anonymous learner (the learner cookie, if this browser has recorded anything yet). Resolved
 //! once per request and handed to whatever needs the learner.
 
-use lockstep_store::{Account, Store, StoreError};
+use lockstep_store::{Account, StoreError};
 use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 
-use super::learner_cookie;
+use super::AppContext;
 
 /// The session key of a signed-in session.
 pub const SIGNED_IN: &str = "signed_in";
@@ -80,11 +80,11 @@ pub enum ViewerError {
 /// The viewer of a request. A session whose account is gone or whose epoch is stale is treated
 /// as signed out (and forgets the account).
 pub async fn resolve(
-    store: &Store,
+    ctx: &AppContext,
     session: Option<&Session>,
     headers: &http::HeaderMap,
 ) -> Result<Viewer, ViewerError> {
-    resolve_with(store, Reads::Fresh, session, headers).await
+    resolve_with(ctx, Reads::Fresh, session, headers).await
 }
 
 /// Whether a request may use what this process keeps between its writes
@@ -98,11 +98,12 @@ pub enum Reads {
 
 /// [`resolve`], reading the account as `reads` says.
 pub async fn resolve_with(
-    store: &Store,
+    ctx: &AppContext,
     reads: Reads,
     session: Option<&Session>,
     headers: &http::HeaderMap,
 ) -> Result<Viewer, ViewerError> {
+    let store = &ctx.store;
     if let Some(session) = session {
         if let Some(signed_in) = session.get::<SignedIn>(SIGNED_IN).await? {
             let mut account = match reads {
@@ -131,7 +132,18 @@ pub async fn resolve_with(
             }
         }
     }
-    Ok(Viewer::Anonymous { learner: learner_cookie::from_headers(headers) })
+    Ok(Viewer::Anonymous { learner: anonymous_learner(ctx, headers).await? })
+}
+
+/// The anonymous learner the request's cookie names, if the server issued it and it has not
+/// been merged into an account since; anything else is treated as no cookie at all, so the
+/// next recorded action issues a fresh learner.
+pub async fn anonymous_learner(
+    ctx: &AppContext,
+    headers: &http::HeaderMap,
+) -> Result<Option<String>, StoreError> {
+    let Some(id) = ctx.learner_cookie.read(headers) else { return Ok(None) };
+    Ok(ctx.store.is_live_learner(&id).await?.then_some(id))
 }
 
 /// Takes the one-time notice for this page, if there is one.

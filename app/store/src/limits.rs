@@ -1,0 +1,141 @@
+//! Limits on attempts, counted in the database so that they hold under parallel requests and
+//! across app machines.
+//!
+//! An attempt is recorded *before* the work it limits, in the transaction that counts the
+//! earlier ones: a limit whose count is read first and written after the work (an Argon2
+//! check takes tens of milliseconds) lets every request of a parallel burst read the same
+//! count and pass. Every counting transaction first writes its keys' rows in `limit_keys`
+//! (in one order, so two transactions cannot wait on each other): on PostgreSQL that row lock
+//! makes transactions on the same key take turns, as SQLite's `BEGIN IMMEDIATE` does for all
+//! writers.
+
+use sqlx::{Any, Row, Transaction};
+
+use crate::{Store, StoreError};
+
+/// At most `max` attempts under `key` in the `window_secs` seconds before now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limit {
+    pub key: String,
+    pub max: u64,
+    pub window_secs: i64,
+}
+
+impl Limit {
+    pub fn new(key: impl Into<String>, max: u64, window_secs: i64) -> Limit {
+        Limit { key: key.into(), max, window_secs }
+    }
+}
+
+/// A refused attempt: the key whose limit is reached, and when its oldest counted attempt
+/// leaves the window (Unix seconds), so the answer can say how long to wait.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub key: String,
+    pub attempts: u64,
+    pub free_at: i64,
+}
+
+/// The attempts recorded for one request, one per limit: [`Store::forgive`] takes them back
+/// when the attempt turned out to be one the limit does not count (a right password).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempt {
+    ids: Vec<(String, i64)>,
+}
+
+impl Attempt {
+    /// The recorded attempt's id under `key`, if this attempt counted against it.
+    fn id_of(&self, key: &str) -> Option<i64> {
+        self.ids.iter().find(|(k, _)| k == key).map(|(_, id)| *id)
+    }
+}
+
+/// Counts the attempts under each limit and, if none is reached, records one under each, all
+/// in `tx`. Nothing is recorded when one is refused.
+pub(crate) async fn take(
+    tx: &mut Transaction<'static, Any>,
+    limits: &[Limit],
+    now: i64,
+) -> Result<Result<Attempt, Refused>, StoreError> {
+    let mut sorted: Vec<&Limit> = limits.iter().collect();
+    sorted.sort_by(|a, b| a.key.cmp(&b.key));
+    for limit in &sorted {
+        sqlx::query(
+            "INSERT INTO limit_keys (key, used) VALUES ($1, $2) \
+             ON CONFLICT (key) DO UPDATE SET used = excluded.used",
+        )
+        .bind(&limit.key)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    }
+    for limit in &sorted {
+        let row =
+            sqlx::query("SELECT COUNT(*), MIN(at) FROM limit_attempts WHERE key = $1 AND at > $2")
+                .bind(&limit.key)
+                .bind(now - limit.window_secs)
+                .fetch_one(&mut **tx)
+                .await?;
+        let attempts = row.try_get::<i64, _>(0)? as u64;
+        if attempts >= limit.max {
+            let oldest: Option<i64> = row.try_get(1)?;
+            let free_at = oldest.unwrap_or(now) + limit.window_secs;
+            return Ok(Err(Refused { key: limit.key.clone(), attempts, free_at }));
+        }
+    }
+    let mut ids = Vec::with_capacity(sorted.len());
+    for limit in &sorted {
+        let id: i64 =
+            sqlx::query("INSERT INTO limit_attempts (key, at) VALUES ($1, $2) RETURNING id")
+                .bind(&limit.key)
+                .bind(now)
+                .fetch_one(&mut **tx)
+                .await?
+                .try_get(0)?;
+        ids.push((limit.key.clone(), id));
+    }
+    Ok(Ok(Attempt { ids }))
+}
+
+impl Store {
+    /// Records an attempt under every limit in `limits`, or refuses it (recording nothing)
+    /// when one of them is reached. Attempts older than a day are forgotten on the way: no
+    /// window is longer.
+    pub async fn attempt(
+        &self,
+        limits: &[Limit],
+        now: i64,
+    ) -> Result<Result<Attempt, Refused>, StoreError> {
+        let mut tx = self.begin_write().await?;
+        let taken = take(&mut tx, limits, now).await?;
+        if taken.is_ok() {
+            sqlx::query("DELETE FROM limit_attempts WHERE at < $1")
+                .bind(now - 24 * 3600)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        }
+        Ok(taken)
+    }
+
+    /// Takes back `attempt`'s record under `key`: the attempt proved to be one this limit
+    /// does not count (a sign-in with the right password does not count against its address).
+    pub async fn forgive(&self, attempt: &Attempt, key: &str) -> Result<(), StoreError> {
+        if let Some(id) = attempt.id_of(key) {
+            sqlx::query("DELETE FROM limit_attempts WHERE id = $1")
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Forgets every attempt under `key` (an account's failures, once its password is given).
+    pub async fn clear_attempts(&self, key: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM limit_attempts WHERE key = $1")
+            .bind(key)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
