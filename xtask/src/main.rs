@@ -9,6 +9,7 @@
 //! Other subcommands: `setup [run|test]`, `build [--dev]`, `serve` (run without building),
 //! `lint` (what `test` checks first).
 
+mod html_sinks;
 mod postgres;
 mod setup;
 mod site;
@@ -249,7 +250,8 @@ fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
 }
 
 /// Formatting, clippy (warnings are errors) on the native workspace and on the browser crate
-/// for wasm32, and the invariant that the web app never links libtorch.
+/// for wasm32, and the invariants: the web app never links libtorch, and raw HTML is written
+/// only where `html_sinks` lists it.
 fn lint(root: &Path, stages: &mut Stages) -> Result<()> {
     stages.time("rustfmt --check", || {
         run(cargo().current_dir(root).args(["fmt", "--all", "--check"]))
@@ -278,7 +280,10 @@ fn lint(root: &Path, stages: &mut Stages) -> Result<()> {
             "warnings",
         ]))
     })?;
-    stages.time("invariants", || no_libtorch_in_the_web_app(root))
+    stages.time("invariants", || {
+        no_libtorch_in_the_web_app(root)?;
+        html_sinks::check(root)
+    })
 }
 
 /// ARCHITECTURE.md: "The web app never links libtorch." Checked on the resolved dependency

@@ -14,7 +14,8 @@
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::header::{
-    CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    CONTENT_ENCODING, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY,
+    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -24,10 +25,11 @@ use axum::response::{IntoResponse, Response};
 /// CSV or a file.
 const NOT_A_PAGE: &str = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
-/// The policy of a page whose inline scripts carry `nonce`.
-pub fn page_policy(nonce: &str) -> String {
+/// The policy of a page whose inline scripts carry `nonce` (none may run without one).
+pub fn page_policy(nonce: Option<&str>) -> String {
+    let nonce = nonce.map(|n| format!(" 'nonce-{n}'")).unwrap_or_default();
     format!(
-        "default-src 'self'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
+        "default-src 'self'; script-src 'self'{nonce} 'wasm-unsafe-eval'; \
          style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; \
          connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
          frame-ancestors 'none'"
@@ -41,7 +43,18 @@ pub async fn secure(req: Request, next: Next) -> Response {
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|t| t.starts_with("text/html"));
-    let mut response = if is_page { with_fresh_nonce(response).await } else { response };
+    // A compressed page (a static file's gzip copy) is not rewritten; it has no inline script.
+    let encoded = response.headers().contains_key(CONTENT_ENCODING);
+    let mut response = match (is_page, encoded) {
+        (true, false) => with_fresh_nonce(response).await,
+        (true, true) => {
+            let mut response = response;
+            let policy = HeaderValue::from_str(&page_policy(None)).expect("ASCII");
+            response.headers_mut().insert(CONTENT_SECURITY_POLICY, policy);
+            response
+        }
+        (false, _) => response,
+    };
     let headers = response.headers_mut();
     if !is_page {
         headers.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static(NOT_A_PAGE));
@@ -76,7 +89,7 @@ async fn with_fresh_nonce(response: Response) -> Response {
         Some(old) => html.replace(old, &fresh),
         None => html.into_owned(),
     };
-    let policy = HeaderValue::from_str(&page_policy(&fresh)).expect("hex and ASCII");
+    let policy = HeaderValue::from_str(&page_policy(Some(&fresh))).expect("hex and ASCII");
     parts.headers.insert(CONTENT_SECURITY_POLICY, policy);
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
     Response::from_parts(parts, Body::from(html))
@@ -117,11 +130,12 @@ mod tests {
         let (a, b) = (new_nonce().unwrap(), new_nonce().unwrap());
         assert_ne!(a, b);
         assert_eq!(a.len(), 32);
-        let policy = page_policy(&a);
+        let policy = page_policy(Some(&a));
         let scripts = policy.split(';').find(|d| d.trim().starts_with("script-src")).unwrap();
         assert!(!scripts.contains("'unsafe-inline'"), "{policy}");
         assert!(!scripts.contains(" 'unsafe-eval'"), "{policy}");
         assert!(scripts.contains(&format!("'nonce-{a}'")));
         assert!(policy.contains("frame-ancestors 'none'") && policy.contains("object-src 'none'"));
+        assert!(!page_policy(None).contains("nonce"), "no nonce, no inline script");
     }
 }

@@ -42,7 +42,7 @@ async fn the_whole_loop(app: &App) {
     let anonymous_xp = xp(&page);
     assert!(anonymous_xp > 20, "{anonymous_xp}");
     assert!(page.body.contains("Progress is local-only"));
-    assert!(laptop.cookie("lockstep_learner").is_some());
+    let laptop_learner = laptop.cookie("lockstep_learner").expect("a learner cookie").to_string();
 
     // Clear errors, nothing created.
     let weak = laptop
@@ -98,6 +98,28 @@ async fn the_whole_loop(app: &App) {
     assert!(both > anonymous_xp, "the torchrun lesson was added");
     assert_eq!(xp(&laptop.get(app, "/").await), both, "the same XP on every device");
 
+    // The laptop's anonymous learner was merged: its cookie, replayed, names no one. Progress
+    // made under it goes to a fresh learner, and signing in merges nothing from it.
+    let merged_id = laptop_learner.clone();
+    let mut replay = Jar::default();
+    replay.plant("lockstep_learner", &merged_id);
+    assert_eq!(xp(&replay.get(app, "/").await), 0, "the merged learner's XP is not shown");
+    complete(&mut replay, app, "torchrun").await;
+    let fresh = replay.cookie("lockstep_learner").unwrap().to_string();
+    assert_ne!(fresh, merged_id, "a fresh learner, not the merged one");
+
+    // A learner id the server never issued is not adopted either: a planted one is replaced
+    // by a fresh id at the first recorded action, and reads nothing before.
+    let invented = "0123456789abcdef0123456789abcdef";
+    let mut planted = Jar::default();
+    planted.plant("lockstep_learner", invented);
+    complete(&mut planted, app, "why-distributed").await;
+    let issued = planted.cookie("lockstep_learner").unwrap();
+    assert_ne!(issued, invented);
+    let mut victim = Jar::default();
+    victim.plant("lockstep_learner", invented);
+    assert_eq!(xp(&victim.get(app, "/").await), 0, "nothing recorded under the invented id");
+
     // Forged: a cookie naming the account's learner is not accepted as an anonymous learner,
     // and a post from another site changes nothing.
     let forged =
@@ -130,6 +152,18 @@ async fn the_whole_loop(app: &App) {
         )
         .await;
     assert_eq!(form_error(&refused).as_deref(), Some("Your current password is wrong."));
+    // A terminal token made before the change stops working with it.
+    laptop.post(app, "/account/token", &[]).await;
+    let token = laptop.get(app, "/account").await.body;
+    let token = token.split("lsl_").nth(1).expect("the new token, shown once");
+    let token = format!("lsl_{}", token.split(['<', '"', ' ']).next().unwrap());
+    let with_token = |token: String| {
+        axum::http::Request::get("/api/submissions")
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .body(axum::body::Body::empty())
+            .unwrap()
+    };
+    assert_eq!(send(app, with_token(token.clone())).await.status, StatusCode::OK);
     let changed = laptop
         .submit(
             app,
@@ -137,6 +171,7 @@ async fn the_whole_loop(app: &App) {
             &[("current", PASSWORD), ("new", "a brand new passphrase")],
         )
         .await;
+    assert_eq!(send(app, with_token(token)).await.status, StatusCode::UNAUTHORIZED);
     assert!(changed.body.contains("Password changed"), "{}", changed.body);
     assert!(changed.body.contains("Signed in as"));
     assert!(

@@ -212,8 +212,62 @@ fn completing_an_unknown_lesson_is_refused() {
             .body(Body::from("slug=not-a-lesson"))
             .unwrap();
         let res = send(&app, req).await;
-        assert_eq!(res.status, StatusCode::INTERNAL_SERVER_ERROR);
+        // A refusal, not a fault: monitoring counts 5xx as the server's.
+        assert_eq!(res.status, StatusCode::NOT_FOUND);
         assert!(res.body.contains("there is no lesson `not-a-lesson`"), "{}", res.body);
+        for bad in ["", "slg=typo", "slug=a&slug=b&slug=%ZZ"] {
+            let req = Request::post(&action)
+                .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+                .body(Body::from(bad))
+                .unwrap();
+            let res = send(&app, req).await;
+            assert_eq!(res.status, StatusCode::BAD_REQUEST, "`{bad}`: {}", res.body);
+        }
+    })
+}
+
+/// The policy a response carries, and the nonce its `script-src` names.
+fn policy(page: &Page) -> (String, Option<String>) {
+    let policy = page.headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap().to_string();
+    let nonce = policy.split("'nonce-").nth(1).map(|n| n.split('\'').next().unwrap().to_string());
+    (policy, nonce)
+}
+
+#[test]
+fn every_answer_carries_the_security_headers_and_each_page_a_fresh_nonce() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        // The same lesson twice: the second comes from the page cache, with a new nonce.
+        let first = get(&app, "/lessons/dataparallel", None).await;
+        let second = get(&app, "/lessons/dataparallel", None).await;
+        let mut nonces = Vec::new();
+        for page in [&first, &second] {
+            let (policy, nonce) = policy(page);
+            let nonce = nonce.expect("a page's policy names its nonce");
+            assert!(
+                page.body.contains(&format!("nonce=\"{nonce}\"")),
+                "the page's scripts carry it"
+            );
+            let scripts = policy.split(';').find(|d| d.trim().starts_with("script-src")).unwrap();
+            assert!(!scripts.contains("'unsafe-inline'"), "{policy}");
+            assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+            // Every inline script carries the nonce: no other could run.
+            for script in page.body.split("<script").skip(1) {
+                let tag = script.split('>').next().unwrap();
+                assert!(tag.contains(" src=") || tag.contains(&nonce), "<script{tag}>");
+            }
+            nonces.push(nonce);
+        }
+        assert_ne!(nonces[0], nonces[1], "a nonce is never sent twice");
+        // Not a page: nothing may load from it or frame it.
+        let json = send(&app, Request::get("/api/submissions").body(Body::empty()).unwrap()).await;
+        let not_found = get(&app, "/no-such-page", None).await;
+        for page in [&first, &json, &not_found] {
+            assert_eq!(page.headers["x-content-type-options"], "nosniff");
+            assert_eq!(page.headers["referrer-policy"], "same-origin");
+            assert_eq!(page.headers["x-frame-options"], "DENY");
+        }
+        assert_eq!(policy(&json).0, "default-src 'none'; frame-ancestors 'none'; sandbox");
     })
 }
 
@@ -407,12 +461,10 @@ fn exploring_a_simulation_earns_its_xp_once_and_only_for_real_simulations() {
         // Lesson 2 has one simulation; lesson `nope` none.
         for body in ["slug=dataparallel&index=1", "slug=nope&index=0"] {
             let res = explore(&app, body, Some(&cookie)).await;
-            assert!(
-                res.status.is_server_error() || res.status.is_client_error(),
-                "{body}: {}",
-                res.status
-            );
+            assert_eq!(res.status, StatusCode::NOT_FOUND, "{body}: {}", res.body);
         }
+        let res = explore(&app, "slug=dataparallel&index=minus-one", Some(&cookie)).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
         let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
         assert!(page.body.contains("10 XP"), "{}", page.body);
     })

@@ -119,6 +119,12 @@ impl Jar {
         }
     }
 
+    /// Sets a cookie as an attacker who can write this site's cookies would.
+    pub fn plant(&mut self, name: &str, value: &str) {
+        self.cookies.retain(|(n, _)| n != name);
+        self.cookies.push((name.to_string(), value.to_string()));
+    }
+
     pub async fn get(&mut self, app: &App, path: &str) -> Page {
         let page = get(app, path, self.header().as_deref()).await;
         self.keep(&page);

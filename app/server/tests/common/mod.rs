@@ -168,6 +168,16 @@ impl Drop for ServerProcess {
 /// Starts `lockstep` serving the real course from `url` with 10-second leases, and waits until
 /// it listens.
 pub async fn server_process(site_root: &Path, url: &str, port: u16) -> ServerProcess {
+    server_process_with(site_root, url, port, &[]).await
+}
+
+/// [`server_process`] with more settings (`LOCKSTEP_…` variables).
+pub async fn server_process_with(
+    site_root: &Path,
+    url: &str,
+    port: u16,
+    settings: &[(&str, &str)],
+) -> ServerProcess {
     let child = Command::new(env!("CARGO_BIN_EXE_lockstep"))
         .env("DATABASE_URL", url)
         .env("LOCKSTEP_ADDR", format!("127.0.0.1:{port}"))
@@ -175,6 +185,7 @@ pub async fn server_process(site_root: &Path, url: &str, port: u16) -> ServerPro
         .env("LOCKSTEP_SITE_ROOT", site_root)
         .env("LOCKSTEP_LEASE_SECONDS", "10")
         .env("RUST_LOG", "warn")
+        .envs(settings.iter().copied())
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);

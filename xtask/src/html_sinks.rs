@@ -1,0 +1,127 @@
+//! ARCHITECTURE.md, "Every learner- or worker-controlled value reaches HTML only through
+//! escaping": the places that write HTML without Leptos's escaping are few, and each is listed
+//! here with why what it writes is trusted. A new one fails the lint until it is added, with its
+//! reason, where a reviewer reads it.
+//!
+//! Leptos escapes text and attribute values. It does not escape `inner_html`, nor the children
+//! of `<textarea>`, `<script>` and `<style>` (it writes those as they are), and a page script
+//! that sets `innerHTML` escapes nothing.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+
+/// Writing raw HTML, in the Rust of the web app and the server, and in the editor's script.
+const SINKS: &[&str] = &[
+    "inner_html",
+    "<textarea",
+    "<script",
+    "<style",
+    "innerHTML",
+    "outerHTML",
+    "insertAdjacentHTML",
+    "document.write",
+];
+
+/// (file, sink, how many times, why what it writes is trusted).
+const ALLOWED: &[(&str, &str, usize, &str)] = &[
+    (
+        "app/web/src/pages/lesson.rs",
+        "inner_html",
+        1,
+        "the lesson body: lockstep-course's renderer output, which rejects raw HTML in lessons",
+    ),
+    (
+        "app/web/src/quiz.rs",
+        "inner_html",
+        5,
+        "quiz prompts, options and explanations: the course renderer's output, as for lessons",
+    ),
+    (
+        "app/web/src/pages/submission.rs",
+        "inner_html",
+        1,
+        "a constant <noscript> refresh, no value in it",
+    ),
+    (
+        "app/web/src/components.rs",
+        "<textarea",
+        1,
+        "TextArea, which escapes its text on the server: every text area goes through it",
+    ),
+];
+
+pub fn check(root: &Path) -> Result<()> {
+    let mut files = Vec::new();
+    for dir in ["app/web/src", "app/server/src", "app/web/editor"] {
+        collect(&root.join(dir), &mut files)?;
+    }
+    let mut problems = Vec::new();
+    for file in &files {
+        let relative = file.strip_prefix(root)?.to_string_lossy().replace('\\', "/");
+        let text = std::fs::read_to_string(file)?;
+        for sink in SINKS {
+            let found = count(&text, sink);
+            let allowed = ALLOWED
+                .iter()
+                .find(|(f, s, _, _)| *f == relative && s == sink)
+                .map_or(0, |(_, _, n, _)| *n);
+            if found != allowed {
+                problems.push(format!(
+                    "{relative}: `{sink}` {found} times, {allowed} allowed: raw HTML must not carry \
+                     a learner's or a worker's value (xtask/src/html_sinks.rs lists the trusted \
+                     ones, with why)"
+                ));
+            }
+        }
+    }
+    if !problems.is_empty() {
+        bail!("{}", problems.join("\n"));
+    }
+    Ok(())
+}
+
+/// Occurrences outside comments and outside the unit tests at the end of a Rust file.
+fn count(text: &str, sink: &str) -> usize {
+    text.lines()
+        .take_while(|l| l.trim() != "#[cfg(test)]")
+        .filter(|l| {
+            let code = l.trim_start();
+            !(code.starts_with("//") || code.starts_with("/*") || code.starts_with('*'))
+        })
+        .map(|l| l.matches(sink).count())
+        .sum()
+}
+
+fn collect(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n == "node_modules") {
+                continue;
+            }
+            collect(&path, files)?;
+        } else if path.extension().is_some_and(|e| e == "rs" || e == "js") {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sinks_are_counted_in_code_only() {
+        let text = "// inner_html in a comment\nlet a = view! { <p inner_html=x/> };\n\
+                    /// <textarea> in a doc\n#[cfg(test)]\nmod tests { inner_html }";
+        assert_eq!(count(text, "inner_html"), 1);
+        assert_eq!(count(text, "<textarea"), 0);
+    }
+
+    #[test]
+    fn the_repository_passes() {
+        check(&Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap();
+    }
+}
