@@ -36,6 +36,13 @@ pub struct Refused {
     pub free_at: i64,
 }
 
+impl Refused {
+    /// Whole minutes (at least one) until another attempt may pass, as a refusal says them.
+    pub fn minutes_left(&self, now: i64) -> i64 {
+        ((self.free_at - now).max(1) + 59) / 60
+    }
+}
+
 /// The attempts recorded for one request, one per limit: [`Store::forgive`] takes them back
 /// when the attempt turned out to be one the limit does not count (a right password).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,5 +144,19 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_says_whole_minutes_until_the_oldest_attempt_leaves_the_window() {
+        let refused = |free_at| Refused { key: "k".into(), attempts: 5, free_at };
+        assert_eq!(refused(900).minutes_left(10), 15);
+        assert_eq!(refused(900).minutes_left(900 - 61), 2);
+        assert_eq!(refused(900).minutes_left(900 - 1), 1);
+        assert_eq!(refused(900).minutes_left(905), 1);
     }
 }

@@ -73,9 +73,7 @@ pub async fn sign_up(
         // and tells whether an email has an account.
         if let Err(refused) = state.context.store.attempt(&[limit], now).await? {
             tracing::warn!("sign-up refused: {} reached its limit", refused.key);
-            return Err(
-                FormError::TooManySignUps(policy::minutes_until(refused.free_at, now)).into()
-            );
+            return Err(FormError::TooManySignUps(refused.minutes_left(now)).into());
         }
         let hash = hash(form.password).await?;
         // Not in the learner cookie's format, so no cookie can ever name an account's learner.
@@ -114,8 +112,7 @@ pub async fn sign_in(
                 Ok(attempt) => attempt,
                 Err(refused) => {
                     tracing::warn!("sign-in refused: {} reached its limit", refused.key);
-                    let minutes = policy::minutes_until(refused.free_at, now);
-                    return Err(FormError::TooManyAttempts(minutes).into());
+                    return Err(FormError::TooManyAttempts(refused.minutes_left(now)).into());
                 }
             };
         let account = store.account_by_email(&email).await?;
@@ -164,9 +161,7 @@ pub async fn change_password(
         let now = unix_now();
         if let Err(refused) = store.attempt(std::slice::from_ref(&limit), now).await? {
             tracing::warn!("password change refused: {} reached its limit", refused.key);
-            return Err(
-                FormError::TooManyAttempts(policy::minutes_until(refused.free_at, now)).into()
-            );
+            return Err(FormError::TooManyAttempts(refused.minutes_left(now)).into());
         }
         if !verify(form.current, account.password_hash.clone()).await? {
             return Err(FormError::CurrentPasswordWrong.into());

@@ -105,11 +105,6 @@ pub fn sign_up_limit(address: &str, per_hour: u64) -> Limit {
     Limit::new(format!("sign-up:{address}"), per_hour, 3600)
 }
 
-/// Whole minutes (at least one) until `free_at`, as the refusal says them.
-pub fn minutes_until(free_at: i64, now: i64) -> i64 {
-    ((free_at - now).max(1) + 59) / 60
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,14 +140,6 @@ mod tests {
         assert!(check_password("Password123", email).is_err());
         // Length is in characters: ten Hangul syllables are enough.
         assert!(check_password("분산데이터병렬학습하기", email).is_ok());
-    }
-
-    #[test]
-    fn a_refusal_says_whole_minutes_until_the_oldest_attempt_leaves_the_window() {
-        assert_eq!(minutes_until(WINDOW_SECS, 10), 15);
-        assert_eq!(minutes_until(WINDOW_SECS, WINDOW_SECS - 61), 2);
-        assert_eq!(minutes_until(WINDOW_SECS, WINDOW_SECS - 1), 1);
-        assert_eq!(minutes_until(WINDOW_SECS, WINDOW_SECS + 5), 1);
     }
 
     #[test]

@@ -276,7 +276,7 @@ async fn queue(
         .await
         .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
         .map_err(|refused| {
-            let minutes = crate::auth::policy::minutes_until(refused.free_at, now / 1000);
+            let minutes = refused.minutes_left(now / 1000);
             (
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(

@@ -6,6 +6,7 @@ pub mod api;
 pub mod in_process;
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -18,10 +19,15 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 pub const WAIT: Duration = Duration::from_secs(20);
 
+/// chromedriver, in a process group of its own with the Chromium it starts. Dropping it kills
+/// the whole group: a test that panics before closing its browser would otherwise leave
+/// Chromium running, and its busy renderer spoils the timed grading tests that come later.
 pub struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -50,6 +56,7 @@ pub async fn start_chromedriver() -> (Driver, String) {
     );
     let port = free_port();
     let child = Command::new(CHROMEDRIVER)
+        .process_group(0)
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
