@@ -16,11 +16,10 @@ pub fn LessonPage() -> impl IntoView {
     let slug = move || params.read().get("slug").unwrap_or_default();
     let page = Resource::new(slug, get_lesson);
     // The learner's part is fetched apart from the lesson: the server renders the lesson once
-    // for everyone and this per request (`crate::ssr::template`).
-    let learner = Resource::new(
-        move || (slug(), complete.version().get(), reset.version().get()),
-        |(slug, _, _)| get_lesson_learner(slug),
-    );
+    // for everyone and this per request (`crate::ssr::template`). Completing or resetting the
+    // lesson updates it in place (`Lesson`): fetching it again here would render the whole
+    // lesson anew, disposing its simulations under their own running timers and handlers.
+    let learner = Resource::new(slug, get_lesson_learner);
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading the lesson…"</p> }>
             {move || Suspend::new(async move {
@@ -82,7 +81,7 @@ impl LearnerPart {
 /// change it.
 #[derive(Clone)]
 pub struct LearnerState {
-    pub learner: LessonLearner,
+    pub learner: RwSignal<LessonLearner>,
     pub progress: RwSignal<ProgressView>,
     pub toast: RwSignal<Option<String>>,
     pub complete: ServerAction<CompleteLesson>,
@@ -98,7 +97,7 @@ impl LearnerState {
         LearnerState {
             progress: RwSignal::new(learner.progress.clone()),
             toast: RwSignal::new(learner.progress.notice.clone()),
-            learner,
+            learner: RwSignal::new(learner),
             complete,
             reset,
         }
@@ -118,15 +117,26 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
                 BodyBlock::Quiz(q) if q.index == index => Some(q.clone()),
                 _ => None,
             });
-            let review = state.learner.reviews.get(index as usize).cloned().flatten();
-            quiz.map(|quiz| view! { <QuizView quiz review/> }).into_any()
+            let learner = state.learner;
+            // Drawn again only when its review changes (a reset takes it away), so choices
+            // being made in it survive the lesson being completed.
+            let review = Memo::new(move |_| {
+                learner.with(|l| l.reviews.get(index as usize).cloned().flatten())
+            });
+            quiz.map(|quiz| {
+                view! { {move || view! { <QuizView quiz=quiz.clone() review=review.get()/> }} }
+            })
+            .into_any()
         }
         LearnerPart::Completion => {
             let (slug, xp) = (lesson.slug.clone(), lesson.xp);
-            let (complete, reset) = (state.complete, state.reset);
+            let reset_slug = slug.clone();
+            let (complete, reset, learner) = (state.complete, state.reset, state.learner);
+            let done = move || learner.with(|l| l.completed);
+            let has_progress = move || learner.with(|l| l.has_progress);
             view! {
                 <section class="lesson-complete" aria-label="Progress">
-                    {if state.learner.completed {
+                    {move || if done() {
                         view! { <p class="done">"✓ You completed this lesson (" {xp} " XP)."</p> }.into_any()
                     } else {
                         let slug = slug.clone();
@@ -138,7 +148,8 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
                         }
                             .into_any()
                     }}
-                    {state.learner.has_progress.then(|| {
+                    {move || has_progress().then(|| {
+                        let slug = reset_slug.clone();
                         view! {
                             <ActionForm action=reset attr:class="reset-lesson">
                                 <input type="hidden" name="slug" value=slug/>
@@ -173,12 +184,31 @@ fn Lesson(
     // Exploring a simulation updates the panel and says what it earned, without reloading the
     // lesson (which would reset every simulation on it).
     let explore = ServerAction::<ExploreSimulation>::new();
-    let (progress, toast) = (state.progress, state.toast);
+    let (progress, toast, learner) = (state.progress, state.toast, state.learner);
     Effect::new(move |_| {
         if let Some(Ok(p)) = explore.value().get() {
             toast.set(p.message());
             progress.set(p.progress);
         }
+    });
+    // After "Mark lesson complete" or a reset, the learner's part is read again and updated in
+    // place: the panel, the toast with what it earned, the completion and the quiz reviews.
+    // The rest of the lesson, its simulations included, stays as the learner left it.
+    let slug = lesson.slug.clone();
+    Effect::new(move |before: Option<(usize, usize)>| {
+        let now = (complete.version().get(), reset.version().get());
+        if before.is_some_and(|b| b != now) {
+            let slug = slug.clone();
+            leptos::task::spawn_local(async move {
+                if let Ok(fresh) = get_lesson_learner(slug).await {
+                    // The learner may have left the lesson meanwhile: then nothing is set.
+                    let _ = progress.try_set(fresh.progress.clone());
+                    let _ = toast.try_set(fresh.progress.notice.clone());
+                    let _ = learner.try_set(fresh);
+                }
+            });
+        }
+        now
     });
     let header = slot(LearnerPart::Progress, &lesson, &state);
     let completion = slot(LearnerPart::Completion, &lesson, &state);

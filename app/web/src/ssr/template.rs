@@ -99,7 +99,9 @@ impl Template {
                     Piece::Part(part) => {
                         page.push_str(&learner_part(*part, &self.lesson, &state).to_html())
                     }
-                    Piece::LearnerData => page.push_str(&serialized(&state.learner)),
+                    Piece::LearnerData => {
+                        page.push_str(&serialized(&state.learner.get_untracked()))
+                    }
                 }
             }
             page
