@@ -105,19 +105,6 @@ fn copy_code(ev: leptos::ev::MouseEvent) {
 #[component]
 pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoView {
     let p = move || progress.get();
-    let course_percent = move || {
-        let p = p();
-        (100 * p.lessons_done).checked_div(p.lessons_total).unwrap_or(0)
-    };
-    let bar_label = move || {
-        let p = p();
-        match (p.next_level_at, p.to_go) {
-            (Some(next), Some(to_go)) => {
-                format!("{}/{next} XP to next level · {to_go} XP to go", p.xp)
-            }
-            _ => "top level reached".to_string(),
-        }
-    };
     view! {
         <section class="xp-panel" aria-label="Your progress" data-role="progress">
             <p class="xp-level">
@@ -129,7 +116,7 @@ pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoV
             </p>
             <ul class="xp-stats">
                 <li data-role="xp">{move || format!("{} XP", p().xp)}</li>
-                <li data-role="lessons">{move || format!("{}/{} lessons", p().lessons_done, p().lessons_total)}</li>
+                <li data-role="lessons">{move || p().lessons_text()}</li>
                 <li data-role="achievements">
                     {move || format!("{}/{} achievements", p().achievements, p().achievements_total)}
                 </li>
@@ -140,11 +127,11 @@ pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoV
                 aria-label="XP to the next level"
                 aria-valuemin="0"
                 aria-valuemax="100"
-                aria-valuenow=move || p().level_percent
+                aria-valuenow=move || p().level_percent()
             >
-                <span style=move || format!("width:{}%", p().level_percent)></span>
+                <span style=move || format!("width:{}%", p().level_percent())></span>
             </div>
-            <p class="xp-next muted" data-role="to-go">{move || format!("{} · {}% complete", bar_label(), course_percent())}</p>
+            <p class="xp-next muted" data-role="to-go">{move || p().bar_text()}</p>
             {move || match p().account {
                 None => view! {
                     <p class="xp-local muted" data-role="sync">

@@ -46,11 +46,9 @@ pub struct ProgressView {
     pub level: u32,
     pub level_name_en: String,
     pub level_name_ko: String,
-    /// XP still needed for the next level, and how far through this level (0 to 100); `None`
-    /// at the top level.
-    pub to_go: Option<u32>,
+    /// The XP at which the current level starts, and the next one; `None` at the top level.
+    pub level_from: u32,
     pub next_level_at: Option<u32>,
-    pub level_percent: u32,
     pub lessons_done: u32,
     pub lessons_total: u32,
     pub achievements: u32,
@@ -59,6 +57,45 @@ pub struct ProgressView {
     pub account: Option<String>,
     /// A one-time message for this page load: what a form post earned, what sign-in merged.
     pub notice: Option<String>,
+}
+
+impl ProgressView {
+    /// How far through the current level, 0 to 100: the bar's width and the figure its text
+    /// gives, from the same two numbers so that they cannot disagree.
+    pub fn level_percent(&self) -> u32 {
+        match self.level_span() {
+            None => 100,
+            Some((into, span)) => (100 * into / span.max(1)).min(100),
+        }
+    }
+
+    /// (XP earned within this level, XP this level spans); `None` at the top level.
+    fn level_span(&self) -> Option<(u32, u32)> {
+        let next = self.next_level_at?;
+        Some((
+            self.xp.saturating_sub(self.level_from).min(next - self.level_from),
+            next.saturating_sub(self.level_from),
+        ))
+    }
+
+    /// The line under the bar: "30/180 XP to level 2 · 150 XP to go · 16%".
+    pub fn bar_text(&self) -> String {
+        match self.level_span() {
+            None => "Top level reached".to_string(),
+            Some((into, span)) => format!(
+                "{into}/{span} XP to level {} · {} XP to go · {}%",
+                self.level + 1,
+                span - into,
+                self.level_percent()
+            ),
+        }
+    }
+
+    /// "3/10 lessons · 30%": how much of the course is done.
+    pub fn lessons_text(&self) -> String {
+        let percent = (100 * self.lessons_done).checked_div(self.lessons_total).unwrap_or(0);
+        format!("{}/{} lessons · {percent}%", self.lessons_done, self.lessons_total)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -277,13 +314,30 @@ pub struct ExercisePage {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExerciseView {
     pub id: String,
-    pub title: Option<String>,
+    /// The heading the exercise sits under in its lesson ("Exercise: convert a single-GPU
+    /// script"), or the lesson's title.
+    pub title: String,
     pub lesson_slug: String,
     pub lesson_title: String,
+    /// The link to the lesson section that sets the exercise.
+    pub section_href: String,
+    /// The task in the author's words, rendered from the lesson (course-renderer HTML).
+    pub task_html: String,
+    /// What the grader will check, in the order its verdict lists them.
+    pub checks: Vec<CheckPreview>,
     pub file_name: String,
     pub starter: String,
     /// The XP a pass earns.
     pub xp: u32,
+}
+
+/// One check an exercise's grader runs, as its page announces it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckPreview {
+    pub title: String,
+    pub asks: String,
+    /// The lesson section that teaches it.
+    pub href: String,
 }
 
 /// One of the learner's submissions, in a list.

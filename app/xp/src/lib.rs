@@ -160,6 +160,24 @@ impl CourseFacts {
     pub fn total_quizzes(&self) -> u32 {
         self.lessons.iter().map(|l| l.quizzes).sum()
     }
+
+    /// Every action the course offers, once each: what a learner who did everything did.
+    pub fn every_action(&self) -> impl Iterator<Item = Action> + '_ {
+        let lessons = self.lessons.iter().flat_map(|l| {
+            let lesson = || l.slug.clone();
+            std::iter::once(Action::LessonCompleted { lesson: lesson() })
+                .chain((0..l.simulations).map(move |sim| Action::SimulationExplored { lesson: lesson(), sim }))
+                .chain((0..l.quizzes).map(move |quiz| Action::QuizPassed { lesson: lesson(), quiz }))
+        });
+        let exercises =
+            self.exercises.iter().map(|e| Action::ExercisePassed { exercise: e.clone() });
+        lessons.chain(exercises)
+    }
+
+    /// The most XP the course can give: every level must be reachable below it.
+    pub fn max_xp(&self) -> u32 {
+        self.every_action().map(|a| xp_for(self, &a)).sum()
+    }
 }
 
 /// Everything the header and the progress page show.
@@ -292,6 +310,14 @@ mod tests {
         assert_eq!((p.level_percent(), p.course_percent()), (0, 0));
         assert_eq!(p.level.name_en, "Tensor Curious");
         assert_eq!(p.level.name_ko, "텐서 호기심");
+    }
+
+    #[test]
+    fn doing_everything_earns_the_course_maximum() {
+        let c = course();
+        assert_eq!(c.max_xp(), 150 + 5 * 10 + 3 * 20 + EXERCISE_XP);
+        let all: Vec<Event> = c.every_action().enumerate().map(|(i, a)| event(a, i as i64)).collect();
+        assert_eq!(progress(&c, &all).xp, c.max_xp());
     }
 
     #[test]

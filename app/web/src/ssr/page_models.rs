@@ -204,9 +204,8 @@ pub fn progress_view(p: &Progress, account: Option<&str>) -> ProgressView {
         level: p.level.number,
         level_name_en: p.level.name_en.clone(),
         level_name_ko: p.level.name_ko.clone(),
-        to_go: p.to_go(),
+        level_from: p.level.from_xp,
         next_level_at: p.next_level_at,
-        level_percent: p.level_percent(),
         lessons_done: p.lessons_done,
         lessons_total: p.lessons_total,
         achievements: p.achievements.len() as u32,
@@ -253,5 +252,57 @@ pub fn xp_rules(progress: &Progress, view: ProgressView) -> XpRules {
             })
             .collect(),
         progress: view,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_xp::{progress, Event, LEVELS};
+
+    fn course_facts() -> CourseFacts {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
+        facts(&lockstep_course::load(&dir).expect("the course loads"))
+    }
+
+    /// Levels are fixed numbers and the course changes: a lesson taken out must not leave the
+    /// top level out of reach.
+    #[test]
+    fn every_level_is_reachable_from_the_course() {
+        let facts = course_facts();
+        let (top, ..) = LEVELS[LEVELS.len() - 1];
+        assert!(top <= facts.max_xp(), "the top level needs {top} XP; the course gives {}", facts.max_xp());
+        let everything: Vec<Event> =
+            facts.every_action().map(|action| Event { action, at: 0 }).collect();
+        let p = progress(&facts, &everything);
+        assert_eq!(p.level.number as usize, LEVELS.len() - 1);
+    }
+
+    /// The bar and the text under it tell the same story at every XP the course allows.
+    #[test]
+    fn the_bar_and_its_text_agree() {
+        let facts = course_facts();
+        let actions: Vec<_> = facts.every_action().collect();
+        for n in 0..=actions.len() {
+            let events: Vec<Event> =
+                actions[..n].iter().map(|a| Event { action: a.clone(), at: 0 }).collect();
+            let p = progress(&facts, &events);
+            let view = progress_view(&p, None);
+            let text = view.bar_text();
+            let percent = view.level_percent();
+            match p.next_level_at {
+                None => assert_eq!((text.as_str(), percent), ("Top level reached", 100)),
+                Some(next) => {
+                    let into = p.xp - p.level.from_xp;
+                    let span = next - p.level.from_xp;
+                    assert!(
+                        text.starts_with(&format!("{into}/{span} XP to level {} · ", p.level.number + 1)),
+                        "{text}"
+                    );
+                    assert!(text.ends_with(&format!("· {} XP to go · {percent}%", next - p.xp)), "{text}");
+                    assert_eq!(percent, 100 * into / span, "{text}");
+                }
+            }
+        }
     }
 }
