@@ -5,7 +5,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 /// Given by the page to a simulation: called the first time the learner reaches its last step
-/// (the server records that it was explored).
+/// by playing or stepping (the server records that it was explored).
 #[derive(Clone, Copy)]
 pub struct OnExplored(pub Callback<()>);
 
@@ -26,6 +26,9 @@ pub fn Player(
     start_label: Option<&'static str>,
 ) -> impl IntoView {
     let playing = RwSignal::new(false);
+    // Whether the learner has pressed Play or Next: a simulation that starts at its last state
+    // (DP vs DDP shows its whole timeline) is not explored by being looked at.
+    let moved = StoredValue::new(false);
     let timer = StoredValue::new(None::<IntervalHandle>);
     let stop = move || {
         playing.set(false);
@@ -35,6 +38,7 @@ pub fn Player(
         timer.set_value(None);
     };
     let play = move || {
+        moved.set_value(true);
         if step.get_untracked() >= last.get_untracked() {
             step.set(0);
         }
@@ -51,7 +55,8 @@ pub fn Player(
     if let Some(OnExplored(explored)) = use_context::<OnExplored>() {
         let told = StoredValue::new(false);
         Effect::new(move |_| {
-            if step.get() >= last.get() && last.get() > 0 && !told.get_value() {
+            let at_end = step.get() >= last.get() && last.get() > 0;
+            if at_end && moved.get_value() && !told.get_value() {
                 told.set_value(true);
                 explored.run(());
             }
@@ -76,6 +81,7 @@ pub fn Player(
                 aria-disabled=move || (step.get() >= last.get()).to_string()
                 on:click=move |_| {
                     stop();
+                    moved.set_value(true);
                     step.update(|s| *s = (*s + 1).min(last.get_untracked()));
                 }
             >
