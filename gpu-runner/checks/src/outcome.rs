@@ -42,15 +42,24 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
             }
         }
     }
-    let anyone_started =
-        run.records.iter().any(|r| r.init().is_some() || r.passes().next().is_some());
-    if anyone_started || run.timed_out {
+    // A script that never forms a process group has nothing distributed to grade: checks
+    // that pass on it (a sampler epoch, a clean exit) would only be false comfort, so the
+    // unconverted single-GPU script gets this error rather than a verdict with passes in it.
+    if run.records.iter().any(|r| r.init().is_some()) || run.timed_out {
         return None;
     }
-    // Died before doing anything distributed: an import error, an exception at the top.
+    let trained = run.records.iter().any(|r| r.passes().next().is_some());
     let exc = run.records.iter().find_map(|r| r.exception());
     let (message, line) = match exc {
+        // Died before doing anything distributed: an import error, an exception at the top.
         Some((kind, msg, site)) => (format!("{kind}: {msg}"), site_line(site)),
+        None if trained => (
+            format!(
+                "the script never calls dist.init_process_group(), so torchrun ran {} copies of it that each trained alone on the whole dataset: there is no DDP to grade yet. Start by initialising a process group with the rank and world size torchrun provides",
+                run.nproc
+            ),
+            None,
+        ),
         None if run.records.iter().all(|r| r.end().is_some()) => {
             ("the script finished without starting a process group or a DataLoader: there was nothing to grade".into(), None)
         }
@@ -171,6 +180,23 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn training_without_a_process_group_is_an_error_not_a_verdict() {
+        let mut run = correct_run(2, 8, 1, 1.0);
+        for r in &mut run.records {
+            r.events.retain(|e| !matches!(e, Event::Init { .. }));
+        }
+        let e = nothing_to_grade(&run, "single_gpu_train.py").unwrap();
+        assert!(
+            e.message.starts_with("the script never calls dist.init_process_group(), so torchrun ran 2 copies"),
+            "{}",
+            e.message
+        );
+        // One rank in a group is a broken conversion, graded (and failed) check by check.
+        run.records[0] = correct_run(2, 8, 1, 1.0).records[0].clone();
+        assert_eq!(nothing_to_grade(&run, "single_gpu_train.py"), None);
     }
 
     #[test]
