@@ -38,6 +38,12 @@ const ALLOWED: &[(&str, &str, usize, &str)] = &[
         "quiz prompts, options and explanations: the course renderer's output, as for lessons",
     ),
     (
+        "app/web/src/pages/exercise.rs",
+        "inner_html",
+        1,
+        "the exercise's task: the lesson's prose before its code, from the course renderer",
+    ),
+    (
         "app/web/src/pages/submission.rs",
         "inner_html",
         1,

@@ -44,6 +44,12 @@ pub struct Exercise {
     pub title: Option<String>,
     pub starter: String,
     pub line: usize,
+    /// The `##`/`###` heading the exercise sits under: its page's title and the section it links
+    /// back to. `None` for an exercise before any heading.
+    pub section: Option<TocEntry>,
+    /// The task in the author's words: what the lesson says between that heading and the code,
+    /// rendered.
+    pub task_html: String,
 }
 
 /// One entry of the in-page table of contents (`##` and `###` headings).
@@ -110,6 +116,9 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
     let mut parser = Parser::new_ext(body, options()).into_offset_iter();
     // How deep inside lists, quotes, tables and footnotes we are: a simulation must stand alone.
     let mut nesting = 0usize;
+    // The latest `##`/`###` heading and where the events after it start: an exercise's section
+    // and task.
+    let mut section: Option<(TocEntry, usize)> = None;
 
     while let Some((event, range)) = parser.next() {
         let line = lines.line_of(range.start);
@@ -145,12 +154,9 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                 }
                 let base = id.map(|s| s.to_string()).unwrap_or_else(|| heading_id(&text));
                 let id = unique_id(&mut out.anchors, &base);
+                let toc = TocEntry { level: level as u8, id: id.clone(), title: text.trim().to_string() };
                 if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) {
-                    out.toc.push(TocEntry {
-                        level: level as u8,
-                        id: id.clone(),
-                        title: text.trim().to_string(),
-                    });
+                    out.toc.push(toc.clone());
                 }
                 events.push(Event::Start(Tag::Heading {
                     level,
@@ -163,6 +169,9 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                     format!(r##"<a class="anchor" href="#{id}" aria-label="Link to this section">#</a>"##).into(),
                 ));
                 events.push(Event::End(TagEnd::Heading(level)));
+                if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) {
+                    section = Some((toc, events.len()));
+                }
             }
             Event::Start(Tag::CodeBlock(kind)) => {
                 let info = match &kind {
@@ -218,10 +227,14 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                 }
                 match fence::parse_fence_info(&info) {
                     Ok(f) => {
-                        events.push(Event::Html(fence::code_block_html(&f, &code).into()));
-                        if let Some(id) = f.exercise {
-                            out.exercises.push(exercise(id, f.title, &code, line));
+                        if let Some(id) = f.exercise.clone() {
+                            let task = section.as_ref().map_or(&[][..], |(_, at)| &events[*at..]);
+                            let mut e = exercise(id, f.title.clone(), &code, line);
+                            e.section = section.as_ref().map(|(toc, _)| toc.clone());
+                            e.task_html = task_html(task);
+                            out.exercises.push(e);
                         }
+                        events.push(Event::Html(fence::code_block_html(&f, &code).into()));
                     }
                     Err(message) => {
                         out.problems.push(Diagnostic::new(file, line, message));
@@ -270,7 +283,25 @@ fn exercise(id: String, title: Option<String>, code: &str, line: usize) -> Exerc
         Some(n) if n.ends_with(".py") && !n.contains(['/', ' ']) => n.to_string(),
         _ => format!("{id}.py"),
     };
-    Exercise { id, file_name, title, starter: code.to_string(), line }
+    Exercise {
+        id,
+        file_name,
+        title,
+        starter: code.to_string(),
+        line,
+        section: None,
+        task_html: String::new(),
+    }
+}
+
+/// The HTML of what the section says before an exercise's code (the code block itself is not
+/// among `events` yet). A simulation or quiz in between stays in the lesson: its marker is
+/// dropped.
+fn task_html(events: &[Event<'_>]) -> String {
+    let mut html = String::new();
+    let prose = events.iter().filter(|e| !matches!(e, Event::Html(h) if h.as_ref() == EMBED_MARKER));
+    html::push_html(&mut html, prose.cloned());
+    html
 }
 
 /// Math → MathML, and links to lesson files → links to lesson pages.
@@ -402,6 +433,21 @@ mod tests {
             "{}",
             out.html()
         );
+    }
+
+    #[test]
+    fn an_exercise_has_its_section_and_task() {
+        let out = r("## Setup\n\nRead this.\n\n## Exercise: convert it\n\nConvert **this** to `DDP`.\n\n- and test it\n\n```python title=\"t.py: start\" exercise=\"conv\"\nx = 1\n```\n\nAfter.\n");
+        assert!(out.problems.is_empty(), "{:?}", out.problems);
+        let e = &out.exercises[0];
+        let section = e.section.as_ref().unwrap();
+        assert_eq!((section.id.as_str(), section.title.as_str()), ("exercise-convert-it", "Exercise: convert it"));
+        assert_eq!(
+            e.task_html,
+            "<p>Convert <strong>this</strong> to <code>DDP</code>.</p>\n<ul>\n<li>and test it</li>\n</ul>\n"
+        );
+        let before_any = r("```python exercise=\"e\"\nx\n```\n");
+        assert_eq!((before_any.exercises[0].section.as_ref(), before_any.exercises[0].task_html.as_str()), (None, ""));
     }
 
     #[test]

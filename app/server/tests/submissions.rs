@@ -34,6 +34,35 @@ async fn pages(app: &App, store: &Store) {
         .await;
     assert!(refused.status.is_redirection());
     assert_eq!(anonymous.get(app, "/exercises/nope").await.status, StatusCode::NOT_FOUND);
+    // Each exercise page: its own title and task as its lesson sets them, the checks its
+    // grader runs, and the way back to the section.
+    for (id, title, task, section, checks) in [
+        (
+            "ddp-conversion",
+            "Exercise: convert a single-GPU script",
+            "Convert the script below to DDP",
+            "/lessons/checkpoints-and-pitfalls#exercise-convert-a-single-gpu-script",
+            10,
+        ),
+        (
+            "survive-a-crash",
+            "Exercise: make training survive a crash",
+            "Add snapshot-and-resume to it",
+            "/lessons/fault-tolerance#exercise-make-training-survive-a-crash",
+            5,
+        ),
+    ] {
+        let page = anonymous.get(app, &format!("/exercises/{id}")).await;
+        let b = &page.body;
+        assert!(b.contains(&format!("<h1>{title}</h1>")), "{id}: its title");
+        assert!(b.contains(task), "{id}: its task");
+        assert!(!b.contains("Convert the script to DDP"), "{id}: not another exercise's task");
+        assert!(b.contains(&format!(r#"href="{section}" data-role="section""#)), "{id}: link back");
+        let listed = b.split(r#"data-role="checks""#).nth(1).unwrap().split("</ol>").next().unwrap();
+        assert_eq!(listed.matches("<li>").count(), checks, "{id}: its checks");
+    }
+    let crash = anonymous.get(app, "/exercises/survive-a-crash").await.body;
+    assert!(crash.contains("Resumed from the snapshot"), "a check by its name");
     let lesson = anonymous.get(app, "/lessons/checkpoints-and-pitfalls").await;
     assert!(lesson.body.contains(r#"href="/exercises/ddp-conversion""#), "the lesson links it");
 

@@ -89,6 +89,83 @@ impl CheckId {
     }
 }
 
+impl CheckId {
+    /// The check's name for learners: "Only rank 0 logs".
+    pub fn title(self) -> &'static str {
+        self.words().0
+    }
+
+    /// What the check asks of a script, in a sentence, for the exercise page.
+    pub fn asks(self) -> &'static str {
+        self.words().1
+    }
+
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            CheckId::Launched => (
+                "Launched as a process group",
+                "Every process starts under torchrun and joins the process group with init_process_group.",
+            ),
+            CheckId::DdpWrapped => (
+                "Model wrapped in DDP",
+                "The model is wrapped in DistributedDataParallel and trained through the wrapper.",
+            ),
+            CheckId::SamplerSharding => (
+                "Data split between ranks",
+                "A DistributedSampler gives each rank its own share of the dataset.",
+            ),
+            CheckId::SamplerSetEpoch => (
+                "set_epoch every epoch",
+                "sampler.set_epoch(epoch) runs at the start of each epoch, so the order changes from epoch to epoch.",
+            ),
+            CheckId::Rank0Logging => (
+                "Only rank 0 logs",
+                "Progress is printed once per job, by global rank 0.",
+            ),
+            CheckId::ReplicasInSync => (
+                "Replicas stay in sync",
+                "Every rank ends with the same parameters.",
+            ),
+            CheckId::CheckpointRank0Only => (
+                "Only rank 0 writes the checkpoint",
+                "One process writes the checkpoint, so no two writers race on one file.",
+            ),
+            CheckId::CheckpointUnwrapped => (
+                "Checkpoint of the unwrapped model",
+                "The checkpoint is model.module's state_dict: it loads into a plain model, without DDP.",
+            ),
+            CheckId::NoDeadlock => (
+                "No deadlock",
+                "Every rank reaches the end: no collective or barrier waits for a rank that never comes.",
+            ),
+            CheckId::Speedup => (
+                "Faster than one process",
+                "N processes get through the data faster than one, in samples per second.",
+            ),
+            CheckId::RestartedAndFinished => (
+                "Restarted and finished",
+                "After a rank is killed in the middle of an epoch, torchrun restarts the job and it finishes.",
+            ),
+            CheckId::ResumedFromSnapshot => (
+                "Resumed from the snapshot",
+                "The restarted job continues from its last snapshot, not from epoch 0.",
+            ),
+            CheckId::SamplerOrderResumed => (
+                "Same data order as without the crash",
+                "After the restart each rank sees the samples an uninterrupted run would have shown it.",
+            ),
+            CheckId::SnapshotRank0Only => (
+                "Only rank 0 writes the snapshot",
+                "One process writes the snapshot file.",
+            ),
+            CheckId::FinalParamsMatch => (
+                "Same final parameters as without the crash",
+                "The interrupted-and-resumed run ends with the parameters of a run that was never interrupted.",
+            ),
+        }
+    }
+}
+
 impl fmt::Display for CheckId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -40,7 +40,7 @@ fn Exercise(p: Page) -> impl IntoView {
     let lesson = lockstep_routes::lesson(&e.lesson_slug);
     let error =
         error.map(|e| view! { <p class="form-error" role="alert" data-role="form-error">{e}</p> });
-    let title = format!("Exercise: {}", e.lesson_title);
+    let title = e.title.clone();
     let submit = if signed_in {
         view! { <button type="submit" class="primary" data-role="submit">"Submit for grading"</button> }
             .into_any()
@@ -62,13 +62,30 @@ fn Exercise(p: Page) -> impl IntoView {
             <h1>{title}</h1>
             <Toast message=RwSignal::new(progress.notice.clone())/>
             <ProgressPanel progress=Signal::stored(progress)/>
-            <p>
-                "Convert the script to DDP, then submit it. The grader runs it with "
+            // The task as the lesson sets it (course-renderer HTML: the author's markdown, raw
+            // HTML refused).
+            <div class="exercise-task lesson-body" data-role="task" inner_html=e.task_html.clone()></div>
+            <p class="muted">
+                "The grader runs your script with "
                 <code>"torchrun"</code>
-                " in a sandbox, watches what every rank really does, and checks it against the lesson. A pass earns "
+                " in a sandbox, watches what every rank really does, and checks it against the lesson. A pass (every check) earns "
                 {e.xp}
-                " XP, once."
+                " XP, once. "
+                <a href=e.section_href.clone() data-role="section">"Back to the lesson section"</a>
             </p>
+            <h2 id="checks">"What the grader checks"</h2>
+            <ol class="exercise-checks" data-role="checks">
+                {e.checks
+                    .iter()
+                    .map(|c| view! {
+                        <li>
+                            <strong>{c.title.clone()}</strong>
+                            ": " {c.asks.clone()} " "
+                            <a href=c.href.clone()>"Where the lesson teaches it"</a>
+                        </li>
+                    })
+                    .collect_view()}
+            </ol>
             {error}
             // Multipart, so that without JavaScript the chosen file travels with the form.
             <form method="post" action=SUBMISSIONS_API enctype="multipart/form-data" class="exercise-form" data-role="exercise-form">

@@ -219,7 +219,7 @@ fn CheckItem(c: Check, case: Option<LearnerCase>) -> impl IntoView {
         <li class=format!("check check-{status}") data-check=c.id.as_str()>
             <span class="check-status">{status}</span>
             " "
-            <strong>{c.id.as_str()}</strong>
+            <strong>{c.id.title()}</strong>
             " "
             <span class="check-message">{c.message}</span>
             {c.hint.map(|h| view! { <p class="check-hint">{h}</p> })}

@@ -6,15 +6,29 @@ use lockstep_course::Course;
 use lockstep_store::{Store, StoreError, Submission};
 
 use super::viewer::Viewer;
-use crate::model::{ExerciseView, LiveEvent, SubmissionRow, SubmissionView};
+use crate::model::{CheckPreview, ExerciseView, LiveEvent, SubmissionRow, SubmissionView};
 
 pub fn exercise(course: &Course, id: &str) -> Option<ExerciseView> {
     let (lesson, e) = course.exercise(id)?;
+    let checks = grading_checks::lessons::checks_of(&e.id).unwrap_or_default();
     Some(ExerciseView {
         id: e.id.clone(),
-        title: e.title.clone(),
+        title: e.section.as_ref().map_or_else(|| lesson.front.title.clone(), |s| s.title.clone()),
         lesson_slug: lesson.slug.clone(),
         lesson_title: lesson.front.title.clone(),
+        section_href: lockstep_routes::lesson_section(
+            &lesson.slug,
+            e.section.as_ref().map(|s| s.id.as_str()),
+        ),
+        task_html: e.task_html.clone(),
+        checks: checks
+            .iter()
+            .map(|&c| CheckPreview {
+                title: c.title().to_string(),
+                asks: c.asks().to_string(),
+                href: grading_checks::lessons::url(c),
+            })
+            .collect(),
         file_name: e.file_name.clone(),
         starter: e.starter.clone(),
         xp: lockstep_xp::EXERCISE_XP,
