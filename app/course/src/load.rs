@@ -36,6 +36,25 @@ impl Course {
         self.course_problems.iter().chain(self.lessons.iter().flat_map(|l| l.problems()))
     }
 
+    /// What `lessons check` warns about: not problems (the lessons serve), but worth an
+    /// author's look.
+    pub fn warnings(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for lesson in self.lessons.iter().filter_map(LessonEntry::ready) {
+            let quizzes = lesson.body.iter().filter_map(|b| match b {
+                crate::Block::Quiz(q) => Some(q),
+                _ => None,
+            });
+            for (n, quiz) in quizzes.enumerate() {
+                if let Some(why) = quiz.same_position_warning() {
+                    let message = format!("warning: quiz {}: {why}", n + 1);
+                    out.push(Diagnostic::new(&lesson.file, quiz.line, message));
+                }
+            }
+        }
+        out
+    }
+
     /// The lesson with this slug and its 0-based position in the course.
     pub fn find(&self, slug: &str) -> Option<(usize, &LessonEntry)> {
         self.lessons.iter().enumerate().find(|(_, l)| l.slug() == slug)

@@ -198,7 +198,7 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                         .map_or_else(|| quiz::parse(&code), |m| Err(vec![(0, m.into())]))
                     {
                         Ok(q) => {
-                            embedded.push(Block::Quiz(q));
+                            embedded.push(Block::Quiz(quiz::Quiz { line, ..q }));
                             events.push(Event::Html(EMBED_MARKER.into()));
                         }
                         Err(problems) => {
@@ -429,7 +429,7 @@ mod tests {
         assert!(out.problems.is_empty(), "{:?}", out.problems);
         assert!(out.html().contains(r#"<span class="code-title">DDP training script</span>"#));
         assert!(
-            out.html().contains(r#"<code class="language-python">print(&#39;&lt;hi&gt;&#39;)"#),
+            out.html().contains(r#"<code class="language-python"><span class="hl-b">print</span>(<span class="hl-s">&#39;&lt;hi&gt;&#39;</span>)"#),
             "{}",
             out.html()
         );

@@ -32,6 +32,8 @@ pub const PASS_SHARE: f64 = 0.75;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quiz {
     pub questions: Vec<Question>,
+    /// The fence's line in its lesson file (1-based; 0 for a quiz parsed on its own).
+    pub line: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +78,48 @@ pub enum AnswerError {
 }
 
 impl Quiz {
+    /// The order a learner's attempt shows the options in: per question, the option (as the
+    /// lesson lists them) at each position. Fixed by `key` (the learner and the quiz) and the
+    /// attempt, so the server that showed an order can read the answers back through it, and
+    /// each attempt is shuffled anew: no position, no memorised pattern gives an answer away.
+    pub fn order(&self, key: &str, attempt: u32) -> Vec<Vec<usize>> {
+        self.questions
+            .iter()
+            .enumerate()
+            .map(|(q, question)| {
+                let mut rng = SplitMix64(fnv1a(&[key.as_bytes(), &attempt.to_le_bytes(), &(q as u64).to_le_bytes()]));
+                let mut order: Vec<usize> = (0..question.options.len()).collect();
+                // Fisher–Yates.
+                for i in (1..order.len()).rev() {
+                    let j = (rng.next() % (i as u64 + 1)) as usize;
+                    order.swap(i, j);
+                }
+                order
+            })
+            .collect()
+    }
+
+    /// Why `lessons check` warns about this quiz, if it does: every one-answer question (of at
+    /// least three) has its correct option at the same place in the lesson file. Learners see
+    /// the options shuffled, but a pattern in the source is one a reader of the lesson files
+    /// (or a page without shuffling) could learn.
+    pub fn same_position_warning(&self) -> Option<String> {
+        let positions: Vec<usize> = self
+            .questions
+            .iter()
+            .filter(|q| !q.multiple)
+            .filter_map(|q| q.options.iter().position(|o| o.correct))
+            .collect();
+        let first = *positions.first()?;
+        (positions.len() >= 3 && positions.iter().all(|&p| p == first)).then(|| {
+            format!(
+                "every one-answer question has its correct option in position {} of {}: vary where the correct options sit",
+                first + 1,
+                positions.len()
+            )
+        })
+    }
+
     /// How many right answers pass.
     pub fn pass_mark(&self) -> usize {
         (self.questions.len() as f64 * PASS_SHARE).ceil() as usize
@@ -113,6 +157,35 @@ impl Quiz {
             perfect: right == self.questions.len(),
             answers: marked,
         })
+    }
+}
+
+/// FNV-1a over the parts: a stable hash, the same on every machine and version (std's hasher
+/// is neither).
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        // A separator, so that ("ab", "c") and ("a", "bc") differ.
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// SplitMix64: small, and well mixed from any seed.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
     }
 }
 
@@ -230,7 +303,7 @@ pub fn parse(body: &str) -> Result<Quiz, Vec<Problem>> {
         });
     }
     if problems.is_empty() {
-        Ok(Quiz { questions })
+        Ok(Quiz { questions, line: 0 })
     } else {
         Err(problems)
     }
@@ -369,5 +442,56 @@ explain = "Local output."
         );
         let html = no_correct.replace("text = \"a\"", "text = \"<b>a</b>\"\ncorrect = true");
         assert_eq!(problems(&html), ["2: question 1: option: raw HTML is not allowed in lessons"]);
+    }
+
+    /// A quiz of `n` one-answer questions of four options, the correct one at `at(q)`.
+    fn quiz_of(n: usize, at: impl Fn(usize) -> usize) -> Quiz {
+        let questions = (0..n)
+            .map(|q| Question {
+                prompt: format!("q{q}"),
+                prompt_html: String::new(),
+                multiple: false,
+                options: (0..4)
+                    .map(|o| Choice {
+                        text: format!("{o}"),
+                        text_html: String::new(),
+                        correct: o == at(q),
+                        explain_html: String::new(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Quiz { questions, line: 7 }
+    }
+
+    #[test]
+    fn each_attempt_shows_its_own_order_and_the_server_can_read_it_back() {
+        let quiz = quiz_of(8, |_| 0);
+        let first = quiz.order("learner-a/lesson#0", 0);
+        assert_eq!(first, quiz.order("learner-a/lesson#0", 0), "the same order when asked again");
+        for order in &first {
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2, 3], "a permutation");
+        }
+        assert_ne!(first, quiz.order("learner-a/lesson#0", 1), "a new attempt, a new order");
+        assert_ne!(first, quiz.order("learner-b/lesson#0", 0), "another learner, another order");
+        // Over many learners the correct option (first in the file) lands everywhere, about
+        // evenly: where it sits says nothing.
+        let mut at = [0usize; 4];
+        for learner in 0..1000 {
+            for order in quiz.order(&format!("l{learner}"), 0) {
+                at[order.iter().position(|&o| o == 0).unwrap()] += 1;
+            }
+        }
+        assert!(at.iter().all(|&n| (1700..2300).contains(&n)), "{at:?}");
+    }
+
+    #[test]
+    fn correct_options_in_one_position_are_warned_about() {
+        let warning = quiz_of(4, |_| 0).same_position_warning().unwrap();
+        assert!(warning.starts_with("every one-answer question has its correct option in position 1 of 4"), "{warning}");
+        assert_eq!(quiz_of(4, |q| q % 2).same_position_warning(), None);
+        assert_eq!(quiz_of(2, |_| 0).same_position_warning(), None, "two are not a pattern");
     }
 }

@@ -244,6 +244,7 @@ pub fn router(state: AppState) -> Router {
     use lockstep_routes as r;
     Router::new()
         .route(r::SUBMISSIONS_API, post(submissions::create).get(submissions::list))
+        .route(r::DRAFTS_API, post(grading::drafts::save))
         .route(r::SUBMISSION_API, get(submissions::show))
         .route(r::SUBMISSION_EVENTS_API, get(submissions::events))
         .route(r::SUBMISSION_CANCEL_API, post(submissions::cancel))

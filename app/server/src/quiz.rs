@@ -1,15 +1,18 @@
-//! Quiz answers, posted by the quiz's plain form: a field `qN=O` per option O chosen for
-//! question N (radio buttons for one-answer questions, checkboxes for the others).
-//! The server marks them against the quiz (the browser never had the answers), keeps them for
-//! the review, records the pass (and a perfect score) once, and sends the learner back to the
-//! quiz, where the page now shows the review and what the pass earned: post, redirect, get, so
-//! a reload never posts again.
+//! Quiz answers, posted by the quiz's plain form: `attempt=N` and a field `qN=P` per position P
+//! chosen for question N (radio buttons for one-answer questions, checkboxes for the others).
+//! The page showed that attempt's own order of options, which the server computes again to
+//! read the positions back; a form from an attempt already answered (another tab) is sent back
+//! unrecorded. The server marks the answers against the quiz (the browser never had them),
+//! keeps them for the review, records the pass (and a perfect score at the first try) once,
+//! and sends the learner back to the quiz, where the page now shows the review and what the
+//! pass earned: post, redirect, get, so a reload never posts again.
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use lockstep_course::{Block, LessonEntry};
 use lockstep_web::ssr::context::unix_now;
+use lockstep_web::ssr::page_models;
 use lockstep_web::ssr::viewer;
 use lockstep_xp::Action;
 use tower_sessions::Session;
@@ -37,19 +40,40 @@ pub async fn answer(
         return (StatusCode::NOT_FOUND, format!("lesson `{slug}` has no quiz {index}"))
             .into_response();
     };
-    let marked = match parse_answers(&body, quiz.questions.len())
-        .and_then(|a| quiz.grade(&a).map_err(|e| e.to_string()))
-    {
-        Ok(marked) => marked,
-        Err(why) => {
-            return (StatusCode::BAD_REQUEST, format!("these answers do not fit the quiz: {why}"))
-                .into_response()
-        }
-    };
     let store = &state.context.store;
     let viewer = match viewer::resolve(&state.context, Some(&session), &headers).await {
         Ok(viewer) => viewer,
         Err(e) => return internal(e),
+    };
+    let (attempt, ever) = match viewer.learner() {
+        Some(id) => match store.quiz_attempts(id, &slug, index).await {
+            Ok(counts) => counts,
+            Err(e) => return internal(e),
+        },
+        None => (0, 0),
+    };
+    let back = format!("{}#quiz-{index}", lockstep_routes::lesson(&slug));
+    let form = match parse_answers(&body, quiz.questions.len()) {
+        Ok(form) => form,
+        Err(why) => return refused(&why),
+    };
+    if form.attempt != Some(attempt) {
+        // Another tab answered since this page was drawn: its positions mean other options now.
+        let message = "This quiz was answered elsewhere since this page loaded, so its options are in a new order; nothing was recorded. Here it is again.";
+        if let Err(e) = viewer::leave_notice(&session, message.into()).await {
+            return internal(e);
+        }
+        return crate::see_other(&back, None);
+    }
+    // The positions the page showed, read back through its order.
+    let order = quiz.order(&page_models::quiz_key(viewer.learner(), &slug, index), attempt);
+    let answers = match from_positions(&form.positions, &order) {
+        Ok(answers) => answers,
+        Err(why) => return refused(&why),
+    };
+    let marked = match quiz.grade(&answers) {
+        Ok(marked) => marked,
+        Err(why) => return refused(&why.to_string()),
     };
     let (learner, cookie) = match viewer.learner() {
         Some(id) => (id.to_string(), None),
@@ -64,7 +88,9 @@ pub async fn answer(
     if marked.passed {
         actions.push(Action::QuizPassed { lesson: slug.clone(), quiz: index });
     }
-    if marked.perfect {
+    // Perfect means at the first try: ever, as a reset lesson's quiz is one its learner has
+    // already seen answered.
+    if marked.perfect && ever == 0 {
         actions.push(Action::QuizPerfect { lesson: slug.clone(), quiz: index });
     }
     let account = viewer.account().map(|a| &*a.email);
@@ -81,7 +107,11 @@ pub async fn answer(
             return internal(e);
         }
     }
-    crate::see_other(&format!("{}#quiz-{index}", lockstep_routes::lesson(&slug)), cookie)
+    crate::see_other(&back, cookie)
+}
+
+fn refused(why: &str) -> Response {
+    (StatusCode::BAD_REQUEST, format!("these answers do not fit the quiz: {why}")).into_response()
 }
 
 fn internal(e: impl std::fmt::Display) -> Response {
@@ -93,20 +123,48 @@ fn internal(e: impl std::fmt::Display) -> Response {
         .into_response()
 }
 
-/// `q0=1&q1=0&q1=2` → `[[1], [0, 2]]` for a quiz of `questions` questions. Other fields are
-/// ignored; an answer to a question that does not exist is refused.
-fn parse_answers(body: &str, questions: usize) -> Result<Vec<Vec<usize>>, String> {
-    let mut answers = vec![Vec::new(); questions];
+/// A quiz form as posted: the attempt it answers, and per question the positions chosen.
+#[derive(Debug, PartialEq)]
+struct Form {
+    attempt: Option<u32>,
+    positions: Vec<Vec<usize>>,
+}
+
+/// `attempt=0&q0=1&q1=0&q1=2` → attempt 0, `[[1], [0, 2]]` for a quiz of `questions`
+/// questions. Other fields are ignored; an answer to a question that does not exist is
+/// refused.
+fn parse_answers(body: &str, questions: usize) -> Result<Form, String> {
+    let mut form = Form { attempt: None, positions: vec![Vec::new(); questions] };
     for (key, value) in form_urlencoded::parse(body.as_bytes()) {
+        if key == "attempt" {
+            form.attempt =
+                Some(value.parse().map_err(|_| format!("`{value}` is not an attempt number"))?);
+            continue;
+        }
         let Some(q) = key.strip_prefix('q').and_then(|n| n.parse::<usize>().ok()) else {
             continue;
         };
         let o = value
             .parse::<usize>()
             .map_err(|_| format!("`{value}` is not an option number (question {q})"))?;
-        answers.get_mut(q).ok_or_else(|| format!("there is no question {q}"))?.push(o);
+        form.positions.get_mut(q).ok_or_else(|| format!("there is no question {q}"))?.push(o);
     }
-    Ok(answers)
+    Ok(form)
+}
+
+/// The options (as the lesson lists them) at the positions chosen, through the order shown.
+fn from_positions(positions: &[Vec<usize>], order: &[Vec<usize>]) -> Result<Vec<Vec<usize>>, String> {
+    positions
+        .iter()
+        .zip(order)
+        .enumerate()
+        .map(|(q, (chosen, shown))| {
+            chosen
+                .iter()
+                .map(|&p| shown.get(p).copied().ok_or_else(|| format!("question {q} has no option {p}")))
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -115,8 +173,18 @@ mod tests {
 
     #[test]
     fn answers_are_read_from_the_form() {
-        assert_eq!(parse_answers("q0=1&q1=0&q1=2&x=y&quiz=3", 2), Ok(vec![vec![1], vec![0, 2]]));
-        assert_eq!(parse_answers("", 3), Ok(vec![vec![], vec![], vec![]]));
+        assert_eq!(
+            parse_answers("attempt=2&q0=1&q1=0&q1=2&x=y&quiz=3", 2),
+            Ok(Form { attempt: Some(2), positions: vec![vec![1], vec![0, 2]] })
+        );
+        assert_eq!(
+            parse_answers("", 3),
+            Ok(Form { attempt: None, positions: vec![vec![], vec![], vec![]] })
+        );
+        assert!(parse_answers("attempt=x", 1).unwrap_err().contains("not an attempt number"));
+        let order = [vec![2, 0, 1], vec![1, 0]];
+        assert_eq!(from_positions(&[vec![0], vec![0, 1]], &order), Ok(vec![vec![2], vec![1, 0]]));
+        assert!(from_positions(&[vec![3], vec![]], &order).unwrap_err().contains("no option 3"));
         assert!(parse_answers("q2=0", 2).unwrap_err().contains("no question 2"));
         assert!(parse_answers("q0=zero", 2)
             .unwrap_err()

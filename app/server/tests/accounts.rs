@@ -8,9 +8,6 @@ use axum::http::{header, StatusCode};
 use common::in_process::*;
 
 const QUIZ: &str = "/lessons/dataparallel/quizzes/0";
-/// Lesson 2's quiz, answered right.
-const ALL_RIGHT: &[(&str, &str)] =
-    &[("q0", "1"), ("q1", "0"), ("q2", "0"), ("q2", "1"), ("q2", "2"), ("q3", "0")];
 const PASSWORD: &str = "gradient buckets overlap";
 
 /// The XP the progress panel shows: `<li data-role="xp">N XP</li>`.
@@ -37,7 +34,8 @@ async fn the_whole_loop(app: &App) {
     // Anonymous: a completed lesson and a passed quiz, kept for this browser.
     let mut laptop = Jar::default();
     complete(&mut laptop, app, "why-distributed").await;
-    let page = laptop.submit(app, QUIZ, ALL_RIGHT).await;
+    let right = laptop.dataparallel_quiz(app, common::DATAPARALLEL_RIGHT).await;
+    let page = laptop.submit(app, QUIZ, &pairs(&right)).await;
     assert!(page.body.contains("+20 XP"), "the quiz pass is announced on the next page");
     let anonymous_xp = xp(&page);
     assert!(anonymous_xp > 20, "{anonymous_xp}");

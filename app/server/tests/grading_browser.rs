@@ -79,6 +79,14 @@ async fn submit_and_watch(c: &Client, base: &str, watch: &str, file: &Path) -> b
     live.into_inner()
 }
 
+/// Types `line` into the exercise page's code editor, as a learner does.
+async fn type_in_editor(c: &Client, line: &str) {
+    wait_for("the code editor", || async { count(c, ".cm-editor .cm-content").await == 1 }).await;
+    let editor = c.find(Locator::Css(".cm-content")).await.unwrap();
+    click(c, &editor).await;
+    editor.send_keys(&format!("\n{line}\n")).await.unwrap();
+}
+
 /// Real gradings take turns: two at once on two cores would spoil the timed speedup.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -124,6 +132,20 @@ async fn full_loop(tmp: &Path, url: &str, [base, watch, worker_base]: [&str; 3],
         text(&c, "[data-role=sign-in-to-submit]").await.is_some()
     })
     .await;
+    // Signed out, the draft stays in this browser and survives a reload.
+    type_in_editor(&c, "# typed before signing up").await;
+    wait_for("kept in the browser", || async {
+        text(&c, "[data-role=draft-status]").await.as_deref() == Some("Draft kept in this browser.")
+    })
+    .await;
+    c.refresh().await.unwrap();
+    wait_for_hydration(&c, "the exercise page again").await;
+    wait_for("the restored draft", || async {
+        text(&c, ".cm-content").await.is_some_and(|t| t.contains("# typed before signing up"))
+    })
+    .await;
+    let said = text(&c, "[data-role=draft-status]").await.unwrap();
+    assert!(said.starts_with("Restored the draft this browser kept"), "{said}");
 
     c.goto(&format!("{base}/account")).await.unwrap();
     wait_for_hydration(&c, "the account page").await;
@@ -152,6 +174,17 @@ async fn full_loop(tmp: &Path, url: &str, [base, watch, worker_base]: [&str; 3],
     let verdict = text(&c, "[data-role=verdict]").await.unwrap();
     assert!(verdict.starts_with("PASS"), "{verdict}");
     assert_eq!(count(&c, "[data-role=checks] li.check-pass").await, 10);
+    // What the pass earned arrives with it, without a reload: the line, a toast, the panel.
+    wait_for("the XP the pass earned", || async {
+        text(&c, "[data-role=xp]").await.as_deref() == Some("100 XP")
+    })
+    .await;
+    let earned = text(&c, "[data-role=earned]").await.unwrap();
+    assert!(earned.starts_with("+100 XP") && earned.contains("Achievement: "), "{earned}");
+    let toast = text(&c, "[data-role=toast]").await.unwrap();
+    assert!(toast.starts_with("+100 XP"), "{toast}");
+    // The graded script, numbered, with the way back to the editor.
+    assert!(count(&c, "[data-role=graded-script] .code-line").await > 50);
     // The real run beside the cost model: the solution's MLP is one the model can time.
     let gap = text(&c, "[data-role=run-vs-model] [data-role=gap]").await.unwrap();
     assert!(gap.starts_with("A step of your run took"), "{gap}");
@@ -166,6 +199,30 @@ async fn full_loop(tmp: &Path, url: &str, [base, watch, worker_base]: [&str; 3],
     c.refresh().await.unwrap();
     wait_for_hydration(&c, "the graded page").await;
     assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("100 XP"), "the exercise's XP");
+    assert_eq!(text(&c, "[data-role=earned]").await, Some(earned), "still said after a reload");
+
+    // Edit and resubmit: the editor opens on the graded script; what is typed is saved to the
+    // account, so it is there with the browser's own copy gone.
+    click(&c, &c.find(Locator::Css("a[data-role=resubmit]")).await.unwrap()).await;
+    wait_for_hydration(&c, "the exercise page from the submission").await;
+    let solution = std::fs::read_to_string(exercise_file("solution.py")).unwrap();
+    let first = solution.lines().next().unwrap().to_string();
+    wait_for("the graded script in the editor", || async {
+        text(&c, ".cm-content").await.is_some_and(|t| t.starts_with(first.trim()))
+    })
+    .await;
+    type_in_editor(&c, "# a second try").await;
+    wait_for("saved to the account", || async {
+        text(&c, "[data-role=draft-status]").await.as_deref() == Some("Draft saved to your account.")
+    })
+    .await;
+    c.execute("localStorage.clear()", vec![]).await.unwrap();
+    c.goto(&format!("{base}/exercises/ddp-conversion")).await.unwrap();
+    wait_for_hydration(&c, "the exercise page, from the server's draft").await;
+    wait_for("the server's draft", || async {
+        text(&c, ".cm-content").await.is_some_and(|t| t.contains("# a second try"))
+    })
+    .await;
 
     // A broken variant: its failing check, with the hint and the lesson section.
     submit_and_watch(&c, &base, watch, &exercise_file("broken/no_set_epoch.py")).await;

@@ -316,8 +316,15 @@ async fn answer_quiz(app: &App, path: &str, body: &str, cookie: Option<&str>) ->
     send(app, req.body(Body::from(body.to_string())).unwrap()).await
 }
 
-/// Lesson 2's quiz, answered right: `qN=O` for each correct option O of question N.
-const ALL_RIGHT: &str = "q0=1&q1=0&q2=0&q2=1&q2=2&q3=0";
+/// Lesson 2's quiz answered right, as the learner of `cookie` (or a new visitor) is shown it.
+async fn all_right(app: &App, cookie: Option<&str>) -> String {
+    form_body(&dataparallel_quiz(app, cookie, common::DATAPARALLEL_RIGHT).await)
+}
+
+/// Lesson 2's quiz with its first question wrong and the rest unanswered.
+async fn all_wrong(app: &App, cookie: Option<&str>) -> String {
+    form_body(&dataparallel_quiz(app, cookie, common::DATAPARALLEL_WRONG).await)
+}
 
 #[test]
 fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
@@ -330,7 +337,8 @@ fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
         assert!(!page.body.contains("correct"), "a correct marker leaked");
         assert!(page.body.contains("0 XP"), "{}", page.body);
 
-        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, None).await;
+        let right = all_right(&app, None).await;
+        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, None).await;
         assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
         assert_eq!(res.headers[header::LOCATION], "/lessons/dataparallel#quiz-0");
         let cookie = learner_cookie(&res);
@@ -343,14 +351,29 @@ fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
         assert!(page.body.contains("2/14 achievements"), "{}", page.body);
 
         // Answering again, right or wrong, earns nothing more; the review shows the last try.
-        let again =
-            answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, Some(&cookie)).await;
+        let right = all_right(&app, Some(&cookie)).await;
+        let again = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, Some(&cookie)).await;
         assert_eq!(again.status, StatusCode::SEE_OTHER);
         assert!(again.headers.get(header::SET_COOKIE).is_none());
-        answer_quiz(&app, "/lessons/dataparallel/quizzes/0", "q0=0", Some(&cookie)).await;
+        let wrong = all_wrong(&app, Some(&cookie)).await;
+        answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &wrong, Some(&cookie)).await;
         let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
         assert!(page.body.contains("Not passed yet: 0 of 4 right."), "{}", page.body);
         assert!(page.body.contains("20 XP"), "still 20 XP");
+        // A failed attempt's review says what was wrong, not what is right.
+        let review = page.body.split(r#"data-role="quiz-review""#).nth(1).unwrap();
+        let review = review.split("</ol>").next().unwrap();
+        assert!(!review.contains("correct"), "no right answer marked: {review}");
+        assert!(review.contains("(your answer)"), "{review}");
+        assert!(page.body.contains(r#"data-role="quiz-hidden""#));
+        // The form from before that attempt answers a quiz shown in another order now: sent
+        // back, nothing recorded.
+        let stale = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, Some(&cookie)).await;
+        assert_eq!(stale.status, StatusCode::SEE_OTHER);
+        let session = learner_cookie(&stale);
+        let page = get(&app, "/lessons/dataparallel", Some(&format!("{cookie}; {session}"))).await;
+        assert!(page.body.contains("answered elsewhere since this page loaded"), "{}", page.body);
+        assert!(page.body.contains("Not passed yet: 0 of 4 right."), "nothing recorded"); 
 
         // Another visitor has done nothing.
         let other = get(&app, "/lessons/dataparallel", None).await;
@@ -364,10 +387,11 @@ fn forged_quiz_answers_are_refused_and_change_nothing() {
         let app = app(&course_dir()).await;
         let quiz = "/lessons/dataparallel/quizzes/0";
         for (body, why) in [
-            ("q0=9", "question 0 has no option 9"),
-            ("q0=0&q0=1", "question 0 takes one answer, not 2"),
-            ("q7=0", "there is no question 7"),
-            ("q0=all", "`all` is not an option number"),
+            ("attempt=0&q0=9", "question 0 has no option 9"),
+            ("attempt=0&q0=0&q0=1", "question 0 takes one answer, not 2"),
+            ("attempt=0&q7=0", "there is no question 7"),
+            ("attempt=0&q0=all", "`all` is not an option number"),
+            ("attempt=first&q0=0", "`first` is not an attempt number"),
         ] {
             let res = answer_quiz(&app, quiz, body, None).await;
             assert_eq!(res.status, StatusCode::BAD_REQUEST, "{body}");
@@ -378,7 +402,7 @@ fn forged_quiz_answers_are_refused_and_change_nothing() {
             );
         }
         // A form that claims to be correct, or to be worth XP, is only answers to the server.
-        let res = answer_quiz(&app, quiz, "q0=0&correct=true&xp=1000", None).await;
+        let res = answer_quiz(&app, quiz, "attempt=0&q0=0&correct=true&xp=1000", None).await;
         assert_eq!(res.status, StatusCode::SEE_OTHER);
         let cookie = learner_cookie(&res);
         let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
@@ -387,9 +411,10 @@ fn forged_quiz_answers_are_refused_and_change_nothing() {
             "{}",
             page.body
         );
+        let right = all_right(&app, None).await;
         for missing in ["/lessons/dataparallel/quizzes/1", "/lessons/no-such-lesson/quizzes/0"] {
             assert_eq!(
-                answer_quiz(&app, missing, ALL_RIGHT, None).await.status,
+                answer_quiz(&app, missing, &right, None).await.status,
                 StatusCode::NOT_FOUND,
                 "{missing}"
             );
@@ -403,9 +428,10 @@ fn state_changing_requests_from_another_site_are_refused() {
         let app = app(&course_dir()).await;
         let lesson = get(&app, "/lessons/ddp-allreduce", None).await;
         let complete = form_action(&lesson.body);
+        let right = all_right(&app, None).await;
         for (path, body) in [
             (complete.as_str(), "slug=ddp-allreduce"),
-            ("/lessons/dataparallel/quizzes/0", ALL_RIGHT),
+            ("/lessons/dataparallel/quizzes/0", right.as_str()),
         ] {
             for (name, value) in
                 [("sec-fetch-site", "cross-site"), ("origin", "https://evil.example")]
@@ -414,7 +440,7 @@ fn state_changing_requests_from_another_site_are_refused() {
                     .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
                     .header(header::HOST, "localhost")
                     .header(name, value)
-                    .body(Body::from(body))
+                    .body(Body::from(body.to_string()))
                     .unwrap();
                 let res = send(&app, req).await;
                 assert_eq!(res.status, StatusCode::FORBIDDEN, "{path} with {name}: {value}");
@@ -427,7 +453,7 @@ fn state_changing_requests_from_another_site_are_refused() {
                 .header(header::HOST, "localhost")
                 .header(header::ORIGIN, "http://localhost")
                 .header(header::REFERER, "http://localhost/lessons/ddp-allreduce")
-                .body(Body::from(body))
+                .body(Body::from(body.to_string()))
                 .unwrap();
             assert!(send(&app, req).await.status.is_redirection(), "{path}");
         }
@@ -474,9 +500,15 @@ fn exploring_a_simulation_earns_its_xp_once_and_only_for_real_simulations() {
 fn resetting_a_lesson_takes_its_xp_until_earned_again() {
     on_runtime(async {
         let app = app(&course_dir()).await;
-        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, None).await;
+        let right = all_right(&app, None).await;
+        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, None).await;
         let cookie = learner_cookie(&res);
         let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(
+            page.body.contains("2/14 achievements"),
+            "first quiz, and perfect at the first attempt: {}",
+            page.body
+        );
         assert!(
             page.body.contains("20 XP") && page.body.contains("Reset this lesson"),
             "{}",
@@ -502,11 +534,12 @@ fn resetting_a_lesson_takes_its_xp_until_earned_again() {
             "{}",
             page.body
         );
-        answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, Some(&cookie)).await;
-        assert!(
-            get(&app, "/lessons/dataparallel", Some(&cookie)).await.body.contains("20 XP"),
-            "earned again"
-        );
+        let right = all_right(&app, Some(&cookie)).await;
+        answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, Some(&cookie)).await;
+        let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(page.body.contains("20 XP"), "earned again");
+        // A quiz seen answered before the reset is no first attempt: passed, not perfect.
+        assert!(page.body.contains("1/14 achievements"), "{}", page.body);
     })
 }
 
@@ -514,7 +547,8 @@ fn resetting_a_lesson_takes_its_xp_until_earned_again() {
 fn the_xp_page_lists_rules_levels_and_the_learners_achievements() {
     on_runtime(async {
         let app = app(&course_dir()).await;
-        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", ALL_RIGHT, None).await;
+        let right = all_right(&app, None).await;
+        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, None).await;
         let page = get(&app, "/xp", Some(&learner_cookie(&res))).await;
         assert_eq!(page.status, StatusCode::OK);
         for text in [
@@ -558,31 +592,42 @@ fn lesson_pages_filled_per_learner_equal_a_full_render() {
         };
         same(&get(&app, lesson, None).await, &get(&app, &full, None).await, "a new visitor");
 
-        // Two browsers do the same: pass the quiz, then complete the lesson, whose redirect
-        // back shows once what it earned.
+        // A learner who passed the quiz (their own order of options, and the review) and
+        // completed the lesson.
         let page = get(&app, lesson, None).await;
         let complete = page.body.split(r#"action=""#).find(|s| s.starts_with("/api/")).unwrap();
         let complete = complete.split('"').next().unwrap();
-        let answers: Vec<(&str, &str)> =
-            ALL_RIGHT.split('&').map(|kv| kv.split_once('=').unwrap()).collect();
-        let mut browsers = [Jar::default(), Jar::default()];
-        for jar in &mut browsers {
-            jar.post(&app, "/lessons/dataparallel/quizzes/0", &answers).await;
-            jar.get(&app, lesson).await;
-            jar.post(&app, complete, &[("slug", "dataparallel")]).await;
-        }
-        let [mut first, mut second] = browsers;
-        let (fast, slow) = (first.get(&app, lesson).await, second.get(&app, &full).await);
+        let mut jar = Jar::default();
+        let answers = jar.dataparallel_quiz(&app, common::DATAPARALLEL_RIGHT).await;
+        jar.post(&app, "/lessons/dataparallel/quizzes/0", &pairs(&answers)).await;
+        jar.get(&app, lesson).await;
+        jar.post(&app, complete, &[("slug", "dataparallel")]).await;
+        let fast = jar.get(&app, lesson).await;
         assert!(fast.body.contains("Passed: 4 of 4 right."), "{}", fast.body);
         assert!(fast.body.contains("+50 XP"), "the notice: {}", fast.body);
         assert!(fast.body.contains("You completed this lesson"), "{}", fast.body);
-        same(&fast, &slow, "a learner with a review and a notice");
+        let (fast, slow) = (jar.get(&app, lesson).await, jar.get(&app, &full).await);
+        same(&fast, &slow, "a learner with a review");
+
+        // The one-time notice: a learner completes the lesson, sees the notice, resets the
+        // lesson and completes it again, which leaves the same notice for the full render.
+        let mut jar = Jar::default();
+        jar.get(&app, lesson).await;
+        jar.post(&app, complete, &[("slug", "dataparallel")]).await;
+        let fast = jar.get(&app, lesson).await;
+        assert!(fast.body.contains("+50 XP"), "the notice: {}", fast.body);
+        jar.post(&app, "/api/reset_lesson", &[("slug", "dataparallel")]).await;
+        jar.get(&app, lesson).await;
+        jar.post(&app, complete, &[("slug", "dataparallel")]).await;
+        let slow = jar.get(&app, &full).await;
+        same(&fast, &slow, "a learner with a notice");
 
         // Signed in, with a failed attempt reviewed.
         let mut jar = Jar::default();
         let email = [("email", "fill@example.org"), ("password", "a long enough passphrase")];
         jar.submit(&app, "/account/sign-up", &email).await;
-        jar.post(&app, "/lessons/dataparallel/quizzes/0", &[("q0", "0")]).await;
+        let wrong = jar.dataparallel_quiz(&app, common::DATAPARALLEL_WRONG).await;
+        jar.post(&app, "/lessons/dataparallel/quizzes/0", &pairs(&wrong)).await;
         jar.get(&app, lesson).await;
         let (fast, slow) = (jar.get(&app, lesson).await, jar.get(&app, &full).await);
         assert!(fast.body.contains("Signed in as"), "{}", fast.body);

@@ -98,9 +98,11 @@ async fn pages(app: &App, store: &Store) {
     assert!(page.body.contains(r#"data-role="cancel""#), "still queued: it can be cancelled");
     let (depth, _) = store.queue_depth(i64::MAX / 2).await.unwrap();
     assert_eq!(depth, 1);
-    let url = format!("/submissions/{}", store.recent_submissions(1).await.unwrap()[0].id);
+    let id = store.recent_submissions(1).await.unwrap()[0].id;
+    let url = format!("/submissions/{id}");
     let exercise = ada.get(app, EXERCISE).await;
     assert!(exercise.body.contains(&format!(r#"href="{url}""#)), "listed on the exercise page");
+    drafts(app, &mut ada, &page.body, id).await;
 
     // Nobody else reads it: another learner, or no one.
     let mut bob = signed_up(app, "bob@example.org").await;
@@ -187,6 +189,59 @@ async fn pages(app: &App, store: &Store) {
     let depth = format!("lockstep_queue_depth {queued}");
     assert!(metrics.body.lines().any(|l| l == depth), "{}", metrics.body);
     assert!(metrics.body.contains("lockstep_grades_total{verdict=\"pass\"} 0"));
+}
+
+/// The learner's work is never lost: the editor opens on what they last submitted or typed,
+/// on any device; a submission's page shows the script graded, numbered, with a way back to
+/// edit it. `page`: submission `id`'s page, `print(1)` submitted as `train.py`.
+async fn drafts(app: &App, ada: &mut Jar, page: &str, id: i64) {
+    let editor = |body: &str| {
+        let start = body.find(r#"<textarea id="script""#).expect("the editor");
+        body[start..].split('>').nth(1).unwrap().split("</textarea").next().unwrap().to_string()
+    };
+    // The graded script, numbered; its learner may take it back to the editor.
+    assert!(page.contains(r#"data-role="graded-script""#), "{page}");
+    assert!(page.contains(r#"id="L1""#) && page.contains(r#"<span class="hl-b">print</span>"#));
+    let resubmit = format!("/exercises/ddp-conversion?from={id}");
+    assert!(page.contains(&format!(r#"href="{resubmit}" data-role="resubmit""#)), "{page}");
+    let back = ada.get(app, &resubmit).await.body;
+    assert_eq!(editor(&back), "print(1)\n");
+    assert!(back.contains(&format!("The script of submission #{id}")));
+    // What was submitted is the draft.
+    let body = ada.get(app, EXERCISE).await.body;
+    assert_eq!(editor(&body), "print(1)\n");
+    assert!(body.contains("Your latest draft"));
+    assert!(body.contains(r#"data-autosave="/api/drafts""#), "an account's editor saves as it goes");
+    // The editor's saves: kept for the account, for exercises that exist, within the limit.
+    let typed = "import torch  # </textarea><script>alert(1)</script>\n";
+    let saved = ada.post_json(app, "/api/drafts", &serde_json::json!({"exercise": "ddp-conversion", "script": typed})).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    let saved_ms = serde_json::from_str::<serde_json::Value>(&saved.body).unwrap()["saved_ms"].as_i64().unwrap();
+    let body = ada.get(app, EXERCISE).await.body;
+    assert!(!body.contains("</textarea><script>"), "escaped in the editor");
+    assert!(body.contains("# &lt;/textarea&gt;&lt;script&gt;alert(1)"), "{}", editor(&body));
+    assert!(body.contains(&format!(r#"data-saved-ms="{saved_ms}""#)));
+    for (json, status) in [
+        (serde_json::json!({"exercise": "no-such", "script": "x"}), StatusCode::NOT_FOUND),
+        (serde_json::json!({"exercise": "ddp-conversion", "script": "x".repeat(300 * 1024)}), StatusCode::PAYLOAD_TOO_LARGE),
+        (serde_json::json!({"exercise": "ddp-conversion", "script": "x", "file_name": "../x.py"}), StatusCode::BAD_REQUEST),
+    ] {
+        assert_eq!(ada.post_json(app, "/api/drafts", &json).await.status, status, "{json:.80}");
+    }
+    let mut nobody = Jar::default();
+    let draft = serde_json::json!({"exercise": "ddp-conversion", "script": "x"});
+    assert_eq!(nobody.post_json(app, "/api/drafts", &draft).await.status, StatusCode::UNAUTHORIZED);
+    // Starting over shows the lesson's script, and says so.
+    let fresh = ada.get(app, "/exercises/ddp-conversion?from=start").await.body;
+    assert!(editor(&fresh).contains("torch.manual_seed(0)"));
+    assert!(fresh.contains("The lesson&#x27;s starting script") || fresh.contains("The lesson's starting script"));
+    // Someone else's submission, or a made-up one, opens on the starting script.
+    let mut eve = signed_up(app, "eve@example.org").await;
+    for from in [id.to_string(), "999999".into(), "x".into()] {
+        let theirs = eve.get(app, &format!("/exercises/ddp-conversion?from={from}")).await.body;
+        assert!(editor(&theirs).contains("torch.manual_seed(0)"), "from={from}");
+        assert!(!theirs.contains("print(1)"));
+    }
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::read_cache::ReadCache;
-use crate::{Account, Backend, Store, StoreError};
+use crate::{Account, Backend, LastAnswers, Store, StoreError};
 use lockstep_xp::Event as XpEvent;
 
 /// Per cache: far more learners than are active at once on one machine.
@@ -21,18 +21,14 @@ const MAX_ENTRIES: usize = 50_000;
 pub struct LearnerReads {
     /// Live events, oldest first, as [`Store::events`] returns them.
     pub events: Vec<XpEvent>,
-    /// (lesson, quiz, answers): the last answers to every quiz since its lesson's last reset.
-    quiz_answers: Vec<(String, u32, Vec<Vec<usize>>)>,
+    /// (lesson, last answers) to every quiz since its lesson's last reset.
+    quiz_answers: Vec<(String, LastAnswers)>,
 }
 
 impl LearnerReads {
     /// As [`Store::last_quiz_answers`] returns them.
-    pub fn last_quiz_answers(&self, lesson: &str) -> Vec<(u32, Vec<Vec<usize>>)> {
-        self.quiz_answers
-            .iter()
-            .filter(|(l, _, _)| l == lesson)
-            .map(|(_, quiz, answers)| (*quiz, answers.clone()))
-            .collect()
+    pub fn last_quiz_answers(&self, lesson: &str) -> Vec<LastAnswers> {
+        self.quiz_answers.iter().filter(|(l, _)| l == lesson).map(|(_, a)| a.clone()).collect()
     }
 }
 

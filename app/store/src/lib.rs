@@ -12,6 +12,7 @@ use sqlx::{AnyPool, Executor};
 
 mod accounts;
 mod cached;
+mod drafts;
 mod limits;
 mod monitor;
 mod pilots;
@@ -23,9 +24,11 @@ mod tokens;
 
 pub use accounts::{Account, Merged, Role};
 pub use cached::{Cached, LearnerReads};
+pub use drafts::Draft;
 pub use limits::{Attempt, Limit, Refused};
 pub use monitor::{Figures, WORKER_FORGOTTEN_MS};
 pub use pilots::DueJob;
+pub use progress::LastAnswers;
 pub use queue::{
     Claimed, Finished, NewSubmission, Requeue, RetryPolicy, StoredEvent, Submission,
     SubmissionStatus,

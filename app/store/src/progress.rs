@@ -6,6 +6,16 @@ use sqlx::Row;
 
 use crate::{Store, StoreError};
 
+/// A learner's last answers to one quiz.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastAnswers {
+    pub quiz: u32,
+    /// Per question, the options chosen (as the lesson lists them).
+    pub answers: Vec<Vec<usize>>,
+    /// How many attempts since the lesson's last reset, this one included.
+    pub attempts: u32,
+}
+
 impl Store {
     /// Records a new anonymous learner, whose id the server just generated. Only ids recorded
     /// here (or made with an account) are ever taken from a cookie again: see
@@ -129,29 +139,54 @@ impl Store {
         Ok(())
     }
 
-    /// The learner's last answers to each quiz of `lesson` (since any reset): (quiz, answers).
+    /// The learner's last answers to each quiz of `lesson` (since any reset).
     pub async fn last_quiz_answers(
         &self,
         learner: &str,
         lesson: &str,
-    ) -> Result<Vec<(u32, Vec<Vec<usize>>)>, StoreError> {
+    ) -> Result<Vec<LastAnswers>, StoreError> {
         let answers = self.last_answers(learner, Some(lesson)).await?;
-        Ok(answers.into_iter().map(|(_, quiz, answers)| (quiz, answers)).collect())
+        Ok(answers.into_iter().map(|(_, last)| last).collect())
     }
 
-    /// (lesson, quiz, answers): the learner's last answers to each quiz since its lesson's
-    /// last reset, of one lesson or of all.
+    /// How many times the learner answered quiz `quiz` of `lesson`: (since its lesson's last
+    /// reset, which is the number of the attempt they are on counted from 0; ever, resets
+    /// included).
+    pub async fn quiz_attempts(
+        &self,
+        learner: &str,
+        lesson: &str,
+        quiz: u32,
+    ) -> Result<(u32, u32), StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(CASE WHEN reset_at IS NULL THEN 1 END), COUNT(*) FROM quiz_attempts \
+             WHERE learner_id = $1 AND lesson = $2 AND quiz = $3",
+        )
+        .bind(learner)
+        .bind(lesson)
+        .bind(i64::from(quiz))
+        .fetch_one(&self.pool)
+        .await?;
+        let count = |i| -> Result<u32, StoreError> {
+            let n: i64 = row.try_get(i)?;
+            Ok(u32::try_from(n).unwrap_or(u32::MAX))
+        };
+        Ok((count(0)?, count(1)?))
+    }
+
+    /// (lesson, last answers): the learner's last answers to each quiz since its lesson's last
+    /// reset, of one lesson or of all.
     pub(crate) async fn last_answers(
         &self,
         learner: &str,
         lesson: Option<&str>,
-    ) -> Result<Vec<(String, u32, Vec<Vec<usize>>)>, StoreError> {
+    ) -> Result<Vec<(String, LastAnswers)>, StoreError> {
         let of_lesson = if lesson.is_some() { "AND lesson = $2 " } else { "" };
         let query = format!(
-            "SELECT lesson, quiz, answers FROM quiz_attempts WHERE id IN (\
-               SELECT MAX(id) FROM quiz_attempts WHERE learner_id = $1 {of_lesson}AND reset_at IS NULL \
-               GROUP BY lesson, quiz\
-             ) ORDER BY lesson, quiz"
+            "SELECT a.lesson, a.quiz, a.answers, c.n FROM quiz_attempts a JOIN (\
+               SELECT MAX(id) AS last, COUNT(*) AS n FROM quiz_attempts \
+               WHERE learner_id = $1 {of_lesson}AND reset_at IS NULL GROUP BY lesson, quiz\
+             ) c ON a.id = c.last ORDER BY a.lesson, a.quiz"
         );
         let mut query = sqlx::query(&query).bind(learner);
         if let Some(lesson) = lesson {
@@ -160,10 +195,11 @@ impl Store {
         let rows: Vec<AnyRow> = query.fetch_all(&self.pool).await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in &rows {
-            let (lesson, quiz, answers): (String, i64, String) =
-                (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
+            let (lesson, quiz, answers, n): (String, i64, String, i64) =
+                (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?);
             if let (Ok(quiz), Some(answers)) = (u32::try_from(quiz), decode_answers(&answers)) {
-                out.push((lesson, quiz, answers));
+                let attempts = u32::try_from(n).unwrap_or(u32::MAX);
+                out.push((lesson, LastAnswers { quiz, answers, attempts }));
             }
         }
         Ok(out)

@@ -8,10 +8,84 @@
 import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
 
+// Drafts. The browser keeps a copy of every edit under the exercise's id, with the version of
+// the server's draft it was edited from (`base`, the server's saved_ms) and whether the server
+// has it (`synced`). On load the copy wins only if the server has not kept a newer draft since
+// it was made: so a tab closed before its save reached the server loses nothing, and an old
+// copy on one device never overwrites what the learner wrote on another. No clocks compared.
+function draftKeeper(textarea) {
+  const holder = textarea.closest("[data-draft]");
+  if (!holder) return null;
+  const key = `lockstep.draft.${holder.dataset.draft}`;
+  const status = holder.querySelector("[data-role=draft-status]");
+  const say = (text) => {
+    if (status) status.textContent = text;
+  };
+  let base = Number(holder.dataset.savedMs || 0);
+  const read = () => {
+    try {
+      return JSON.parse(localStorage.getItem(key) || "null");
+    } catch {
+      return null;
+    }
+  };
+  const write = (copy) => {
+    try {
+      localStorage.setItem(key, JSON.stringify(copy));
+    } catch {
+      // Storage full or refused (private mode): the server's copy is all there is.
+    }
+  };
+  const kept = read();
+  if (
+    holder.dataset.pinned !== "true" &&
+    kept && typeof kept.script === "string" && !kept.synced &&
+    kept.base >= base && kept.script !== textarea.value
+  ) {
+    textarea.value = kept.script;
+    say("Restored the draft this browser kept from your last visit.");
+  }
+  const url = holder.dataset.autosave;
+  let timer = null;
+  let pending = null;
+  const save = async () => {
+    const script = pending;
+    pending = null;
+    const exercise = holder.dataset.draft;
+    const file_name = textarea.form?.querySelector("input[name=file_name]")?.value;
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ exercise, script, file_name }),
+      });
+      const body = await response.json().catch(() => ({}));
+      if (!response.ok) throw new Error(body.error || `the server answered ${response.status}`);
+      base = body.saved_ms;
+      if (pending === null) write({ script, base, synced: true });
+      say("Draft saved to your account.");
+    } catch (e) {
+      say(`Draft kept in this browser only: ${e.message}`);
+    }
+  };
+  return (script) => {
+    write({ script, base, synced: false });
+    if (!url) {
+      say("Draft kept in this browser.");
+      return;
+    }
+    pending = script;
+    clearTimeout(timer);
+    // One save per pause in typing, not one per key.
+    timer = setTimeout(save, 1500);
+  };
+}
+
 function upgrade(textarea) {
   if (textarea.dataset.upgraded) return;
   textarea.dataset.upgraded = "true";
   const label = document.querySelector(`label[for="${textarea.id}"]`);
+  const keep = draftKeeper(textarea);
   const view = new EditorView({
     doc: textarea.value,
     extensions: [
@@ -21,7 +95,9 @@ function upgrade(textarea) {
         "aria-label": label ? `${label.textContent}: Python code` : "Python code",
       }),
       EditorView.updateListener.of((update) => {
-        if (update.docChanged) textarea.value = update.state.doc.toString();
+        if (!update.docChanged) return;
+        textarea.value = update.state.doc.toString();
+        if (keep) keep(textarea.value);
       }),
     ],
   });

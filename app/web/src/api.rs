@@ -120,8 +120,14 @@ async fn page_progress(
 }
 
 /// A graded exercise's page, with the viewer's submissions of it.
+///
+/// `from`: `start` for the lesson's starting script, or the id of one of the viewer's
+/// submissions to edit and resubmit; otherwise the editor opens on the latest draft.
 #[server]
-pub async fn get_exercise(id: String) -> Result<crate::model::ExercisePage, ServerFnError> {
+pub async fn get_exercise(
+    id: String,
+    from: Option<String>,
+) -> Result<crate::model::ExercisePage, ServerFnError> {
     use crate::ssr::{context::internal, grading};
     let ctx = crate::ssr::context()?;
     let viewer = ctx.viewer().await?;
@@ -138,12 +144,18 @@ pub async fn get_exercise(id: String) -> Result<crate::model::ExercisePage, Serv
             .collect(),
         _ => Vec::new(),
     };
-    let draft = ctx.take_draft().await?;
+    let refused = ctx.take_draft().await?;
+    let editor = match &exercise {
+        Some(e) => grading::editor_start(&ctx.store, &viewer, e, refused, from.as_deref())
+            .await
+            .map_err(internal)?,
+        None => grading::starter(String::new()),
+    };
     Ok(crate::model::ExercisePage {
         exercise,
         signed_in: viewer.account().is_some(),
         error: ctx.take_form_error().await?,
-        draft,
+        editor,
         submissions,
         progress: page_progress(&ctx, &viewer, &events).await?,
     })
@@ -156,7 +168,7 @@ pub async fn get_submission(id: i64) -> Result<crate::model::SubmissionPage, Ser
     let viewer = ctx.viewer().await?;
     let events = ctx.events(&viewer).await?;
     let submission =
-        crate::ssr::grading::submission(&ctx.store, &ctx.course.current(), &viewer, id)
+        crate::ssr::grading::submission(&ctx.store, &ctx.course.current(), &viewer, &events, id)
             .await
             .map_err(crate::ssr::context::internal)?;
     Ok(crate::model::SubmissionPage {

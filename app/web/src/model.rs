@@ -152,8 +152,8 @@ pub struct LessonLearner {
     pub completed: bool,
     /// The learner has something recorded in this lesson, which they may reset.
     pub has_progress: bool,
-    /// Per quiz of the lesson, in order: the review of the learner's last attempt.
-    pub reviews: Vec<Option<QuizReview>>,
+    /// Per quiz of the lesson, in order: the learner's side of it.
+    pub quizzes: Vec<QuizLearner>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -184,21 +184,39 @@ pub struct QuizQuestion {
     pub options_html: Vec<String>,
 }
 
-/// The learner's last attempt, marked.
+/// A quiz as one learner meets it: the attempt they are on, in its own order of options, and
+/// the review of the attempt before.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct QuizLearner {
+    /// The attempt the form answers, from 0; posted back so the server reads the answers
+    /// through the order it showed.
+    pub attempt: u32,
+    /// Per question, the option (as [`QuizQuestion::options_html`] lists them) at each
+    /// position shown.
+    pub order: Vec<Vec<usize>>,
+    pub review: Option<QuizReview>,
+}
+
+/// The learner's last attempt, marked. Until the quiz is passed it says which questions were
+/// wrong and why each chosen option is right or wrong, never which options are right: a
+/// failed attempt's review must not be a key for the next.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QuizReview {
     pub right: u32,
     pub passed: bool,
-    /// Per question: whether it was right, and per option whether it was chosen, whether it is
-    /// correct, and why.
+    /// Per question: whether it was right, and its options in the order that attempt showed.
     pub questions: Vec<(bool, Vec<ReviewedOption>)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReviewedOption {
+    /// The option, as [`QuizQuestion::options_html`] lists them.
+    pub option: usize,
     pub chosen: bool,
-    pub correct: bool,
-    pub explain_html: String,
+    /// Whether it is correct: shown once the quiz is passed.
+    pub correct: Option<bool>,
+    /// Why it is right or wrong: for a chosen option, and for every option once passed.
+    pub explain_html: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -304,11 +322,62 @@ pub struct ExercisePage {
     /// `None` when there is no such exercise.
     pub exercise: Option<ExerciseView>,
     pub signed_in: bool,
-    /// Why the last submission was refused (nothing was queued), with the script it refused.
+    /// Why the last submission was refused (nothing was queued); the editor holds the script
+    /// it refused.
     pub error: Option<String>,
-    pub draft: Option<String>,
+    /// What the editor opens on.
+    pub editor: EditorStart,
     pub submissions: Vec<SubmissionRow>,
     pub progress: ProgressView,
+}
+
+/// The script the exercise editor opens on, and where it comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EditorStart {
+    pub script: String,
+    pub source: ScriptSource,
+    /// When the server saved the draft shown (unix ms), 0 when none: the editor restores the
+    /// copy its browser kept only when that copy was edited from this version or a later one.
+    pub saved_ms: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ScriptSource {
+    /// The lesson's starting script: nothing of the learner's yet.
+    Starter,
+    /// The starting script, because the learner asked to start over.
+    StartOver,
+    /// The learner's latest draft, kept on the server.
+    Draft,
+    /// What the last submission was refused with.
+    Refused,
+    /// A submission's script, to edit and resubmit.
+    Submission(i64),
+}
+
+impl EditorStart {
+    /// Whether the editor must show this script as it is rather than a newer copy its browser
+    /// kept: the learner asked for it by name.
+    pub fn pinned(&self) -> bool {
+        !matches!(self.source, ScriptSource::Draft | ScriptSource::Starter)
+    }
+
+    /// The line above the editor that says what it holds.
+    pub fn describe(&self) -> Option<String> {
+        match self.source {
+            ScriptSource::Starter => None,
+            ScriptSource::Draft => Some(
+                "Your latest draft, kept with your account: it follows you to any device.".into(),
+            ),
+            ScriptSource::StartOver => Some(
+                "The lesson's starting script. Your draft is replaced once you edit this.".into(),
+            ),
+            ScriptSource::Refused => Some("The script you just tried to submit.".into()),
+            ScriptSource::Submission(id) => {
+                Some(format!("The script of submission #{id}: edit it and submit again."))
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -374,6 +443,14 @@ pub struct SubmissionView {
     /// instructor, and finished).
     pub can_cancel: bool,
     pub can_rerun: bool,
+    /// The viewer is its learner (an instructor may read it too).
+    pub own: bool,
+    /// The script as graded, highlighted on the server; lines numbered from 1, as the
+    /// verdict's `file:line` counts them.
+    pub script: Vec<lockstep_highlight::Line>,
+    /// What this submission's pass earned (XP, a level, achievements), once graded; `None`
+    /// when it earned nothing (a failure, or a pass after an earlier one).
+    pub earned: Option<Progressed>,
 }
 
 /// A submission's event with the id the live stream resumes after.

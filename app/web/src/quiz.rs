@@ -1,17 +1,19 @@
-//! A quiz in a lesson: a plain form (question N's options are the field `qN`, valued by option
-//! number) that posts to the server, which marks it, records it and
-//! sends the learner back to the quiz, where the review of their attempt now shows each
-//! option's explanation. The same with or without JavaScript; the page never holds an answer
-//! before the learner has given theirs.
+//! A quiz in a lesson: a plain form (question N's options are the field `qN`, valued by the
+//! position shown; the attempt's number travels with them) that posts to the server, which
+//! reads the answers back through the order it showed, marks them, records them and sends the
+//! learner back to the quiz, where the review of their attempt now says what was wrong and
+//! why. The same with or without JavaScript; the page never holds an answer the learner has
+//! not earned: the right options appear only once the quiz is passed.
 
 use leptos::prelude::*;
 
-use crate::model::{QuizBlock, QuizQuestion, QuizReview};
+use crate::model::{QuizBlock, QuizLearner, QuizQuestion, QuizReview};
 
-/// `review`: of the learner's last attempt, if they made one.
+/// `learner`: the attempt they are on, its order, and the review of the one before.
 #[component]
-pub fn QuizView(quiz: QuizBlock, review: Option<QuizReview>) -> impl IntoView {
+pub fn QuizView(quiz: QuizBlock, learner: QuizLearner) -> impl IntoView {
     let QuizBlock { index, action, questions, pass_mark } = quiz;
+    let QuizLearner { attempt, order, review } = learner;
     let total = questions.len();
     let reviewed = review.map(|r| view! { <Review review=r questions=questions.clone()/> });
     let again = if reviewed.is_some() { "Try again: " } else { "" };
@@ -20,11 +22,13 @@ pub fn QuizView(quiz: QuizBlock, review: Option<QuizReview>) -> impl IntoView {
             <h3 id=format!("quiz-{index}-title")>{format!("Quiz: {total} question{}", if total == 1 { "" } else { "s" })}</h3>
             {reviewed}
             <form method="post" action=action class="quiz-form">
-                <p class="muted">{format!("{again}{pass_mark} of {total} right passes; you can answer as often as you like.")}</p>
+                <input type="hidden" name="attempt" value=attempt.to_string()/>
+                <p class="muted">{format!("{again}{pass_mark} of {total} right passes; you can answer as often as you like, the options shuffled each time.")}</p>
                 {questions
                     .into_iter()
+                    .zip(order.into_iter().chain(std::iter::repeat(Vec::new())))
                     .enumerate()
-                    .map(|(q, question)| view! { <Question q question/> })
+                    .map(|(q, (question, order))| view! { <Question q question order/> })
                     .collect_view()}
                 <button type="submit" class="primary">"Check answers"</button>
             </form>
@@ -32,8 +36,9 @@ pub fn QuizView(quiz: QuizBlock, review: Option<QuizReview>) -> impl IntoView {
     }
 }
 
+/// `order`: the option at each position shown.
 #[component]
-fn Question(q: usize, question: QuizQuestion) -> impl IntoView {
+fn Question(q: usize, question: QuizQuestion, order: Vec<usize>) -> impl IntoView {
     let kind = if question.multiple { "checkbox" } else { "radio" };
     view! {
         <fieldset class="quiz-question">
@@ -42,15 +47,15 @@ fn Question(q: usize, question: QuizQuestion) -> impl IntoView {
                 <span inner_html=question.prompt_html></span>
                 {question.multiple.then(|| view! { <span class="muted">" (choose every option that applies)"</span> })}
             </legend>
-            {question
-                .options_html
+            {order
                 .into_iter()
                 .enumerate()
-                .map(|(o, html)| {
+                .filter_map(|(position, o)| Some((position, question.options_html.get(o)?.clone())))
+                .map(|(position, html)| {
                     view! {
                         <label class="quiz-option">
                             // One name per question: radio buttons of one name are one group.
-                            <input type=kind name=format!("q{q}") value=o.to_string()/>
+                            <input type=kind name=format!("q{q}") value=position.to_string()/>
                             " "
                             <span inner_html=html></span>
                         </label>
@@ -68,6 +73,12 @@ fn Review(review: QuizReview, questions: Vec<QuizQuestion>) -> impl IntoView {
     view! {
         <div class="quiz-review" data-role="quiz-review" data-passed=review.passed.to_string()>
             <p class="quiz-score" role="status">{format!("{verdict}: {} of {total} right.", review.right)}</p>
+            {(!review.passed).then(|| view! {
+                <p class="muted" data-role="quiz-hidden">
+                    "The right answers show once you pass; until then, each option you chose says why it is right or wrong. "
+                    <a href="/xp#quizzes">"Why"</a>
+                </p>
+            })}
             <ol>
                 {review
                     .questions
@@ -83,19 +94,25 @@ fn Review(review: QuizReview, questions: Vec<QuizQuestion>) -> impl IntoView {
                                 <ul>
                                     {options
                                         .into_iter()
-                                        .zip(question.options_html)
-                                        .map(|(o, text)| {
+                                        .map(|o| {
+                                            let text = question.options_html.get(o.option).cloned().unwrap_or_default();
                                             let marks = match (o.chosen, o.correct) {
-                                                (true, true) => "your answer, correct",
-                                                (true, false) => "your answer, not correct",
-                                                (false, true) => "correct, not chosen",
-                                                (false, false) => "",
+                                                (true, Some(true)) => "your answer, correct",
+                                                (true, Some(false)) => "your answer, not correct",
+                                                (false, Some(true)) => "correct, not chosen",
+                                                (true, None) => "your answer",
+                                                (false, _) => "",
+                                            };
+                                            let class = match o.correct {
+                                                Some(true) => "correct",
+                                                _ if o.chosen => "chosen",
+                                                _ => "",
                                             };
                                             view! {
-                                                <li class=if o.correct { "correct" } else { "" }>
+                                                <li class=class>
                                                     <span inner_html=text></span>
                                                     {(!marks.is_empty()).then(|| view! { <em>{format!(" ({marks})")}</em> })}
-                                                    <p class="explain" inner_html=o.explain_html></p>
+                                                    {o.explain_html.map(|e| view! { <p class="explain" inner_html=e></p> })}
                                                 </li>
                                             }
                                         })

@@ -30,8 +30,8 @@ pub enum Action {
     SimulationExplored { lesson: String, sim: u32 },
     /// A quiz answered with at least its pass mark; `quiz` is its position in the lesson.
     QuizPassed { lesson: String, quiz: u32 },
-    /// A quiz answered with every answer right, in one attempt. Its own event (earning no XP)
-    /// so that a perfect attempt after an imperfect pass still counts.
+    /// A quiz answered with every answer right at the learner's first attempt at it (ever: a
+    /// reset does not make a seen quiz new). Its own event, earning no XP.
     QuizPerfect { lesson: String, quiz: u32 },
     /// A graded exercise passed every check.
     ExercisePassed { exercise: String },

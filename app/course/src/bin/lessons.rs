@@ -44,9 +44,17 @@ fn main() -> ExitCode {
         println!("{}:{}: {}", dir.join(&d.file).display(), d.line, d.message);
         problems += 1;
     }
+    let warnings = course.warnings();
+    for w in &warnings {
+        println!("{}:{}: {}", dir.join(&w.file).display(), w.line, w.message);
+    }
     let lessons = course.lessons.len();
     if problems == 0 {
-        eprintln!("{lessons} lessons checked, no problems");
+        // Warnings leave the exit code alone: the lessons serve as they are.
+        match warnings.len() {
+            0 => eprintln!("{lessons} lessons checked, no problems"),
+            n => eprintln!("{lessons} lessons checked, no problems, {n} warning(s)"),
+        }
         ExitCode::SUCCESS
     } else {
         eprintln!("{lessons} lessons checked, {problems} problem(s)");

@@ -3,6 +3,7 @@
 //! (`spawn_reaper`). The database is the only channel between them: events are rows, so a
 //! browser following a submission on one app machine sees what a worker reported to another.
 
+pub mod drafts;
 pub mod pilots;
 pub mod submissions;
 pub mod tokens;

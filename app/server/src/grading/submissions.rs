@@ -64,7 +64,7 @@ pub fn check_script(script: &str, file_name: &str) -> Result<(), ScriptError> {
 }
 
 /// A plain name ending in `.py`: no path, no hidden file, nothing a shell or URL would mangle.
-fn is_plain_file_name(name: &str) -> bool {
+pub(super) fn is_plain_file_name(name: &str) -> bool {
     name.ends_with(".py")
         && name.len() <= 100
         && !name.starts_with('.')
@@ -286,6 +286,11 @@ async fn queue(
             )
         })?;
     state.grading.changed.notify_waiters();
+    // What was submitted is the learner's latest script: the editor opens on it next time.
+    // The submission is queued already, so a failure here costs the draft, not the grading.
+    if let Err(e) = store.save_draft(&learner, &exercise.id, &new.script, &file_name, now).await {
+        tracing::error!("keeping submission {id} as the draft: {e}");
+    }
     Ok(id)
 }
 

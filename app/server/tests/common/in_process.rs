@@ -138,6 +138,12 @@ impl Jar {
         self.post_body(app, path, "application/x-www-form-urlencoded", body.into_bytes()).await
     }
 
+    /// Posts JSON as this site's own scripts do (`fetch` from one of its pages).
+    pub async fn post_json(&mut self, app: &App, path: &str, json: &serde_json::Value) -> Page {
+        let body = serde_json::to_vec(json).unwrap();
+        self.post_body(app, path, "application/json", body).await
+    }
+
     /// Posts a `multipart/form-data` form, as a browser does with a file input: `fields`, then
     /// `file` (its name and bytes) as the `upload` field.
     pub async fn post_multipart(
@@ -212,4 +218,37 @@ impl Jar {
         let to = to.strip_prefix("http://localhost").unwrap_or(to).to_string();
         self.get(app, &to).await
     }
+}
+
+/// The fields that answer lesson 2's quiz with `answers`, as the learner of `cookie` (or a new
+/// visitor) is shown it now.
+pub async fn dataparallel_quiz(
+    app: &App,
+    cookie: Option<&str>,
+    answers: &[(usize, usize)],
+) -> Vec<(String, String)> {
+    let page = get(app, "/lessons/dataparallel", cookie).await;
+    super::quiz_form(&super::shown_quiz(&page.body, 0), "dataparallel", 0, answers)
+}
+
+/// Form fields as a urlencoded body.
+pub fn form_body(fields: &[(String, String)]) -> String {
+    form_urlencoded::Serializer::new(String::new()).extend_pairs(fields).finish()
+}
+
+impl Jar {
+    /// [`dataparallel_quiz`] for this browser.
+    pub async fn dataparallel_quiz(
+        &mut self,
+        app: &App,
+        answers: &[(usize, usize)],
+    ) -> Vec<(String, String)> {
+        let page = self.get(app, "/lessons/dataparallel").await;
+        super::quiz_form(&super::shown_quiz(&page.body, 0), "dataparallel", 0, answers)
+    }
+}
+
+/// Owned fields as the `(&str, &str)` pairs [`Jar::post`] takes.
+pub fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {
+    fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
 }

@@ -202,3 +202,103 @@ pub async fn server_process_with(
     }
     ServerProcess(child)
 }
+
+/// Lesson 2's quiz (`dataparallel`, quiz 0) answered right: (question, option) with options
+/// numbered as the lesson lists them. The page shows them shuffled, so a test reads the
+/// positions off the page with [`quiz_form`].
+pub const DATAPARALLEL_RIGHT: &[(usize, usize)] = &[(0, 1), (1, 0), (2, 0), (2, 1), (2, 2), (3, 0)];
+/// The same quiz with question 0 answered wrong and nothing else.
+pub const DATAPARALLEL_WRONG: &[(usize, usize)] = &[(0, 0)];
+
+/// A quiz as a page shows it: the attempt its form answers, and per option label (field name,
+/// value, text).
+#[derive(Debug)]
+pub struct ShownQuiz {
+    pub attempt: String,
+    pub options: Vec<(String, String, String)>,
+}
+
+/// Quiz `index` as the server's HTML `page` shows it.
+pub fn shown_quiz(page: &str, index: u32) -> ShownQuiz {
+    let section = page
+        .split(&format!(r#"id="quiz-{index}""#))
+        .nth(1)
+        .expect("the quiz on the page")
+        .split("</section>")
+        .next()
+        .unwrap();
+    let attr = |s: &str, name: &str| -> String {
+        s.split(&format!(r#"{name}=""#)).nth(1).unwrap().split('"').next().unwrap().to_string()
+    };
+    let form = section.split("<form").nth(1).expect("the quiz form");
+    let attempt = attr(form.split(r#"name="attempt""#).nth(1).unwrap(), "value");
+    let options = form
+        .split(r#"<label class="quiz-option">"#)
+        .skip(1)
+        .map(|label| {
+            let label = label.split("</label>").next().unwrap();
+            let input = label.split("<input").nth(1).unwrap();
+            let text = label.split("<span>").nth(1).unwrap().split("</span>").next().unwrap();
+            (attr(input, "name"), attr(input, "value"), plain_text(text))
+        })
+        .collect();
+    ShownQuiz { attempt, options }
+}
+
+/// The text of some HTML: tags dropped, the usual entities decoded.
+pub fn plain_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+        .trim()
+        .to_string()
+}
+
+/// The form fields that answer quiz `index` of lesson `slug` with `answers` ((question,
+/// option), options as the lesson lists them), through the order `shown` has them in.
+pub fn quiz_form(
+    shown: &ShownQuiz,
+    slug: &str,
+    index: u32,
+    answers: &[(usize, usize)],
+) -> Vec<(String, String)> {
+    let course = lockstep_course::load(&in_process::course_dir()).unwrap();
+    let quiz = course
+        .find(slug)
+        .and_then(|(_, l)| l.ready())
+        .and_then(|l| {
+            l.body
+                .iter()
+                .filter_map(|b| match b {
+                    lockstep_course::Block::Quiz(q) => Some(q),
+                    _ => None,
+                })
+                .nth(index as usize)
+        })
+        .expect("the quiz in the course");
+    let mut fields = vec![("attempt".to_string(), shown.attempt.clone())];
+    for &(q, o) in answers {
+        let text = plain_text(&quiz.questions[q].options[o].text_html);
+        let name = format!("q{q}");
+        let (_, value, _) = shown
+            .options
+            .iter()
+            .find(|(n, _, t)| *n == name && *t == text)
+            .unwrap_or_else(|| panic!("option {o} of question {q} ({text}) on the page: {shown:?}"));
+        fields.push((name, value.clone()));
+    }
+    fields
+}

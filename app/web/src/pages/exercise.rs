@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 use leptos_meta::{Script, Title};
-use leptos_router::hooks::use_params_map;
-use lockstep_routes::{ACCOUNT, SUBMISSIONS_API};
+use leptos_router::hooks::{use_params_map, use_query_map};
+use lockstep_routes::{ACCOUNT, DRAFTS_API, SUBMISSIONS_API};
 
 use crate::api::get_exercise;
 use crate::components::{ProgressPanel, TextArea, Toast};
@@ -14,8 +14,10 @@ use crate::model::{ExercisePage as Page, SubmissionRow};
 #[component]
 pub fn ExercisePage() -> impl IntoView {
     let params = use_params_map();
+    let query = use_query_map();
     let id = move || params.read().get("id").unwrap_or_default();
-    let page = Resource::new(id, get_exercise);
+    let from = move || query.read().get("from");
+    let page = Resource::new(move || (id(), from()), |(id, from)| get_exercise(id, from));
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading the exercise…"</p> }>
             {move || Suspend::new(async move {
@@ -34,9 +36,11 @@ pub fn ExercisePage() -> impl IntoView {
 
 #[component]
 fn Exercise(p: Page) -> impl IntoView {
-    let Page { exercise, signed_in, error, draft, submissions, progress } = p;
+    let Page { exercise, signed_in, error, editor, submissions, progress } = p;
     let e = exercise.expect("the page shows found exercises only");
-    let script = draft.unwrap_or_else(|| e.starter.clone());
+    let pinned = editor.pinned().to_string();
+    let describe = editor.describe();
+    let start_over = format!("{}?from=start", lockstep_routes::exercise(&e.id));
     let lesson = lockstep_routes::lesson(&e.lesson_slug);
     let error =
         error.map(|e| view! { <p class="form-error" role="alert" data-role="form-error">{e}</p> });
@@ -95,7 +99,23 @@ fn Exercise(p: Page) -> impl IntoView {
                 <p class="upload">
                     <label>"Or upload your script (it replaces the text below): " <input type="file" name="upload" accept=".py,text/x-python" data-upload/></label>
                 </p>
-                <TextArea text=script id="script" name="script" rows=30 editor="python"/>
+                // The editor keeps a copy in the browser as the learner types, and for an
+                // account saves it to the server too (app/web/editor/editor.js).
+                <div
+                    class="draft"
+                    data-draft=e.id.clone()
+                    data-saved-ms=editor.saved_ms
+                    data-pinned=pinned
+                    data-autosave=signed_in.then_some(DRAFTS_API)
+                >
+                    <p class="muted draft-source" data-role="script-source">
+                        {describe}
+                        " "
+                        <a href=start_over data-role="start-over">"Start over from the lesson's script"</a>
+                    </p>
+                    <TextArea text=editor.script id="script" name="script" rows=30 editor="python"/>
+                    <p class="muted draft-status" data-role="draft-status" aria-live="polite"></p>
+                </div>
                 {submit}
             </form>
             <Submissions rows=submissions/>

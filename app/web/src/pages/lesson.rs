@@ -118,13 +118,13 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
                 _ => None,
             });
             let learner = state.learner;
-            // Drawn again only when its review changes (a reset takes it away), so choices
+            // Drawn again only when the learner's side changes (a reset takes the review away), so choices
             // being made in it survive the lesson being completed.
-            let review = Memo::new(move |_| {
-                learner.with(|l| l.reviews.get(index as usize).cloned().flatten())
+            let mine = Memo::new(move |_| {
+                learner.with(|l| l.quizzes.get(index as usize).cloned().unwrap_or_default())
             });
             quiz.map(|quiz| {
-                view! { {move || view! { <QuizView quiz=quiz.clone() review=review.get()/> }} }
+                view! { {move || view! { <QuizView quiz=quiz.clone() learner=mine.get()/> }} }
             })
             .into_any()
         }

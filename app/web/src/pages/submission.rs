@@ -12,7 +12,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::get_submission;
-use crate::components::ProgressPanel;
+use crate::components::{ProgressPanel, Toast};
 use crate::model::{LiveEvent, SubmissionPage as Page, SubmissionView};
 
 #[component]
@@ -49,15 +49,30 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
     let events = RwSignal::new(s.events.clone());
     let verdict = RwSignal::new(s.verdict.clone());
     let done = RwSignal::new(s.done);
+    // The panel and what the verdict earned change live with the verdict; the toast says so
+    // only then (a graded page loaded later shows what it earned beside the verdict).
+    let progress = RwSignal::new(progress);
+    let earned = RwSignal::new(s.earned.clone());
+    let toast = RwSignal::new(None::<String>);
     #[cfg(feature = "hydrate")]
     {
         let after = s.events.last().map_or(0, |e| e.id);
+        let graded = live::Graded { events, verdict, done, progress, earned, toast };
         Effect::new(move |_| {
             if !done.get_untracked() {
-                live::follow(id, after, events, verdict, done);
+                live::follow(id, after, graded);
             }
         });
     }
+    let file_name = s.file_name.clone();
+    let flagged = s.verdict.as_ref().and_then(|v| v.error.as_ref()).and_then(|e| {
+        (e.file.as_deref() == Some(file_name.as_str())).then_some(e.line).flatten()
+    });
+    let resubmit = s.own.then(|| {
+        let href = format!("{}?from={id}", lockstep_routes::exercise(&s.exercise));
+        view! { <a class="button" href=href data-role="resubmit">"Edit this script and resubmit"</a> }
+            .into_any()
+    });
     let lesson = s.lesson_slug.clone().map(|slug| {
         let title = s.lesson_title.clone().unwrap_or(slug.clone());
         view! { <p class="breadcrumb"><a href=lockstep_routes::exercise(&s.exercise)>"Exercise: " {title}</a></p> }
@@ -112,7 +127,8 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
         <section class="submission-page" data-submission=id>
             {lesson}
             <h1>{format!("Submission #{id}: {}", s.file_name)}</h1>
-            <ProgressPanel progress=Signal::stored(progress)/>
+            <Toast message=toast/>
+            <ProgressPanel progress=Signal::from(progress)/>
             <p class="submission-status" role="status" aria-live="polite" data-role="status" data-done=move || done.get().to_string()>
                 {move || status_line(&events.get())}
             </p>
@@ -124,7 +140,8 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
             <ul class="checks" data-role="checks">
                 {move || {
                     let case = verdict.with(|v| v.as_ref().and_then(LearnerCase::of));
-                    checks().into_iter().map(|c| view! { <CheckItem c case/> }).collect_view()
+                    let file_name = file_name.clone();
+                    checks().into_iter().map(|c| view! { <CheckItem c case file_name=file_name.clone()/> }).collect_view()
                 }}
             </ul>
             {move || verdict.get().map(|v| {
@@ -133,13 +150,80 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
                     <p class=format!("verdict verdict-{}", v.status.as_str()) data-role="verdict">
                         <strong>{v.status.as_str().to_uppercase()}</strong> ": " {v.summary.clone()}
                     </p>
+                    {move || earned.get().and_then(|e| e.message()).map(|m| view! {
+                        <p class="earned" data-role="earned">{m}</p>
+                    })}
                     {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message}</pre> })}
                     {comparison.map(|c| view! { <super::run_vs_model::RunBesideModel c/> })}
                 }
                 .into_any()
             })}
+            <GradedScript file_name=s.file_name.clone() lines=s.script.clone() flagged resubmit/>
         </section>
     }
+}
+
+/// The script as it was graded, numbered as the verdict's `file:line` counts, each line an
+/// anchor (`#L12`) that messages link to; the line an error names is marked.
+#[component]
+fn GradedScript(
+    file_name: String,
+    lines: Vec<lockstep_highlight::Line>,
+    flagged: Option<u32>,
+    resubmit: Option<AnyView>,
+) -> impl IntoView {
+    view! {
+        <h2 id="script">"The script that was graded"</h2>
+        {resubmit.map(|r| view! { <p>{r}</p> })}
+        <figure class="code-block graded-script" data-role="graded-script">
+            <figcaption><span class="code-title">{file_name}</span><span class="code-lang">"python"</span></figcaption>
+            <pre class="numbered"><code class="language-python">
+                {lines
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, line)| {
+                        let n = i as u32 + 1;
+                        let class = if flagged == Some(n) { "code-line line-flagged" } else { "code-line" };
+                        view! {
+                            <span class=class id=format!("L{n}")>
+                                <span class="line-number" aria-hidden="true">{n}</span>
+                                {line
+                                    .into_iter()
+                                    .map(|span| match span.kind {
+                                        Some(kind) => view! { <span class=kind.class()>{span.text}</span> }.into_any(),
+                                        None => span.text.into_any(),
+                                    })
+                                    .collect_view()}
+                            </span>
+                        }
+                    })
+                    .collect_view()}
+            </code></pre>
+        </figure>
+    }
+}
+
+/// A message with every `FILE:LINE` of the graded script made a link to that line.
+fn with_line_links(text: &str, file_name: &str) -> impl IntoView {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    let needle = format!("{file_name}:");
+    while let Some(at) = rest.find(&needle) {
+        let after = &rest[at + needle.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            pieces.push(rest[..at + needle.len()].to_string().into_any());
+            rest = after;
+            continue;
+        }
+        pieces.push(rest[..at].to_string().into_any());
+        let site = rest[at..at + needle.len() + digits].to_string();
+        let href = format!("#L{}", &after[..digits]);
+        pieces.push(view! { <a href=href class="line-link">{site}</a> }.into_any());
+        rest = &after[digits..];
+    }
+    pieces.push(rest.to_string().into_any());
+    pieces.collect_view()
 }
 
 /// What the verdict's graded run showed of the learner's data, to set a simulation up as
@@ -199,7 +283,7 @@ fn case_simulation(c: &Check, case: LearnerCase) -> Option<(lockstep_embed::Simu
 }
 
 #[component]
-fn CheckItem(c: Check, case: Option<LearnerCase>) -> impl IntoView {
+fn CheckItem(c: Check, case: Option<LearnerCase>, file_name: String) -> impl IntoView {
     let sim = case.and_then(|case| case_simulation(&c, case)).map(|(sim, caption)| {
         view! {
             <figure class="check-sim" data-role="case-sim">
@@ -221,7 +305,7 @@ fn CheckItem(c: Check, case: Option<LearnerCase>) -> impl IntoView {
             " "
             <strong>{c.id.title()}</strong>
             " "
-            <span class="check-message">{c.message}</span>
+            <span class="check-message">{with_line_links(&c.message, &file_name)}</span>
             {c.hint.map(|h| view! { <p class="check-hint">{h}</p> })}
             {(c.status != CheckStatus::Pass)
                 .then(|| lockstep_routes::lesson_link(&c.lesson))
@@ -317,7 +401,7 @@ mod live {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
 
-    use crate::model::LiveEvent;
+    use crate::model::{LiveEvent, ProgressView, Progressed};
 
     const KINDS: &[&str] = &[
         "queued",
@@ -332,13 +416,19 @@ mod live {
         "cancelled",
     ];
 
-    pub fn follow(
-        id: i64,
-        after: i64,
-        events: RwSignal<Vec<LiveEvent>>,
-        verdict: RwSignal<Option<grading_protocol::Verdict>>,
-        done: RwSignal<bool>,
-    ) {
+    /// What the live events and the verdict's arrival update.
+    #[derive(Clone, Copy)]
+    pub struct Graded {
+        pub events: RwSignal<Vec<LiveEvent>>,
+        pub verdict: RwSignal<Option<grading_protocol::Verdict>>,
+        pub done: RwSignal<bool>,
+        pub progress: RwSignal<ProgressView>,
+        pub earned: RwSignal<Option<Progressed>>,
+        pub toast: RwSignal<Option<String>>,
+    }
+
+    pub fn follow(id: i64, after: i64, graded: Graded) {
+        let Graded { events, verdict, done, progress, earned, toast } = graded;
         let url = format!("/api/submissions/{id}/events?after={after}");
         let Ok(source) = web_sys::EventSource::new(&url) else { return };
         let closing = source.clone();
@@ -358,10 +448,15 @@ mod live {
                 if last {
                     closing.close();
                     leptos::task::spawn_local(async move {
+                        // The server recorded the verdict's XP with it: its page now says
+                        // what the pass earned and where the learner stands.
                         if let Ok(page) = crate::api::get_submission(id).await {
                             if let Some(s) = page.submission {
                                 verdict.set(s.verdict);
+                                toast.set(s.earned.as_ref().and_then(Progressed::message));
+                                earned.set(s.earned);
                             }
+                            progress.set(page.progress);
                         }
                         done.set(true);
                     });

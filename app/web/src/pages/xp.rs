@@ -41,6 +41,12 @@ fn Rules(r: XpRules) -> impl IntoView {
                     {rules.into_iter().map(|(what, xp)| view! { <tr><td>{what}</td><td>{xp}</td></tr> }).collect_view()}
                 </tbody>
             </table>
+            <h2 id="quizzes">"Quizzes"</h2>
+            <p data-role="quiz-policy">
+                "Each attempt at a quiz shows its options in a new order, and you may answer as often as you like. Until you pass, the review of an attempt says which questions were wrong and why each option you chose is right or wrong, but not which options are right: otherwise the review of a failed attempt would be the answer key for the next, and a pass would show only that you copied it. Once you pass, the review shows every answer with its explanation. A perfect score counts for "
+                <strong>"Flawless"</strong>
+                " only at your first attempt at a quiz; resetting the lesson does not make a quiz you have seen answered new."
+            </p>
             <h2>"Levels"</h2>
             <table data-role="levels">
                 <thead><tr><th scope="col">"Level"</th><th scope="col">"From"</th><th scope="col">"Name"</th></tr></thead>

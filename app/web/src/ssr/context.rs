@@ -162,7 +162,7 @@ impl AppContext {
         &self,
         viewer: &Viewer,
         slug: &str,
-    ) -> Result<Vec<(u32, Vec<Vec<usize>>)>, ServerFnError> {
+    ) -> Result<Vec<lockstep_store::LastAnswers>, ServerFnError> {
         match viewer.learner() {
             Some(id) => self.store.last_quiz_answers(id, slug).await.map_err(internal),
             None => Ok(Vec::new()),
@@ -192,6 +192,7 @@ impl AppContext {
         Ok(page_models::lesson_learner(
             &course,
             slug,
+            viewer.learner(),
             &Self::completed_in(&events),
             &answers,
             progress,

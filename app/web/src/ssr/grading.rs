@@ -6,7 +6,10 @@ use lockstep_course::Course;
 use lockstep_store::{Store, StoreError, Submission};
 
 use super::viewer::Viewer;
-use crate::model::{CheckPreview, ExerciseView, LiveEvent, SubmissionRow, SubmissionView};
+use crate::model::{
+    CheckPreview, EditorStart, ExerciseView, LiveEvent, ScriptSource, SubmissionRow,
+    SubmissionView,
+};
 
 pub fn exercise(course: &Course, id: &str) -> Option<ExerciseView> {
     let (lesson, e) = course.exercise(id)?;
@@ -35,6 +38,51 @@ pub fn exercise(course: &Course, id: &str) -> Option<ExerciseView> {
     })
 }
 
+pub fn starter(script: String) -> EditorStart {
+    EditorStart { script, source: ScriptSource::Starter, saved_ms: 0 }
+}
+
+/// What the exercise editor opens on: the script a refused submission left, else what `from`
+/// asks for (`start`, or a submission of the viewer's own), else the account's latest draft,
+/// else the starting script. A submission that is not the viewer's is not shown: the starting
+/// script takes its place, as for one that does not exist.
+pub async fn editor_start(
+    store: &Store,
+    viewer: &Viewer,
+    e: &ExerciseView,
+    refused: Option<String>,
+    from: Option<&str>,
+) -> Result<EditorStart, StoreError> {
+    if let Some(script) = refused {
+        return Ok(EditorStart { script, source: ScriptSource::Refused, saved_ms: 0 });
+    }
+    if from == Some("start") {
+        let script = e.starter.clone();
+        return Ok(EditorStart { script, source: ScriptSource::StartOver, saved_ms: 0 });
+    }
+    let Some(account) = viewer.account() else { return Ok(starter(e.starter.clone())) };
+    match from {
+        Some(id) => {
+            let id = id.parse::<i64>().ok();
+            let found = match id {
+                Some(id) => store.submission(id).await?,
+                None => None,
+            };
+            return Ok(match found {
+                Some(s) if s.learner_id == account.learner_id && s.exercise == e.id => {
+                    EditorStart { script: s.script, source: ScriptSource::Submission(s.id), saved_ms: 0 }
+                }
+                _ => starter(e.starter.clone()),
+            });
+        }
+        None => {}
+    }
+    Ok(match store.draft(&account.learner_id, &e.id).await? {
+        Some(d) => EditorStart { script: d.script, source: ScriptSource::Draft, saved_ms: d.saved_ms },
+        None => starter(e.starter.clone()),
+    })
+}
+
 pub fn row(s: &Submission) -> SubmissionRow {
     SubmissionRow {
         id: s.id,
@@ -44,11 +92,13 @@ pub fn row(s: &Submission) -> SubmissionRow {
     }
 }
 
-/// The submission as its page shows it, if `viewer` may read it.
+/// The submission as its page shows it, if `viewer` may read it. `events`: the viewer's XP
+/// events, for what the submission earned.
 pub async fn submission(
     store: &Store,
     course: &Course,
     viewer: &Viewer,
+    xp_events: &[lockstep_xp::Event],
     id: i64,
 ) -> Result<Option<SubmissionView>, StoreError> {
     let Some(s) = store.submission(id).await? else { return Ok(None) };
@@ -69,6 +119,41 @@ pub async fn submission(
         verdict: s.verdict.as_deref().and_then(|v| serde_json::from_str(v).ok()),
         can_cancel: owns && s.status == lockstep_store::SubmissionStatus::Queued,
         can_rerun: viewer.is_instructor() && s.status.is_final(),
+        own: owns,
+        script: lockstep_highlight::highlight("python", &s.script),
+        earned: if owns { earned(course, viewer, xp_events, &s) } else { None },
         exercise: s.exercise,
     }))
+}
+
+/// What grading `s` recorded for its learner: the exercise's events written in the same
+/// transaction as its verdict carry its finishing second. The progress without them is the
+/// progress before it.
+fn earned(
+    course: &Course,
+    viewer: &Viewer,
+    events: &[lockstep_xp::Event],
+    s: &Submission,
+) -> Option<crate::model::Progressed> {
+    use lockstep_xp::Action;
+    if s.verdict_status != Some(grading_protocol::Status::Pass) {
+        return None;
+    }
+    let at = s.finished_at?;
+    let of_this = |e: &&lockstep_xp::Event| {
+        e.at == at
+            && matches!(&e.action,
+                Action::ExercisePassed { exercise } | Action::ExerciseFirstTry { exercise }
+                    if *exercise == s.exercise)
+    };
+    if !events.iter().any(|e| of_this(&e)) {
+        return None;
+    }
+    let before: Vec<lockstep_xp::Event> = events.iter().filter(|e| !of_this(e)).cloned().collect();
+    let facts = super::page_models::facts(course);
+    Some(super::page_models::progressed(
+        &lockstep_xp::progress(&facts, &before),
+        &lockstep_xp::progress(&facts, events),
+        viewer.account().map(|a| a.email.as_str()),
+    ))
 }

@@ -2,12 +2,13 @@
 //! server to the browser.
 
 use lockstep_course::{Block, Course, LessonEntry, Quiz};
+use lockstep_store::LastAnswers;
 use lockstep_xp::{CourseFacts, LessonFacts, Progress};
 
 use crate::model::{
     AchievementView, BodyBlock, CourseOverview, LessonCard, LessonLearner, LessonLookup,
-    LessonView, NeighbourLink, ProgressView, Progressed, QuizBlock, QuizQuestion, QuizReview,
-    ReviewedOption, TocItem, XpRules,
+    LessonView, NeighbourLink, ProgressView, Progressed, QuizBlock, QuizLearner, QuizQuestion,
+    QuizReview, ReviewedOption, TocItem, XpRules,
 };
 
 pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -> CourseOverview {
@@ -93,13 +94,14 @@ pub fn lookup(course: &Course, slug: &str) -> LessonLookup {
     })
 }
 
-/// The lesson page's learner. `quiz_answers`: their last answers to this lesson's quizzes,
-/// (quiz, per question the options chosen), reviewed on the page.
+/// The lesson page's learner. `learner`: their id, when they have one; `quiz_answers`: their
+/// last answers to this lesson's quizzes, reviewed on the page.
 pub fn lesson_learner(
     course: &Course,
     slug: &str,
+    learner: Option<&str>,
     completed: &[String],
-    quiz_answers: &[(u32, Vec<Vec<usize>>)],
+    quiz_answers: &[LastAnswers],
     progress: ProgressView,
     has_progress: bool,
 ) -> LessonLearner {
@@ -118,35 +120,57 @@ pub fn lesson_learner(
         progress,
         completed: completed.iter().any(|s| s == slug),
         has_progress,
-        reviews: quizzes
+        quizzes: quizzes
             .into_iter()
             .zip(0u32..)
             .map(|(quiz, index)| {
-                let last = quiz_answers.iter().find(|(i, _)| *i == index);
-                last.and_then(|(_, answers)| review(quiz, answers))
+                let key = quiz_key(learner, slug, index);
+                let last = quiz_answers.iter().find(|a| a.quiz == index);
+                let attempt = last.map_or(0, |a| a.attempts);
+                QuizLearner {
+                    attempt,
+                    order: quiz.order(&key, attempt),
+                    review: last.and_then(|a| {
+                        review(quiz, &a.answers, &quiz.order(&key, a.attempts.saturating_sub(1)))
+                    }),
+                }
             })
             .collect(),
     }
 }
 
-/// The review of the learner's last answers, when they still fit the quiz as it is now.
-fn review(quiz: &Quiz, answers: &[Vec<usize>]) -> Option<QuizReview> {
-    quiz.grade(answers).ok().map(|marked| QuizReview {
+/// What fixes a learner's order of a quiz's options (with the attempt): the learner, or for
+/// a browser not yet given an id the same for everyone, so such pages can be cached.
+pub fn quiz_key(learner: Option<&str>, slug: &str, quiz: u32) -> String {
+    format!("{}/{slug}#{quiz}", learner.unwrap_or(""))
+}
+
+/// The review of the learner's last answers (`shown`: the order that attempt showed), when
+/// they still fit the quiz as it is now. The right answers only once passed.
+fn review(quiz: &Quiz, answers: &[Vec<usize>], shown: &[Vec<usize>]) -> Option<QuizReview> {
+    let marked = quiz.grade(answers).ok()?;
+    let revealed = marked.passed;
+    Some(QuizReview {
         right: marked.right as u32,
         passed: marked.passed,
         questions: quiz
             .questions
             .iter()
             .zip(&marked.answers)
-            .map(|(question, (chosen, right))| {
-                let options = question
-                    .options
+            .zip(shown)
+            .map(|((question, (chosen, right)), order)| {
+                let options = order
                     .iter()
-                    .enumerate()
-                    .map(|(o, option)| ReviewedOption {
-                        chosen: chosen.contains(&o),
-                        correct: option.correct,
-                        explain_html: option.explain_html.clone(),
+                    .filter_map(|&o| Some((o, question.options.get(o)?)))
+                    .map(|(o, option)| {
+                        let chosen = chosen.contains(&o);
+                        ReviewedOption {
+                            option: o,
+                            chosen,
+                            correct: revealed.then_some(option.correct),
+                            explain_html: (revealed || chosen)
+                                .then(|| option.explain_html.clone()),
+                        }
                     })
                     .collect();
                 (*right, options)

@@ -1,0 +1,70 @@
+//! The exercise editor's drafts: `POST /api/drafts` keeps what a signed-in learner is typing,
+//! so that their work survives a submission, a closed tab and a second device. Anonymous
+//! learners' drafts stay in their browser (the editor keeps a copy there for everyone).
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use tower_sessions::Session;
+
+use super::submissions::{is_plain_file_name, MAX_SCRIPT_BYTES};
+use super::{now_ms, Requester};
+use crate::AppState;
+
+#[derive(Debug, Deserialize)]
+pub struct NewDraft {
+    pub exercise: String,
+    pub script: String,
+    #[serde(default)]
+    pub file_name: Option<String>,
+}
+
+fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
+}
+
+/// Answers `{"saved_ms": …}`, the time the editor compares its browser copy with.
+pub async fn save(
+    State(state): State<AppState>,
+    session: Session,
+    headers: HeaderMap,
+    Json(draft): Json<NewDraft>,
+) -> Response {
+    let learner = match super::requester(&state, Some(&session), &headers).await {
+        Ok(Requester::Learner { learner, .. }) => learner,
+        Ok(Requester::Anonymous) => {
+            return refuse(StatusCode::UNAUTHORIZED, "sign in to keep drafts on the server")
+        }
+        Err(e) => return super::internal("requester", e),
+    };
+    let course = state.context.course.current();
+    // Only exercises the course declares: a made-up id would be a row nobody reads.
+    let Some((_, exercise)) = course.exercise(&draft.exercise) else {
+        return refuse(StatusCode::NOT_FOUND, format!("there is no exercise `{}`", draft.exercise));
+    };
+    if draft.script.len() > MAX_SCRIPT_BYTES {
+        return refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the script is {} bytes; the limit is 256 KiB", draft.script.len()),
+        );
+    }
+    let file_name = draft.file_name.unwrap_or_else(|| exercise.file_name.clone());
+    if !is_plain_file_name(&file_name) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!("the file name `{file_name}` should be a plain name ending in .py"),
+        );
+    }
+    let now = now_ms();
+    let saved = state
+        .context
+        .store
+        .save_draft(&learner, &exercise.id, &draft.script, &file_name, now)
+        .await;
+    match saved {
+        Ok(()) => Json(serde_json::json!({ "saved_ms": now })).into_response(),
+        Err(e) => super::internal("draft", e),
+    }
+}
