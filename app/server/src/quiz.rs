@@ -1,8 +1,8 @@
-//! Quiz answers, posted by the quiz's plain form: `attempt=N` and a field `qN=P` per position P
-//! chosen for question N (radio buttons for one-answer questions, checkboxes for the others).
-//! The page showed that attempt's own order of options, which the server computes again to
-//! read the positions back; a form from an attempt already answered (another tab) is sent back
-//! unrecorded. The server marks the answers against the quiz (the browser never had them),
+//! Quiz answers, posted by the quiz's plain form: `attempt=N`, `order=learner|visitor` and a
+//! field `qN=P` per position P chosen for question N (radio buttons for one-answer questions,
+//! checkboxes for the others). The page showed that attempt's own order of options, which the
+//! server computes again to read the positions back; a form from an attempt already answered
+//! (another tab) is sent back unrecorded. The server marks the answers against the quiz (the browser never had them),
 //! keeps them for the review, records the pass (and a perfect score at the first try) once,
 //! and sends the learner back to the quiz, where the page now shows the review and what the
 //! pass earned: post, redirect, get, so a reload never posts again.
@@ -65,8 +65,11 @@ pub async fn answer(
         }
         return crate::see_other(&back, None);
     }
-    // The positions the page showed, read back through its order.
-    let order = quiz.order(&page_models::quiz_key(viewer.learner(), &slug, index), attempt);
+    // The positions the page showed, read back through its order: the learner's own, or the
+    // one every visitor without an id gets (a page drawn before its visitor got one). Either
+    // is the server's: choosing one tells nothing of which options are right.
+    let keyed = if form.visitor_order { None } else { viewer.learner() };
+    let order = quiz.order(&page_models::quiz_key(keyed, &slug, index), attempt);
     let answers = match from_positions(&form.positions, &order) {
         Ok(answers) => answers,
         Err(why) => return refused(&why),
@@ -127,6 +130,8 @@ fn internal(e: impl std::fmt::Display) -> Response {
 #[derive(Debug, PartialEq)]
 struct Form {
     attempt: Option<u32>,
+    /// `order=visitor`: the page showed the order of a visitor without a learner id.
+    visitor_order: bool,
     positions: Vec<Vec<usize>>,
 }
 
@@ -134,8 +139,13 @@ struct Form {
 /// questions. Other fields are ignored; an answer to a question that does not exist is
 /// refused.
 fn parse_answers(body: &str, questions: usize) -> Result<Form, String> {
-    let mut form = Form { attempt: None, positions: vec![Vec::new(); questions] };
+    let mut form =
+        Form { attempt: None, visitor_order: false, positions: vec![Vec::new(); questions] };
     for (key, value) in form_urlencoded::parse(body.as_bytes()) {
+        if key == "order" {
+            form.visitor_order = value == "visitor";
+            continue;
+        }
         if key == "attempt" {
             form.attempt =
                 Some(value.parse().map_err(|_| format!("`{value}` is not an attempt number"))?);
@@ -175,11 +185,11 @@ mod tests {
     fn answers_are_read_from_the_form() {
         assert_eq!(
             parse_answers("attempt=2&q0=1&q1=0&q1=2&x=y&quiz=3", 2),
-            Ok(Form { attempt: Some(2), positions: vec![vec![1], vec![0, 2]] })
+            Ok(Form { attempt: Some(2), visitor_order: false, positions: vec![vec![1], vec![0, 2]] })
         );
         assert_eq!(
             parse_answers("", 3),
-            Ok(Form { attempt: None, positions: vec![vec![], vec![], vec![]] })
+            Ok(Form { attempt: None, visitor_order: false, positions: vec![vec![], vec![], vec![]] })
         );
         assert!(parse_answers("attempt=x", 1).unwrap_err().contains("not an attempt number"));
         let order = [vec![2, 0, 1], vec![1, 0]];

@@ -381,6 +381,26 @@ fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
     })
 }
 
+/// A visitor's page shows the order every visitor without an id gets; their first action (a
+/// simulation stepped) gives them an id, and the quiz they then answer from that same page is
+/// read through the order it showed, not their new own one.
+#[test]
+fn a_quiz_answered_after_the_first_action_is_read_as_it_was_shown() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let right = all_right(&app, None).await;
+        assert!(right.contains("order=visitor"), "{right}");
+        let res = explore(&app, "slug=dataparallel&index=0", None).await;
+        let cookie = learner_cookie(&res);
+        let own = all_right(&app, Some(&cookie)).await;
+        assert!(own.contains("order=learner"), "{own}");
+        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, Some(&cookie)).await;
+        assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+        let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(page.body.contains("Passed: 4 of 4 right."), "{}", page.body);
+    })
+}
+
 #[test]
 fn forged_quiz_answers_are_refused_and_change_nothing() {
     on_runtime(async {

@@ -191,6 +191,10 @@ pub struct QuizLearner {
     /// The attempt the form answers, from 0; posted back so the server reads the answers
     /// through the order it showed.
     pub attempt: u32,
+    /// Whether the order is the learner's own, or the one every visitor without a learner id
+    /// gets. Posted back too: a visitor's first action (a simulation stepped) gives them an id
+    /// while the page still shows the visitors' order.
+    pub own_order: bool,
     /// Per question, the option (as [`QuizQuestion::options_html`] lists them) at each
     /// position shown.
     pub order: Vec<Vec<usize>>,

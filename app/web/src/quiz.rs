@@ -13,7 +13,7 @@ use crate::model::{QuizBlock, QuizLearner, QuizQuestion, QuizReview};
 #[component]
 pub fn QuizView(quiz: QuizBlock, learner: QuizLearner) -> impl IntoView {
     let QuizBlock { index, action, questions, pass_mark } = quiz;
-    let QuizLearner { attempt, order, review } = learner;
+    let QuizLearner { attempt, own_order, order, review } = learner;
     let total = questions.len();
     let reviewed = review.map(|r| view! { <Review review=r questions=questions.clone()/> });
     let again = if reviewed.is_some() { "Try again: " } else { "" };
@@ -23,6 +23,7 @@ pub fn QuizView(quiz: QuizBlock, learner: QuizLearner) -> impl IntoView {
             {reviewed}
             <form method="post" action=action class="quiz-form">
                 <input type="hidden" name="attempt" value=attempt.to_string()/>
+                <input type="hidden" name="order" value=if own_order { "learner" } else { "visitor" }/>
                 <p class="muted">{format!("{again}{pass_mark} of {total} right passes; you can answer as often as you like, the options shuffled each time.")}</p>
                 {questions
                     .into_iter()

@@ -215,6 +215,8 @@ pub const DATAPARALLEL_WRONG: &[(usize, usize)] = &[(0, 0)];
 #[derive(Debug)]
 pub struct ShownQuiz {
     pub attempt: String,
+    /// `learner` or `visitor`: whose order of options the page shows.
+    pub order: String,
     pub options: Vec<(String, String, String)>,
 }
 
@@ -232,6 +234,7 @@ pub fn shown_quiz(page: &str, index: u32) -> ShownQuiz {
     };
     let form = section.split("<form").nth(1).expect("the quiz form");
     let attempt = attr(form.split(r#"name="attempt""#).nth(1).unwrap(), "value");
+    let order = attr(form.split(r#"name="order""#).nth(1).unwrap(), "value");
     let options = form
         .split(r#"<label class="quiz-option">"#)
         .skip(1)
@@ -242,7 +245,7 @@ pub fn shown_quiz(page: &str, index: u32) -> ShownQuiz {
             (attr(input, "name"), attr(input, "value"), plain_text(text))
         })
         .collect();
-    ShownQuiz { attempt, options }
+    ShownQuiz { attempt, order, options }
 }
 
 /// The text of some HTML: tags dropped, the usual entities decoded.
@@ -289,7 +292,10 @@ pub fn quiz_form(
                 .nth(index as usize)
         })
         .expect("the quiz in the course");
-    let mut fields = vec![("attempt".to_string(), shown.attempt.clone())];
+    let mut fields = vec![
+        ("attempt".to_string(), shown.attempt.clone()),
+        ("order".to_string(), shown.order.clone()),
+    ];
     for &(q, o) in answers {
         let text = plain_text(&quiz.questions[q].options[o].text_html);
         let name = format!("q{q}");

@@ -129,6 +129,7 @@ pub fn lesson_learner(
                 let attempt = last.map_or(0, |a| a.attempts);
                 QuizLearner {
                     attempt,
+                    own_order: learner.is_some(),
                     order: quiz.order(&key, attempt),
                     review: last.and_then(|a| {
                         review(quiz, &a.answers, &quiz.order(&key, a.attempts.saturating_sub(1)))
