@@ -15,6 +15,7 @@
 use crate::buckets::{self, Bucket, BucketCap};
 use crate::cost::{self, Algorithm};
 use crate::hardware::Hardware;
+use lockstep_units as units;
 use crate::model::{tensor_bytes, Mlp};
 use crate::timeline::{self, Activity, Lane, Schedule, Timeline};
 
@@ -92,7 +93,7 @@ pub fn simulate(cfg: &DdpConfig) -> Result<DdpRun, DdpError> {
             at,
             cost::broadcast_s(bytes as f64, n, hw.link),
             if n > 1 { bytes } else { 0 },
-            format!("broadcast {bytes} bytes of parameters from rank 0 (once, in the constructor)"),
+            format!("broadcast {} of parameters from rank 0 (once, in the constructor)", units::bytes(bytes as f64)),
         );
         left -= bytes;
     }
@@ -113,9 +114,9 @@ pub fn simulate(cfg: &DdpConfig) -> Result<DdpRun, DdpError> {
                     cost::allreduce(Algorithm::Ring, bucket.bytes as f64, n, hw.link).time_s,
                     bucket.bytes,
                     format!(
-                        "all-reduce bucket {b} ({} tensors, {} bytes)",
-                        bucket.params.len(),
-                        bucket.bytes
+                        "all-reduce bucket {b} ({}, {})",
+                        units::plural(bucket.params.len() as u64, "tensor", "tensors"),
+                        units::bytes(bucket.bytes as f64)
                     ),
                 ));
             }

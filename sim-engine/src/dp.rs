@@ -16,6 +16,7 @@
 
 use crate::cost;
 use crate::hardware::Hardware;
+use lockstep_units as units;
 use crate::model::{tensor_bytes, Mlp};
 use crate::timeline::{self, Activity, Lane, Schedule, Timeline};
 
@@ -87,7 +88,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
             scattered,
             hw.link.send_s(bytes as f64),
             bytes,
-            format!("input chunk of {samples} samples, GPU 0 → GPU {d}"),
+            format!("input chunk of {}, GPU 0 → GPU {d}", units::plural(samples as u64, "sample", "samples")),
         );
     }
 
@@ -110,7 +111,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         scattered,
         cost::broadcast_s(params as f64, n, hw.link),
         params,
-        format!("broadcast {params} bytes of parameters from GPU 0"),
+        format!("broadcast {} of parameters from GPU 0", units::bytes(params as f64)),
     );
     let copied = s.run(
         0,
@@ -145,7 +146,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
             kernel_end[d],
             hw.link.send_s(bytes as f64),
             bytes,
-            format!("outputs of {samples} samples, GPU {d} → GPU 0"),
+            format!("outputs of {}, GPU {d} → GPU 0", units::plural(samples as u64, "sample", "samples")),
         );
         gathered = gathered.max(end);
     }
@@ -196,7 +197,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
                 t,
                 hw.compute_s(m.backward_flops(l, sizes[d])),
                 0,
-                format!("backward layer {l} ({} samples)", sizes[d]),
+                format!("backward layer {l} ({})", units::plural(sizes[d] as u64, "sample", "samples")),
             );
         }
         backward_end[d] = t;

@@ -2,6 +2,7 @@
 //! figures that compare the two.
 
 use crate::hardware::Hardware;
+use lockstep_units as units;
 use crate::model::Mlp;
 
 /// Where an event happens on its device.
@@ -273,7 +274,7 @@ impl Schedule {
             launched.max(data_ready),
             hw.compute_s(model.forward_flops(layer, samples)),
             0,
-            format!("forward layer {layer} ({samples} samples)"),
+            format!("forward layer {layer} ({})", units::plural(samples as u64, "sample", "samples")),
         );
         if hw.device.cuda {
             (launched, end)
@@ -323,7 +324,7 @@ pub(crate) fn train_step(
         launched.max(end),
         loss_s(hw, m, samples),
         0,
-        format!("loss over {samples} outputs"),
+        format!("loss over {}", units::plural(samples as u64, "output", "outputs")),
     );
     // Backward layer by layer; the gradients of a layer's weight and bias are ready at its end.
     let mut ready_at = vec![0.0; 2 * m.layers()];
@@ -336,7 +337,7 @@ pub(crate) fn train_step(
             t,
             hw.compute_s(m.backward_flops(l, samples)),
             0,
-            format!("backward layer {l} ({samples} samples)"),
+            format!("backward layer {l} ({})", units::plural(samples as u64, "sample", "samples")),
         );
         ready_at[2 * l] = t;
         ready_at[2 * l + 1] = t;

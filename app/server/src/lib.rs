@@ -256,6 +256,11 @@ pub fn router(state: AppState) -> Router {
         .route(r::WORKER_VERDICT_API, post(worker_api::verdict))
         .route(r::WORKER_FAILURE_API, post(worker_api::failure))
         .route(r::WORKER_PILOTS_API, post(pilots::report))
+        // Pages link the SVG icon; browsers and crawlers that ask for the ICO anyway get it.
+        .route(
+            "/favicon.ico",
+            get(|| async { axum::response::Redirect::permanent("/favicon.svg") }),
+        )
         .route(r::HEALTHZ, get(monitor::healthz))
         .route(r::METRICS, get(monitor::metrics))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))

@@ -659,3 +659,17 @@ fn lesson_pages_filled_per_learner_equal_a_full_render() {
         }
     })
 }
+
+#[test]
+fn every_page_has_an_icon() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        for path in ["/", "/lessons/dataparallel", "/xp", "/account"] {
+            let page = get(&app, path, None).await;
+            assert!(page.body.contains(r#"<link rel="icon" href="/favicon.svg""#), "{path}");
+        }
+        let ico = get(&app, "/favicon.ico", None).await;
+        assert_eq!(ico.status, StatusCode::PERMANENT_REDIRECT);
+        assert_eq!(ico.headers[header::LOCATION], "/favicon.svg");
+    })
+}

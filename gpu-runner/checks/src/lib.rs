@@ -25,6 +25,7 @@ pub mod speedup;
 use grading_protocol::{Check, CheckId, CheckStatus};
 
 pub use evidence::{Evidence, RunEvidence};
+pub use lockstep_units::{count, plural};
 pub use outcome::{nothing_to_grade, summarize};
 
 /// Every check for a graded job, in report order.
@@ -99,18 +100,6 @@ fn skip(id: CheckId, message: impl Into<String>) -> Check {
     check(id, CheckStatus::Skip, message, None)
 }
 
-/// Thousands separators, for the evidence.
-pub fn count(n: impl Into<u64>) -> String {
-    let s = n.into().to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// Rank 0's records; empty when the run has none (a run always has one per process started,
 /// but evidence is data and may be made up).

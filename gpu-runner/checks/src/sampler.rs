@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use grading_protocol::{Check, CheckId};
 
 use crate::evidence::RunEvidence;
-use crate::{count, fail, pass, rank0, skip};
+use crate::{count, fail, pass, plural, rank0, skip};
 
 /// The indices of each rank's training pass number `k`.
 fn pass_indices(run: &RunEvidence, k: usize) -> Option<Vec<Vec<i64>>> {
@@ -41,11 +41,11 @@ pub fn sharding(run: &RunEvidence) -> Check {
         .map(|(r, s)| format!("rank {r} read {}", count(s.len() as u64)))
         .collect();
     let evidence = format!(
-        "first epoch: {}; {} read by more than one rank; together {} of {} samples",
+        "first epoch: {}; {} read by more than one rank; together {} of {}",
         sizes.join(", "),
         count(duplicates),
         count(unique),
-        count(len)
+        plural(len, "sample", "samples")
     );
     // DistributedSampler gives every rank the same number of samples, and DDP relies on it: a
     // rank with fewer batches stops calling all-reduce and leaves the others waiting.

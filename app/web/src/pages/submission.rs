@@ -256,7 +256,10 @@ fn case_simulation(c: &Check, case: LearnerCase) -> Option<(lockstep_embed::Simu
     let scale = if shown as u64 == case.dataset_len {
         String::new()
     } else {
-        format!(" (your dataset has {} samples; {shown} show the same pattern)", case.dataset_len)
+        format!(
+            " (your dataset has {}; {shown} show the same pattern)",
+            lockstep_units::plural(case.dataset_len, "sample", "samples")
+        )
     };
     let sampler = |set_epoch| {
         Simulation::Sampler(Sampler {
@@ -329,10 +332,12 @@ pub fn status_line(events: &[LiveEvent]) -> String {
                 format!("Waiting for a grading machine: {ahead} ahead of yours.")
             }
             Event::WaitingForNode(wait) => wait.describe(),
-            Event::Started { worker, attempt, node } => {
+            // The worker's name is the operators' (`local/host`, `slurm/node/job`): a learner
+            // learns only that grading began, and on which GPU node when Slurm says.
+            Event::Started { attempt, node, .. } => {
                 let place = match node {
-                    Some(node) => format!("Running on node {node}"),
-                    None => format!("Being graded on {worker}"),
+                    Some(node) => format!("Running on GPU node {node}"),
+                    None => "Being graded".to_string(),
                 };
                 if *attempt > 1 {
                     format!("{place} (attempt {attempt}).")
@@ -485,7 +490,7 @@ mod tests {
         let mut events = vec![e(1, Event::Queued { ahead: 2 })];
         assert_eq!(status_line(&events), "Waiting for a grading machine: 2 ahead of yours.");
         events.push(e(2, Event::Started { worker: "local/host".into(), attempt: 1, node: None }));
-        assert_eq!(status_line(&events), "Being graded on local/host.");
+        assert_eq!(status_line(&events), "Being graded.");
         events.push(e(3, Event::RunStarted { index: 1, role: RunRole::Ddp, nproc: 2 }));
         events.push(e(
             4,
@@ -502,7 +507,7 @@ mod tests {
         );
         events.push(e(6, Event::Requeued { reason: "the worker stopped answering".into() }));
         events.push(e(7, Event::Started { worker: "b".into(), attempt: 2, node: None }));
-        assert_eq!(status_line(&events), "Being graded on b (attempt 2).");
+        assert_eq!(status_line(&events), "Being graded (attempt 2).");
         assert!(runs(&events).is_empty(), "a new attempt starts its runs afresh");
         events.push(e(
             8,
@@ -526,6 +531,6 @@ mod tests {
             3,
             Event::Started { worker: "slurm/gpu-07/slurm-41".into(), attempt: 1, node },
         ));
-        assert_eq!(status_line(&events), "Running on node gpu-07.");
+        assert_eq!(status_line(&events), "Running on GPU node gpu-07.");
     }
 }

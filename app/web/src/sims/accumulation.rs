@@ -7,7 +7,7 @@ use sim_engine::accumulation::{self, AccumulationConfig};
 use sim_engine::buckets::BucketCap;
 use sim_engine::model::Mlp;
 
-use super::{bytes, count, duration, NumberField, Player};
+use super::{bytes, count, duration, plural, NumberField, Player};
 
 /// The view model: the engine's figures for the directive's parameters.
 pub fn model(p: &Accumulation) -> Result<accumulation::Accumulation, String> {
@@ -25,16 +25,18 @@ pub fn model(p: &Accumulation) -> Result<accumulation::Accumulation, String> {
 /// What micro-batch `done` of `k` (1-based; 0 before the first) has done, in words.
 pub fn explain(a: &accumulation::Accumulation, done: usize) -> String {
     let k = a.micro_batches.len();
-    let buckets = a.buckets.len();
+    let buckets = plural(a.buckets.len() as u64, "bucket", "buckets");
     match done {
         0 => format!(
             "One optimizer step of {k} micro-batches. Step through them: each runs forward and backward on every GPU."
         ),
         d if d < k => format!(
-            "Micro-batch {d} of {k}. Without no_sync its backward all-reduces {buckets} bucket(s); inside no_sync it all-reduces nothing and the gradients add up in .grad on each GPU alone."
+            "Micro-batch {d} of {k}. Without no_sync its backward all-reduces {}; inside no_sync it all-reduces nothing and the gradients add up in .grad on each GPU alone.",
+            buckets
         ),
         _ => format!(
-            "Micro-batch {k} of {k}, outside no_sync: its backward all-reduces the {buckets} bucket(s) once, averaging the gradients accumulated over all {k} micro-batches. Then optimizer.step() and zero_grad()."
+            "Micro-batch {k} of {k}, outside no_sync: its backward all-reduces the {} once, averaging the gradients accumulated over all {k} micro-batches. Then optimizer.step() and zero_grad().",
+            buckets
         ),
     }
 }
@@ -159,8 +161,9 @@ fn AccumulationBody(
         </table>
         <p class="muted" data-role="summary">
             {format!(
-                "A model of {} parameters in {buckets} bucket(s); global batch = {} per micro-batch × {k} micro-batches × {} GPUs = {} samples per optimizer step. no_sync saves {} of {without} all-reduces; the gradient is the same.",
+                "A model of {} parameters in {}; global batch = {} per micro-batch × {k} micro-batches × {} GPUs = {} samples per optimizer step. no_sync saves {} of {without} all-reduces; the gradient is the same.",
                 count(parameters),
+                plural(buckets as u64, "bucket", "buckets"),
                 params.micro_batch,
                 params.gpus,
                 figures.global_batch,
@@ -186,6 +189,6 @@ mod tests {
         assert_eq!(f.allreduces, (8, 2));
         assert!(explain(&f, 0).starts_with("One optimizer step of 4 micro-batches"));
         assert!(explain(&f, 2).contains("inside no_sync it all-reduces nothing"));
-        assert!(explain(&f, 4).contains("all-reduces the 2 bucket(s) once"));
+        assert!(explain(&f, 4).contains("all-reduces the 2 buckets once"));
     }
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use lockstep_embed::{Memory, Optimizer, Precision};
 use sim_engine::memory::{self, MemoryConfig, PerGpu, Stage};
 
-use super::{bytes, NumberField, Player};
+use super::{si_bytes, NumberField, Player};
 
 const GB: f64 = 1e9;
 
@@ -129,7 +129,7 @@ fn bars(all: &[PerGpu], p: &Memory, shown: usize) -> impl IntoView {
             .into_iter()
             .filter(|(_, b)| *b > 0.0)
             .map(|(what, b)| {
-                view! { <span class=format!("part {what}") style=pct(b) title=format!("{what}: {}", bytes(b))></span> }
+                view! { <span class=format!("part {what}") style=pct(b) title=format!("{what}: {}", si_bytes(b))></span> }
             })
             .collect_view();
             view! {
@@ -140,7 +140,7 @@ fn bars(all: &[PerGpu], p: &Memory, shown: usize) -> impl IntoView {
                         <span class="gpu-line" style=format!("left: {:.3}%", 100.0 * cfg.gpu_bytes / top)></span>
                     </span>
                     <span class="total">
-                        {format!("{} {}", bytes(m.total()), if fits { "fits" } else { "does not fit" })}
+                        {format!("{} {}", si_bytes(m.total()), if fits { "fits" } else { "does not fit" })}
                     </span>
                 </li>
             }
@@ -177,7 +177,7 @@ mod tests {
             panic!()
         };
         let totals: Vec<String> =
-            memory::per_gpu(&config(&p)).iter().map(|m| bytes(m.total())).collect();
+            memory::per_gpu(&config(&p)).iter().map(|m| si_bytes(m.total())).collect();
         assert_eq!(totals, ["120.00 GB", "31.41 GB", "16.64 GB", "1.88 GB"]);
         assert!(explain(Stage::Zero2, 64).contains("1/64 share"));
     }

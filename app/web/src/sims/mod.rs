@@ -19,7 +19,7 @@ mod scatter_gather;
 use leptos::prelude::*;
 use lockstep_embed::Simulation;
 
-pub use format::{bandwidth, bytes, count, duration, number};
+pub use format::{bandwidth, bytes, count, duration, number, plural, si_bytes};
 pub use number_field::NumberField;
 pub use player::{OnExplored, Player};
 

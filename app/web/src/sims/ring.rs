@@ -112,7 +112,7 @@ pub fn cost_rows(ranks: usize, bytes: f64, link: Link) -> Vec<(Algorithm, usize,
 pub const SIZES_MB: [f64; 10] = [0.001, 0.01, 0.1, 1.0, 10.0, 25.0, 100.0, 400.0, 1000.0, 10000.0];
 
 fn size_label(mb: f64) -> String {
-    super::bytes(mb * 1e6)
+    super::si_bytes(mb * 1e6)
 }
 
 #[component]
@@ -262,7 +262,7 @@ fn ring_diagram(m: &RingModel, step: usize) -> impl IntoView {
             class="ring-diagram"
             viewBox="-125 -125 250 250"
             role="img"
-            aria-label=format!("{n} ranks in a ring; this step, {sends} send(s), drawn as arrows")
+            aria-label=format!("{n} ranks in a ring; this step, {}, drawn as arrows", super::plural(sends as u64, "send", "sends"))
         >
             <defs>
                 <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">

@@ -8,7 +8,7 @@ use sim_engine::dp::torch_chunk_sizes;
 use sim_engine::timeline::{Activity, Lane, Timeline};
 
 use super::mlp_on_gpus::{dataparallel, describe, TimelineParams, GPU_RANGE};
-use super::{bytes, duration, Player};
+use super::{bytes, duration, plural, Player};
 
 /// GPU 0's busy time and memory under DataParallel for every GPU count, against the busiest of
 /// the others: (gpus, master busy, others' busy, master memory, others' memory).
@@ -94,7 +94,7 @@ fn phase_devices(t: &Timeline, step: usize) -> impl IntoView {
             view! {
                 <li class=if active { "device active" } else { "device" } data-device=d>
                     <strong>{if d == 0 { "GPU 0 ★ master".to_string() } else { format!("GPU {d}") }}</strong>
-                    <span class="muted">{format!("{} samples · {} memory", dev.samples, bytes(dev.memory_bytes as f64))}</span>
+                    <span class="muted">{format!("{} · {} memory", plural(dev.samples as u64, "sample", "samples"), bytes(dev.memory_bytes as f64))}</span>
                     {if active {
                         view! { <ul>{work.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul> }.into_any()
                     } else {
