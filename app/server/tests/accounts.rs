@@ -87,6 +87,17 @@ async fn the_whole_loop(app: &App) {
         .await;
     assert_eq!(form_error(&wrong).as_deref(), Some("The email or the password is wrong."));
     assert_eq!(form_error(&unknown), form_error(&wrong), "no account enumeration");
+    // The email stays in the sign-in form: only the password needs typing again, and only
+    // once (the next visit starts empty).
+    let kept = |page: &Page, form: &str| {
+        let form = page.body.split(&format!(r#"data-role="{form}""#)).nth(1).unwrap();
+        let form = form.split("</form>").next().unwrap().to_string();
+        form.split(r#"name="email""#).nth(1).unwrap().split('>').next().unwrap().to_string()
+    };
+    assert!(kept(&wrong, "sign-in").contains(r#"value="ada@example.org""#), "{}", kept(&wrong, "sign-in"));
+    assert!(kept(&unknown, "sign-in").contains(r#"value="nobody@example.org""#));
+    assert!(kept(&unknown, "sign-up").contains(r#"value="""#), "not in the other form");
+    assert!(kept(&phone.get(app, "/account").await, "sign-in").contains(r#"value="""#));
     let home = phone
         .submit(app, "/account/sign-in", &[("email", "ADA@example.org"), ("password", PASSWORD)])
         .await;

@@ -534,7 +534,7 @@ fn resetting_a_lesson_takes_its_xp_until_earned_again() {
             "{}",
             page.body
         );
-        let before_button = page.body.split("Reset this lesson").next().unwrap();
+        let before_button = page.body.split(r#"data-role="reset-confirm""#).next().unwrap();
         let reset =
             before_button.rsplit("action=\"").next().and_then(|s| s.split('"').next()).unwrap();
         assert_eq!(reset, "/api/reset_lesson");

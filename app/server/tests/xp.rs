@@ -148,7 +148,9 @@ async fn complete_and_reset_a_lesson_with_a_simulation(c: &fantoccini::Client, b
     click(c, &step).await;
     assert_eq!(errors().await, serde_json::json!([]), "the simulation is alive");
 
-    let reset = ".lesson-complete .reset-lesson button";
+    // The reset asks first.
+    click(c, &c.find(Locator::Css(".lesson-complete .reset-lesson summary")).await.unwrap()).await;
+    let reset = ".lesson-complete .reset-lesson button[data-role=reset-confirm]";
     click(c, &c.find(Locator::Css(reset)).await.unwrap()).await;
     wait_for("the lesson to be open again", || async { text(c, button).await.is_some() }).await;
     wait_for("the panel to take the lesson's XP back", || async { xp().await == 30 }).await;

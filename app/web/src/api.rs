@@ -84,6 +84,7 @@ pub async fn get_account() -> Result<AccountPage, ServerFnError> {
         }),
         error: ctx.take_form_error().await?,
         new_token: ctx.take_new_token().await?,
+        form_email: ctx.take_form_email().await?,
         progress: page_progress(&ctx, &viewer, &events).await?,
     })
 }

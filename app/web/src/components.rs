@@ -67,6 +67,30 @@ pub fn Toc(entries: Vec<TocItem>) -> impl IntoView {
     }
 }
 
+/// The contents as a phone shows them: folded under the lesson's header, opened by a tap (a
+/// native `<details>`, so it works before and without JavaScript). Wide screens show
+/// [`Toc`] beside the lesson instead; CSS shows one or the other.
+#[component]
+pub fn TocFolded(entries: Vec<TocItem>) -> impl IntoView {
+    view! {
+        <details class="toc toc-folded" data-role="toc-folded">
+            <summary>"On this page"</summary>
+            <ol class="toc-list">
+                {entries
+                    .into_iter()
+                    .map(|e| {
+                        view! {
+                            <li class=format!("toc-l{}", e.level)>
+                                <a href=format!("#{}", e.id)>{e.title}</a>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ol>
+        </details>
+    }
+}
+
 /// Clicks inside rendered markdown: the copy buttons on code blocks. One listener on the
 /// article, because the buttons are part of server-rendered HTML, not of the view tree.
 pub fn on_lesson_click(ev: leptos::ev::MouseEvent) {
@@ -135,7 +159,7 @@ pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoV
             {move || match p().account {
                 None => view! {
                     <p class="xp-local muted" data-role="sync">
-                        "Progress is local-only — " <a href="/account">"sign in"</a> " to sync across devices."
+                        "Progress is local-only — " <a href="/account#sign-in">"sign in"</a> " to sync across devices."
                     </p>
                 }
                     .into_any(),

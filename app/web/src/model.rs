@@ -265,6 +265,9 @@ pub struct AccountPage {
     pub error: Option<String>,
     /// A terminal token made by the last post, shown this once.
     pub new_token: Option<String>,
+    /// The email the last refused sign-in or sign-up was typed with: (form, email), so the
+    /// learner corrects the password instead of typing both again.
+    pub form_email: Option<(String, String)>,
     pub progress: ProgressView,
 }
 

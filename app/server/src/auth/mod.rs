@@ -20,7 +20,7 @@ use axum::{Extension, Form};
 use lockstep_store::Account;
 use lockstep_web::ssr::context::unix_now;
 use lockstep_web::ssr::learner_cookie;
-use lockstep_web::ssr::viewer::{self, SignedIn, Viewer, FORM_ERROR, SIGNED_IN};
+use lockstep_web::ssr::viewer::{self, SignedIn, Viewer, FORM_EMAIL, FORM_ERROR, SIGNED_IN};
 use lockstep_xp::Action;
 use policy::FormError;
 use serde::Deserialize;
@@ -63,6 +63,7 @@ pub async fn sign_up(
     address: Option<Extension<ConnectInfo<SocketAddr>>>,
     Form(form): Form<Credentials>,
 ) -> Response {
+    let typed = form.email.clone();
     let outcome = async {
         let email = policy::normalize_email(&form.email)?;
         policy::check_password(&form.password, &email)?;
@@ -87,7 +88,7 @@ pub async fn sign_up(
         tracing::info!("account {} signed up", account.id);
         sign_in_as(&state, &session, &headers, &account).await
     };
-    finish(&session, outcome.await).await
+    finish(&session, outcome.await, Some(("sign-up", &typed))).await
 }
 
 pub async fn sign_in(
@@ -97,6 +98,7 @@ pub async fn sign_in(
     address: Option<Extension<ConnectInfo<SocketAddr>>>,
     Form(form): Form<Credentials>,
 ) -> Response {
+    let typed = form.email.clone();
     let outcome = async {
         let store = &state.context.store;
         // An address that is not an email cannot have an account: the same answer as a wrong
@@ -131,7 +133,7 @@ pub async fn sign_in(
             _ => Err(FormError::WrongCredentials.into()),
         }
     };
-    finish(&session, outcome.await).await
+    finish(&session, outcome.await, Some(("sign-in", &typed))).await
 }
 
 pub async fn sign_out(session: Session) -> Response {
@@ -183,7 +185,7 @@ pub async fn change_password(
         .await?;
         Ok(crate::see_other("/account", None))
     };
-    finish(&session, outcome.await).await
+    finish(&session, outcome.await, None).await
 }
 
 /// Starts a signed-in session for `account` and merges this browser's anonymous progress.
@@ -295,13 +297,30 @@ async fn verify(password: String, hash: String) -> Result<bool, AuthError> {
 }
 
 /// A form error goes back to the account page, said in words; anything else is logged.
-async fn finish(session: &Session, outcome: Result<Response, AuthError>) -> Response {
+/// The response to an account form; a refusal goes back to the account page with its reason
+/// and, for `typed` (the form and the email typed in it), the email kept.
+async fn finish(
+    session: &Session,
+    outcome: Result<Response, AuthError>,
+    typed: Option<(&str, &str)>,
+) -> Response {
     match outcome {
         Ok(response) => response,
-        Err(AuthError::Form(e)) => match session.insert(FORM_ERROR, e.to_string()).await {
-            Ok(()) => crate::see_other("/account", None),
-            Err(e) => internal(AuthError::from(e)),
-        },
+        Err(AuthError::Form(e)) => {
+            let kept = async {
+                session.insert(FORM_ERROR, e.to_string()).await?;
+                if let Some((form, email)) = typed {
+                    // Only a plausible length is kept: it is shown back in the form.
+                    let email: String = email.trim().chars().take(254).collect();
+                    session.insert(FORM_EMAIL, format!("{form}:{email}")).await?;
+                }
+                Ok::<_, tower_sessions::session::Error>(())
+            };
+            match kept.await {
+                Ok(()) => crate::see_other("/account", None),
+                Err(e) => internal(AuthError::from(e)),
+            }
+        }
         Err(e) => internal(e),
     }
 }

@@ -3,7 +3,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::{get_lesson, get_lesson_learner, CompleteLesson, ExploreSimulation, ResetLesson};
-use crate::components::{on_lesson_click, ProgressPanel, Tags, Toast, Toc};
+use crate::components::{on_lesson_click, ProgressPanel, Tags, Toast, Toc, TocFolded};
 use crate::model::{BodyBlock, LessonLearner, LessonLookup, LessonView, ProgressView};
 use crate::quiz::QuizView;
 use crate::sims::SimulationView;
@@ -150,11 +150,19 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
                     }}
                     {move || has_progress().then(|| {
                         let slug = reset_slug.clone();
+                        // Destructive, so it asks first: a native disclosure (no JavaScript
+                        // needed) holds what a reset takes back and the button that does it.
                         view! {
-                            <ActionForm action=reset attr:class="reset-lesson">
-                                <input type="hidden" name="slug" value=slug/>
-                                <button type="submit">"Reset this lesson's progress"</button>
-                            </ActionForm>
+                            <details class="reset-lesson" data-role="reset">
+                                <summary>"Reset this lesson's progress…"</summary>
+                                <p class="muted">
+                                    "A reset takes back this lesson's XP: its completion, its simulations and its quiz. You can earn it all again; a quiz you have seen answered no longer counts as a first attempt."
+                                </p>
+                                <ActionForm action=reset>
+                                    <input type="hidden" name="slug" value=slug/>
+                                    <button type="submit" class="danger" data-role="reset-confirm">"Yes, reset this lesson"</button>
+                                </ActionForm>
+                            </details>
                         }
                     })}
                 </section>
@@ -246,6 +254,7 @@ fn Lesson(
                     <Tags tags/>
                     {header}
                 </header>
+                <TocFolded entries=toc.clone()/>
                 <div class="lesson-body">{body}</div>
                 {completion}
                 <nav class="prev-next" aria-label="Lessons">

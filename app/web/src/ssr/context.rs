@@ -56,6 +56,11 @@ impl AppContext {
         viewer::take_form_error(session().await.as_ref()).await.map_err(internal)
     }
 
+    /// The email a refused account form was typed with: (form, email).
+    pub async fn take_form_email(&self) -> Result<Option<(String, String)>, ServerFnError> {
+        viewer::take_form_email(session().await.as_ref()).await.map_err(internal)
+    }
+
     /// The script of a submission the server refused, kept for the exercise page's editor.
     pub async fn take_draft(&self) -> Result<Option<String>, ServerFnError> {
         viewer::take_draft(session().await.as_ref()).await.map_err(internal)

@@ -156,6 +156,18 @@ pub async fn take_form_error(session: Option<&Session>) -> Result<Option<String>
     take(session, FORM_ERROR).await
 }
 
+/// The session key of the email a refused sign-in or sign-up was typed with, as
+/// `FORM:EMAIL` (`sign-in:ada@example.org`), so the account page gives it back.
+pub const FORM_EMAIL: &str = "form_email";
+
+/// Takes the email the last refused account form was typed with: (form, email).
+pub async fn take_form_email(
+    session: Option<&Session>,
+) -> Result<Option<(String, String)>, ViewerError> {
+    let kept = take(session, FORM_EMAIL).await?;
+    Ok(kept.and_then(|k| k.split_once(':').map(|(f, e)| (f.to_string(), e.to_string()))))
+}
+
 /// Removes a one-time message from the session and returns it.
 ///
 /// Looks before removing: tower-sessions marks a session modified on every `remove`, even of a
