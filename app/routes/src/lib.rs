@@ -67,6 +67,8 @@ pub fn submission(id: i64) -> String {
 
 /// Where the exercise page's form posts a script (and the terminal client its JSON).
 pub const SUBMISSIONS_API: &str = "/api/submissions";
+/// Where a page that crashed in the browser reports it, for the server's log.
+pub const CLIENT_ERRORS_API: &str = "/api/client-errors";
 /// The exercise editor keeps a signed-in learner's draft here as they type.
 pub const DRAFTS_API: &str = "/api/drafts";
 /// One submission as JSON, and its events as server-sent events.

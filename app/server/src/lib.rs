@@ -261,6 +261,7 @@ pub fn router(state: AppState) -> Router {
             "/favicon.ico",
             get(|| async { axum::response::Redirect::permanent("/favicon.svg") }),
         )
+        .route(r::CLIENT_ERRORS_API, post(monitor::client_error))
         .route(r::HEALTHZ, get(monitor::healthz))
         .route(r::METRICS, get(monitor::metrics))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))

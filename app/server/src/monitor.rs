@@ -2,6 +2,7 @@
 //! queue, grades by verdict and the workers' heartbeats in Prometheus' text format). Every
 //! figure is read from the database, so any app machine answers for the whole deployment.
 //! Metrics name workers and the queue, so a scraper shows a worker token, like any worker.
+//! Pages that crash in a browser report here too (`client_error`), into the log.
 
 use std::fmt::Write;
 
@@ -13,6 +14,25 @@ use lockstep_store::Figures;
 use crate::grading::now_ms;
 use crate::grading::worker_api::Worker;
 use crate::AppState;
+
+/// The most of a browser's report that reaches the log.
+const MAX_REPORT: usize = 2000;
+
+/// `POST /api/client-errors`: a page's panic, as its crash hook sends it (`sendBeacon`, JSON
+/// as text). Logged as a warning, cut to [`MAX_REPORT`] characters and with control characters
+/// escaped, so a report can neither flood the log nor forge lines in it. Always 204: the
+/// browser does not read the answer.
+pub async fn client_error(body: axum::body::Bytes) -> StatusCode {
+    let text = String::from_utf8_lossy(&body);
+    let report: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|_| serde_json::json!({ "message": text }));
+    let field = |name: &str| -> String {
+        let value = report.get(name).and_then(|v| v.as_str()).unwrap_or("");
+        value.chars().take(MAX_REPORT).collect::<String>().escape_debug().to_string()
+    };
+    tracing::warn!(url = %field("url"), "a page crashed in a browser: {}", field("message"));
+    StatusCode::NO_CONTENT
+}
 
 pub async fn healthz(State(state): State<AppState>) -> Response {
     match state.context.store.ping().await {

@@ -192,6 +192,29 @@ async fn full_loop(tmp: &Path, url: &str, [base, watch, worker_base]: [&str; 3],
     assert_eq!(count(&c, "[data-role=run-vs-model] svg.chart").await, 3, "epochs, loss, step");
     let ranks_and_model = "[data-role=run-vs-model] figure:first-of-type g.series";
     assert_eq!(count(&c, ranks_and_model).await, 3, "two ranks and the model's line");
+    // The two ranks read as two, even where their lines lie on each other: other colours, a
+    // dashed line, other marks; and the axis text stays readable on a phone.
+    let look = |rank: &str| {
+        format!(
+            "const p = document.querySelector('[data-role=run-vs-model] g.series.{rank} polyline'); \
+             const s = getComputedStyle(p); return [s.stroke, s.strokeDasharray, p.parentElement.querySelector('circle, rect').tagName]"
+        )
+    };
+    let rank0 = c.execute(&look("rank0"), vec![]).await.unwrap();
+    let rank1 = c.execute(&look("rank1"), vec![]).await.unwrap();
+    assert_ne!(rank0[0], rank1[0], "colours: {rank0} {rank1}");
+    assert_ne!(rank0[1], rank1[1], "dashes: {rank0} {rank1}");
+    assert_ne!(rank0[2], rank1[2], "marks: {rank0} {rank1}");
+    c.set_window_size(390, 900).await.unwrap();
+    let smallest = c
+        .execute(
+            "return Math.min(...Array.from(document.querySelectorAll('[data-role=run-vs-model] .tick')).map(t => t.getBoundingClientRect().height))",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(smallest.as_f64().unwrap() >= 10.0, "axis text {smallest} px high on a phone");
+    c.set_window_size(1280, 1600).await.unwrap();
     c.screenshot()
         .await
         .map(|png| std::fs::write(artifacts().join(format!("{shots}graded-pass.png")), png))

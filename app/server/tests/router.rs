@@ -673,3 +673,18 @@ fn every_page_has_an_icon() {
         assert_eq!(ico.headers[header::LOCATION], "/favicon.svg");
     })
 }
+
+#[test]
+fn a_crash_report_from_a_page_is_taken_and_answered_without_content() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        for body in [r#"{"message":"panicked at x","url":"http://localhost/"}"#, "not json\nforged line"] {
+            let req = Request::post("/api/client-errors")
+                .header(header::CONTENT_TYPE, "text/plain;charset=UTF-8")
+                .header("sec-fetch-site", "same-origin")
+                .body(Body::from(body))
+                .unwrap();
+            assert_eq!(send(&app, req).await.status, StatusCode::NO_CONTENT);
+        }
+    })
+}

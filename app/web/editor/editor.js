@@ -7,6 +7,42 @@
 // a labelled textbox for screen readers.
 import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
+
+// The editor in the site's colours, through its CSS variables: it follows the light and dark
+// themes as the rest of the page does, with the token colours of the lesson code blocks (each
+// at least 5.5:1 on --code-bg in both themes). basicSetup's own highlighting is a fallback
+// only, so this one replaces it.
+const siteTheme = EditorView.theme({
+  "&": { backgroundColor: "var(--code-bg)", color: "var(--text)" },
+  ".cm-content": { caretColor: "var(--text)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--text)" },
+  ".cm-gutters": {
+    backgroundColor: "var(--surface-2)",
+    color: "var(--muted)",
+    borderRight: "1px solid var(--border)",
+  },
+  ".cm-activeLine": { backgroundColor: "color-mix(in srgb, var(--accent-soft) 55%, transparent)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--accent-soft)", color: "var(--text)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": {
+    backgroundColor: "var(--accent-soft)",
+  },
+  ".cm-matchingBracket": { backgroundColor: "var(--accent-soft)", color: "var(--text)", outline: "1px solid var(--accent)" },
+  ".cm-tooltip, .cm-panels": { backgroundColor: "var(--surface)", color: "var(--text)", border: "1px solid var(--border)" },
+});
+
+const siteHighlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.definitionKeyword, tags.moduleKeyword], color: "var(--hl-keyword)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--hl-string)" },
+  { tag: tags.comment, color: "var(--hl-comment)", fontStyle: "italic" },
+  { tag: [tags.number, tags.integer, tags.float], color: "var(--hl-number)" },
+  { tag: [tags.bool, tags.null, tags.self], color: "var(--hl-constant)" },
+  { tag: [tags.function(tags.definition(tags.variableName)), tags.definition(tags.className)], color: "var(--hl-definition)", fontWeight: "600" },
+  { tag: [tags.standard(tags.variableName), tags.function(tags.standard(tags.variableName))], color: "var(--hl-builtin)" },
+  { tag: tags.meta, color: "var(--hl-decorator)" },
+  { tag: tags.invalid, color: "var(--danger)" },
+]);
 
 // Drafts. The browser keeps a copy of every edit under the exercise's id, with the version of
 // the server's draft it was edited from (`base`, the server's saved_ms) and whether the server
@@ -91,6 +127,8 @@ function upgrade(textarea) {
     extensions: [
       basicSetup,
       python(),
+      siteTheme,
+      syntaxHighlighting(siteHighlight),
       EditorView.contentAttributes.of({
         "aria-label": label ? `${label.textContent}: Python code` : "Python code",
       }),

@@ -10,6 +10,7 @@
 
 pub mod api;
 mod components;
+pub mod crash;
 pub mod model;
 mod pages;
 mod quiz;

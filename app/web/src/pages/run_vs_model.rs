@@ -184,10 +184,19 @@ fn line_chart(label: &str, y_unit: fn(f64) -> String, series: Vec<Series>) -> An
                 .map(|&(px, py)| format!("{:.1},{:.1}", x(px), y(py)))
                 .collect::<Vec<_>>()
                 .join(" ");
+            // Rank 1 and the model draw squares, so that lines lying on top of each other
+            // (ranks kept equal by DDP) still show both.
+            let square = s.class != "rank0";
             let dots = s
                 .points
                 .iter()
-                .map(|&(px, py)| view! { <circle cx=format!("{:.1}", x(px)) cy=format!("{:.1}", y(py)) r="3"/> })
+                .map(|&(px, py)| {
+                    if square {
+                        view! { <rect x=format!("{:.1}", x(px) - 3.5) y=format!("{:.1}", y(py) - 3.5) width="7" height="7"/> }.into_any()
+                    } else {
+                        view! { <circle cx=format!("{:.1}", x(px)) cy=format!("{:.1}", y(py)) r="3.5"/> }.into_any()
+                    }
+                })
                 .collect_view();
             view! { <g class=format!("series {}", s.class)><polyline points=points fill="none"/>{dots}</g> }
         })
@@ -270,7 +279,11 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
             .enumerate()
             .map(|(rank, v)| Series {
                 name: format!("rank {rank}"),
-                class: if rank == 0 { "rank0" } else { "rank" },
+                class: match rank {
+                    0 => "rank0",
+                    1 => "rank1",
+                    _ => "rankn",
+                },
                 points: (1..).zip(v).filter_map(|(e, s)| Some((f64::from(e), s?))).collect(),
             })
             .collect::<Vec<_>>()
