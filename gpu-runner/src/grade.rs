@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use grading_checks::evidence::{Evidence, RunEvidence};
+use grading_checks::record::RankRecord;
 use grading_checks::resume::{CrashEvidence, CrashPlan};
 use grading_checks::{outcome, speedup};
 use grading_protocol::live::Event;
@@ -115,6 +116,10 @@ struct Runner<'a> {
     made: u32,
     /// Every run made, in order, as the verdict reports it.
     reports: Vec<RunReport>,
+    /// Whether the next run reports the checks it settles before it ends (the graded run of
+    /// the conversion), and the ones it reported.
+    watch_early: bool,
+    reported_early: Vec<grading_protocol::Check>,
 }
 
 impl Runner<'_> {
@@ -137,7 +142,22 @@ impl Runner<'_> {
             let index = self.made;
             (self.progress)(Event::RunStarted { index, role, nproc });
             let dir = self.work.join(format!("run{}-{}p", self.made, nproc));
-            let run = launch::run(
+            let (progress, reported) = (&mut *self.progress, &mut self.reported_early);
+            let early = self.watch_early;
+            // Checks reach the learner as the run settles them, not all at its end.
+            let mut watch = |so_far: &[RankRecord]| -> bool {
+                if !early {
+                    return false;
+                }
+                for check in grading_checks::settled_early(nproc, so_far) {
+                    if !reported.iter().any(|r| r.id == check.id) {
+                        reported.push(check.clone());
+                        progress(Event::Check { check });
+                    }
+                }
+                reported.len() < 2
+            };
+            let run = launch::run_watched(
                 self.env,
                 &self.opts.venv,
                 &self.harness,
@@ -145,6 +165,7 @@ impl Runner<'_> {
                 &settings,
                 restarts,
                 &dir,
+                &mut watch,
             )?;
             (self.progress)(Event::RunFinished { index, role, nproc, wall_s: run.finished.wall_s });
             match teardown_abort(&run) {
@@ -235,6 +256,8 @@ pub fn grade_reporting(
         work: work.clone(),
         made: 0,
         reports: Vec::new(),
+        watch_early: opts.exercise == Exercise::DdpConversion,
+        reported_early: Vec::new(),
     };
 
     // The crash exercise's first run is the one left alone, under the same torchrun as the run
@@ -245,6 +268,7 @@ pub fn grade_reporting(
     };
     let (first, first_params, enforced) = {
         let (run, retried) = runner.run_with(nproc, first_role, first_restarts)?;
+        runner.watch_early = false;
         runner.reports.push(report(first_role, &run, retried));
         let enforced = run.finished.enforced.clone();
         // The conversion's checks read this run's tensors; the crash exercise's compare only
@@ -336,7 +360,10 @@ pub fn grade_reporting(
             .then(|| "this grade was asked not to time the speedup".to_string()),
     };
     let decided = grading_checks::all(&evidence);
-    for check in decided.iter().filter(|c| c.id != CheckId::Speedup) {
+    // What the run settled as it went stands; the rest now (a check reported early is sent
+    // again only if the whole run says otherwise, which records that only grow never do).
+    let early = std::mem::take(&mut runner.reported_early);
+    for check in decided.iter().filter(|c| c.id != CheckId::Speedup && !early.contains(c)) {
         (runner.progress)(Event::Check { check: check.clone() });
     }
     if trained && opts.time_speedup {

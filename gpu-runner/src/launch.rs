@@ -80,6 +80,22 @@ pub fn run(
     restarts: Restarts,
     work: &Path,
 ) -> Result<Run, RunnerError> {
+    run_watched(env, venv, harness, script, settings, restarts, work, &mut |_| false)
+}
+
+/// [`run`], showing `watch` the ranks' records as they are written, a few times a second,
+/// until it answers `false`: for checks that a run settles before it ends.
+#[allow(clippy::too_many_arguments)]
+pub fn run_watched(
+    env: &Environment,
+    venv: &Path,
+    harness: &Path,
+    script: &Path,
+    settings: &Settings,
+    restarts: Restarts,
+    work: &Path,
+    watch: &mut dyn FnMut(&[RankRecord]) -> bool,
+) -> Result<Run, RunnerError> {
     use std::os::unix::fs::PermissionsExt;
     let job = work.join("job");
     let records = work.join("records");
@@ -140,7 +156,28 @@ pub fn run(
         gpus: env.cuda_devices > 0,
     };
     let launcher_log = work.join("launcher.log");
-    let finished = sandbox::run(&layout, &settings.limits, &vars, &command, &launcher_log)?;
+    let mut watching = true;
+    let mut tick = || {
+        if !watching {
+            return;
+        }
+        // A line being written reads as unreadable and is read again next time.
+        let so_far: Vec<RankRecord> = (0..settings.nproc)
+            .map(|rank| {
+                let path = records.join(format!("rank{rank}.jsonl"));
+                RankRecord::parse(rank, &std::fs::read_to_string(path).unwrap_or_default())
+            })
+            .collect();
+        watching = watch(&so_far);
+    };
+    let finished = sandbox::run_ticking(
+        &layout,
+        &settings.limits,
+        &vars,
+        &command,
+        &launcher_log,
+        &mut tick,
+    )?;
 
     let mut ranks = Vec::new();
     let mut stdout = Vec::new();

@@ -286,6 +286,21 @@ pub fn run(
     argv: &[String],
     output: &Path,
 ) -> Result<Finished, RunnerError> {
+    run_ticking(layout, limits, env, argv, output, &mut || {})
+}
+
+/// How often [`run_ticking`] calls its `tick` while the job runs.
+pub const TICK: Duration = Duration::from_millis(250);
+
+/// [`run`], calling `tick` every [`TICK`] while the job runs: for watching what it writes.
+pub fn run_ticking(
+    layout: &Layout,
+    limits: &Limits,
+    env: &[(String, String)],
+    argv: &[String],
+    output: &Path,
+    tick: &mut dyn FnMut(),
+) -> Result<Finished, RunnerError> {
     if !available() {
         return Err(RunnerError::Sandbox(
             "bubblewrap (`bwrap`) is not installed: run `cargo xtask run` once".into(),
@@ -325,6 +340,7 @@ pub fn run(
         cmd.spawn().map_err(|source| RunnerError::Spawn { path: "bwrap".into(), source })?;
     let deadline = started + Duration::from_secs_f64(limits.wall_s);
     let mut timed_out = false;
+    let mut ticked = Instant::now();
     let status: ExitStatus = loop {
         if let Some(status) =
             child.try_wait().map_err(RunnerError::io("waiting for the sandbox"))?
@@ -339,6 +355,10 @@ pub fn run(
                 cg.kill_all();
             }
             break child.wait().map_err(RunnerError::io("waiting for the killed sandbox"))?;
+        }
+        if ticked.elapsed() >= TICK {
+            tick();
+            ticked = Instant::now();
         }
         std::thread::sleep(Duration::from_millis(25));
     };

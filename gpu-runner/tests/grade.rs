@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use gpu_runner::grade::{grade, Options};
-use gpu_runner::protocol::{CheckId, CheckStatus, RunRole, Status, Verdict};
+use gpu_runner::protocol::live::Event;
+use gpu_runner::protocol::{Check, CheckId, CheckStatus, RunRole, Status, Verdict};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
@@ -173,6 +174,36 @@ fn the_unconverted_starter_is_an_error_with_no_checks() {
         error.message
     );
     assert!(v.summary.starts_with("nothing could be graded: "), "{}", v.summary);
+}
+
+/// Checks reach the learner as the graded run settles them: `launched` and `ddp_wrapped`
+/// while the run is still going, the rest when it ends; each exactly once, as the verdict has it.
+#[test]
+fn checks_are_reported_as_the_run_settles_them() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut events = Vec::new();
+    let v = gpu_runner::grade::grade_reporting(&exercise("solution.py"), &quick(), &mut |e| {
+        events.push(e)
+    })
+    .unwrap();
+    assert_eq!(v.status, Status::Fail, "speedup not timed: {}", explain(&v));
+    let position = |f: &dyn Fn(&Event) -> bool| events.iter().position(|e| f(e)).unwrap();
+    let check_at = |id: CheckId| position(&|e| matches!(e, Event::Check { check } if check.id == id));
+    let first_run_ends = position(&|e| matches!(e, Event::RunFinished { index: 1, .. }));
+    assert!(check_at(CheckId::Launched) < first_run_ends, "{events:?}");
+    assert!(check_at(CheckId::DdpWrapped) < first_run_ends, "{events:?}");
+    assert!(check_at(CheckId::SamplerSharding) > first_run_ends);
+    let reported: Vec<&Check> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Check { check } => Some(check),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reported.len(), v.checks.len(), "each once: {reported:?}");
+    for check in &v.checks {
+        assert!(reported.contains(&check), "as the verdict has it: {check:?}");
+    }
 }
 
 #[test]

@@ -61,6 +61,18 @@ pub fn all(evidence: &Evidence) -> Vec<Check> {
     ]
 }
 
+/// The checks a graded run settles before it ends, to report as they are decided: `launched`
+/// once every rank has joined one process group, `ddp_wrapped` once every rank has wrapped its
+/// model. Only passes: records only grow, so a pass stands, while a failure is known only when
+/// the run is over. `records`: what the ranks have written so far.
+pub fn settled_early(nproc: u32, records: &[record::RankRecord]) -> Vec<Check> {
+    let run = RunEvidence { nproc, records: records.to_vec(), ..RunEvidence::default() };
+    [process_group::launched(&run), process_group::ddp_wrapped(&run)]
+        .into_iter()
+        .filter(|c| c.status == CheckStatus::Pass)
+        .collect()
+}
+
 /// The message a skipped check carries when it waits for `launched`.
 pub const WAITS_FOR_LAUNCHED: &str = "not judged until `launched` passes";
 
@@ -148,6 +160,35 @@ mod tests {
         assert_eq!(checks[4].hint, None);
         // What passes on its own account still passes.
         assert_eq!(checks[2].status, CheckStatus::Pass);
+    }
+
+    #[test]
+    fn a_run_settles_launched_then_ddp_wrapped_as_it_goes() {
+        let done = test_support::correct(2.0).ddp[0].clone();
+        let upto = |n: usize| -> Vec<record::RankRecord> {
+            done.records
+                .iter()
+                .map(|r| record::RankRecord { rank: r.rank, events: r.events[..n.min(r.events.len())].to_vec() })
+                .collect()
+        };
+        let at = |kind: fn(&record::Event) -> bool| {
+            done.records[0].events.iter().position(kind).unwrap() + 1
+        };
+        let init = at(|e| matches!(e, record::Event::Init { .. }));
+        let ddp = at(|e| matches!(e, record::Event::Ddp { .. }));
+        assert!(settled_early(2, &upto(init - 1)).is_empty());
+        let ids = |n| settled_early(2, &upto(n)).iter().map(|c| c.id).collect::<Vec<_>>();
+        assert_eq!(ids(init), [CheckId::Launched]);
+        assert_eq!(ids(ddp), [CheckId::Launched, CheckId::DdpWrapped]);
+        // Early passes are the passes the whole run gives.
+        let whole = all(&test_support::correct(2.0));
+        for c in settled_early(2, &upto(ddp)) {
+            assert_eq!(Some(&c), whole.iter().find(|w| w.id == c.id));
+        }
+        // One rank alone settles nothing.
+        let mut one = upto(ddp);
+        one[1].events.clear();
+        assert!(settled_early(2, &one).is_empty());
     }
 
     #[test]
