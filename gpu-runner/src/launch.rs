@@ -170,14 +170,8 @@ pub fn run_watched(
             .collect();
         watching = watch(&so_far);
     };
-    let finished = sandbox::run_ticking(
-        &layout,
-        &settings.limits,
-        &vars,
-        &command,
-        &launcher_log,
-        &mut tick,
-    )?;
+    let finished =
+        sandbox::run_ticking(&layout, &settings.limits, &vars, &command, &launcher_log, &mut tick)?;
 
     let mut ranks = Vec::new();
     let mut stdout = Vec::new();

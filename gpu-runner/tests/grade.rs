@@ -187,8 +187,9 @@ fn checks_are_reported_as_the_run_settles_them() {
     })
     .unwrap();
     assert_eq!(v.status, Status::Fail, "speedup not timed: {}", explain(&v));
-    let position = |f: &dyn Fn(&Event) -> bool| events.iter().position(|e| f(e)).unwrap();
-    let check_at = |id: CheckId| position(&|e| matches!(e, Event::Check { check } if check.id == id));
+    let position = |f: &dyn Fn(&Event) -> bool| events.iter().position(f).unwrap();
+    let check_at =
+        |id: CheckId| position(&|e| matches!(e, Event::Check { check } if check.id == id));
     let first_run_ends = position(&|e| matches!(e, Event::RunFinished { index: 1, .. }));
     assert!(check_at(CheckId::Launched) < first_run_ends, "{events:?}");
     assert!(check_at(CheckId::DdpWrapped) < first_run_ends, "{events:?}");

@@ -15,9 +15,9 @@
 use crate::buckets::{self, Bucket, BucketCap};
 use crate::cost::{self, Algorithm};
 use crate::hardware::Hardware;
-use lockstep_units as units;
 use crate::model::{tensor_bytes, Mlp};
 use crate::timeline::{self, Activity, Lane, Schedule, Timeline};
+use lockstep_units as units;
 
 /// `DistributedDataParallel`'s `broadcast_bucket_size`: parameters are broadcast in buffers of
 /// 250 MiB at construction.
@@ -93,7 +93,10 @@ pub fn simulate(cfg: &DdpConfig) -> Result<DdpRun, DdpError> {
             at,
             cost::broadcast_s(bytes as f64, n, hw.link),
             if n > 1 { bytes } else { 0 },
-            format!("broadcast {} of parameters from rank 0 (once, in the constructor)", units::bytes(bytes as f64)),
+            format!(
+                "broadcast {} of parameters from rank 0 (once, in the constructor)",
+                units::bytes(bytes as f64)
+            ),
         );
         left -= bytes;
     }

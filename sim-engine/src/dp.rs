@@ -16,9 +16,9 @@
 
 use crate::cost;
 use crate::hardware::Hardware;
-use lockstep_units as units;
 use crate::model::{tensor_bytes, Mlp};
 use crate::timeline::{self, Activity, Lane, Schedule, Timeline};
+use lockstep_units as units;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DpError {
@@ -88,7 +88,10 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
             scattered,
             hw.link.send_s(bytes as f64),
             bytes,
-            format!("input chunk of {}, GPU 0 → GPU {d}", units::plural(samples as u64, "sample", "samples")),
+            format!(
+                "input chunk of {}, GPU 0 → GPU {d}",
+                units::plural(samples as u64, "sample", "samples")
+            ),
         );
     }
 
@@ -146,7 +149,10 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
             kernel_end[d],
             hw.link.send_s(bytes as f64),
             bytes,
-            format!("outputs of {}, GPU {d} → GPU 0", units::plural(samples as u64, "sample", "samples")),
+            format!(
+                "outputs of {}, GPU {d} → GPU 0",
+                units::plural(samples as u64, "sample", "samples")
+            ),
         );
         gathered = gathered.max(end);
     }
@@ -197,7 +203,10 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
                 t,
                 hw.compute_s(m.backward_flops(l, sizes[d])),
                 0,
-                format!("backward layer {l} ({})", units::plural(sizes[d] as u64, "sample", "samples")),
+                format!(
+                    "backward layer {l} ({})",
+                    units::plural(sizes[d] as u64, "sample", "samples")
+                ),
             );
         }
         backward_end[d] = t;

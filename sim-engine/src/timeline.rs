@@ -2,8 +2,8 @@
 //! figures that compare the two.
 
 use crate::hardware::Hardware;
-use lockstep_units as units;
 use crate::model::Mlp;
+use lockstep_units as units;
 
 /// Where an event happens on its device.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -274,7 +274,10 @@ impl Schedule {
             launched.max(data_ready),
             hw.compute_s(model.forward_flops(layer, samples)),
             0,
-            format!("forward layer {layer} ({})", units::plural(samples as u64, "sample", "samples")),
+            format!(
+                "forward layer {layer} ({})",
+                units::plural(samples as u64, "sample", "samples")
+            ),
         );
         if hw.device.cuda {
             (launched, end)

@@ -97,7 +97,9 @@ pub fn code_block_html(fence: &Fence, code: &str) -> String {
     s.push('>');
     // Highlighted once, when the course is loaded; every text in it escaped.
     match fence.lang.as_deref() {
-        Some(lang) => s.push_str(&lockstep_highlight::to_html(&lockstep_highlight::highlight(lang, code))),
+        Some(lang) => {
+            s.push_str(&lockstep_highlight::to_html(&lockstep_highlight::highlight(lang, code)))
+        }
         None => s.push_str(&escape(code)),
     }
     s.push_str("</code></pre></figure>\n");

@@ -154,7 +154,8 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                 }
                 let base = id.map(|s| s.to_string()).unwrap_or_else(|| heading_id(&text));
                 let id = unique_id(&mut out.anchors, &base);
-                let toc = TocEntry { level: level as u8, id: id.clone(), title: text.trim().to_string() };
+                let toc =
+                    TocEntry { level: level as u8, id: id.clone(), title: text.trim().to_string() };
                 if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) {
                     out.toc.push(toc.clone());
                 }
@@ -299,7 +300,8 @@ fn exercise(id: String, title: Option<String>, code: &str, line: usize) -> Exerc
 /// dropped.
 fn task_html(events: &[Event<'_>]) -> String {
     let mut html = String::new();
-    let prose = events.iter().filter(|e| !matches!(e, Event::Html(h) if h.as_ref() == EMBED_MARKER));
+    let prose =
+        events.iter().filter(|e| !matches!(e, Event::Html(h) if h.as_ref() == EMBED_MARKER));
     html::push_html(&mut html, prose.cloned());
     html
 }
@@ -441,13 +443,19 @@ mod tests {
         assert!(out.problems.is_empty(), "{:?}", out.problems);
         let e = &out.exercises[0];
         let section = e.section.as_ref().unwrap();
-        assert_eq!((section.id.as_str(), section.title.as_str()), ("exercise-convert-it", "Exercise: convert it"));
+        assert_eq!(
+            (section.id.as_str(), section.title.as_str()),
+            ("exercise-convert-it", "Exercise: convert it")
+        );
         assert_eq!(
             e.task_html,
             "<p>Convert <strong>this</strong> to <code>DDP</code>.</p>\n<ul>\n<li>and test it</li>\n</ul>\n"
         );
         let before_any = r("```python exercise=\"e\"\nx\n```\n");
-        assert_eq!((before_any.exercises[0].section.as_ref(), before_any.exercises[0].task_html.as_str()), (None, ""));
+        assert_eq!(
+            (before_any.exercises[0].section.as_ref(), before_any.exercises[0].task_html.as_str()),
+            (None, "")
+        );
     }
 
     #[test]

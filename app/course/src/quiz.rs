@@ -87,7 +87,11 @@ impl Quiz {
             .iter()
             .enumerate()
             .map(|(q, question)| {
-                let mut rng = SplitMix64(fnv1a(&[key.as_bytes(), &attempt.to_le_bytes(), &(q as u64).to_le_bytes()]));
+                let mut rng = SplitMix64(fnv1a(&[
+                    key.as_bytes(),
+                    &attempt.to_le_bytes(),
+                    &(q as u64).to_le_bytes(),
+                ]));
                 let mut order: Vec<usize> = (0..question.options.len()).collect();
                 // Fisher–Yates.
                 for i in (1..order.len()).rev() {
@@ -490,7 +494,11 @@ explain = "Local output."
     #[test]
     fn correct_options_in_one_position_are_warned_about() {
         let warning = quiz_of(4, |_| 0).same_position_warning().unwrap();
-        assert!(warning.starts_with("every one-answer question has its correct option in position 1 of 4"), "{warning}");
+        assert!(
+            warning
+                .starts_with("every one-answer question has its correct option in position 1 of 4"),
+            "{warning}"
+        );
         assert_eq!(quiz_of(4, |q| q % 2).same_position_warning(), None);
         assert_eq!(quiz_of(2, |_| 0).same_position_warning(), None, "two are not a pattern");
     }

@@ -163,7 +163,10 @@ fn parse_answers(body: &str, questions: usize) -> Result<Form, String> {
 }
 
 /// The options (as the lesson lists them) at the positions chosen, through the order shown.
-fn from_positions(positions: &[Vec<usize>], order: &[Vec<usize>]) -> Result<Vec<Vec<usize>>, String> {
+fn from_positions(
+    positions: &[Vec<usize>],
+    order: &[Vec<usize>],
+) -> Result<Vec<Vec<usize>>, String> {
     positions
         .iter()
         .zip(order)
@@ -171,7 +174,9 @@ fn from_positions(positions: &[Vec<usize>], order: &[Vec<usize>]) -> Result<Vec<
         .map(|(q, (chosen, shown))| {
             chosen
                 .iter()
-                .map(|&p| shown.get(p).copied().ok_or_else(|| format!("question {q} has no option {p}")))
+                .map(|&p| {
+                    shown.get(p).copied().ok_or_else(|| format!("question {q} has no option {p}"))
+                })
                 .collect()
         })
         .collect()
@@ -185,11 +190,19 @@ mod tests {
     fn answers_are_read_from_the_form() {
         assert_eq!(
             parse_answers("attempt=2&q0=1&q1=0&q1=2&x=y&quiz=3", 2),
-            Ok(Form { attempt: Some(2), visitor_order: false, positions: vec![vec![1], vec![0, 2]] })
+            Ok(Form {
+                attempt: Some(2),
+                visitor_order: false,
+                positions: vec![vec![1], vec![0, 2]]
+            })
         );
         assert_eq!(
             parse_answers("", 3),
-            Ok(Form { attempt: None, visitor_order: false, positions: vec![vec![], vec![], vec![]] })
+            Ok(Form {
+                attempt: None,
+                visitor_order: false,
+                positions: vec![vec![], vec![], vec![]]
+            })
         );
         assert!(parse_answers("attempt=x", 1).unwrap_err().contains("not an attempt number"));
         let order = [vec![2, 0, 1], vec![1, 0]];

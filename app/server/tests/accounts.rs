@@ -94,7 +94,11 @@ async fn the_whole_loop(app: &App) {
         let form = form.split("</form>").next().unwrap().to_string();
         form.split(r#"name="email""#).nth(1).unwrap().split('>').next().unwrap().to_string()
     };
-    assert!(kept(&wrong, "sign-in").contains(r#"value="ada@example.org""#), "{}", kept(&wrong, "sign-in"));
+    assert!(
+        kept(&wrong, "sign-in").contains(r#"value="ada@example.org""#),
+        "{}",
+        kept(&wrong, "sign-in")
+    );
     assert!(kept(&unknown, "sign-in").contains(r#"value="nobody@example.org""#));
     assert!(kept(&unknown, "sign-up").contains(r#"value="""#), "not in the other form");
     assert!(kept(&phone.get(app, "/account").await, "sign-in").contains(r#"value="""#));

@@ -144,10 +144,8 @@ async fn use_the_learner_controls(c: &Client, url: &str, what: &str) {
     }
     if let Ok(complete) = c.find(Locator::Css(".lesson-complete button.primary")).await {
         click(c, &complete).await;
-        wait_for("the completion", || async {
-            text(c, ".lesson-complete .done").await.is_some()
-        })
-        .await;
+        wait_for("the completion", || async { text(c, ".lesson-complete .done").await.is_some() })
+            .await;
         page_problems(c, &format!("{what}, after completing")).await;
     }
     let summary = c.find(Locator::Css(".reset-lesson summary")).await.unwrap();
@@ -208,7 +206,7 @@ async fn every_lesson_every_control_both_themes_phone_and_desktop() {
                 // Every lesson has code or contents to use at least; one with a simulation
                 // has its controls too.
                 let sims = c.find_all(Locator::Css(".sim")).await.unwrap().len();
-                assert!(used >= 1 + 2 * sims, "{what}: {used} controls used, {sims} simulations");
+                assert!(used > 2 * sims, "{what}: {used} controls used, {sims} simulations");
                 use_the_learner_controls(&c, &url, &what).await;
             }
         }

@@ -236,7 +236,8 @@ async fn full_loop(tmp: &Path, url: &str, [base, watch, worker_base]: [&str; 3],
     .await;
     type_in_editor(&c, "# a second try").await;
     wait_for("saved to the account", || async {
-        text(&c, "[data-role=draft-status]").await.as_deref() == Some("Draft saved to your account.")
+        text(&c, "[data-role=draft-status]").await.as_deref()
+            == Some("Draft saved to your account.")
     })
     .await;
     c.execute("localStorage.clear()", vec![]).await.unwrap();

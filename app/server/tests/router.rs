@@ -352,7 +352,8 @@ fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
 
         // Answering again, right or wrong, earns nothing more; the review shows the last try.
         let right = all_right(&app, Some(&cookie)).await;
-        let again = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, Some(&cookie)).await;
+        let again =
+            answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, Some(&cookie)).await;
         assert_eq!(again.status, StatusCode::SEE_OTHER);
         assert!(again.headers.get(header::SET_COOKIE).is_none());
         let wrong = all_wrong(&app, Some(&cookie)).await;
@@ -368,12 +369,13 @@ fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
         assert!(page.body.contains(r#"data-role="quiz-hidden""#));
         // The form from before that attempt answers a quiz shown in another order now: sent
         // back, nothing recorded.
-        let stale = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, Some(&cookie)).await;
+        let stale =
+            answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, Some(&cookie)).await;
         assert_eq!(stale.status, StatusCode::SEE_OTHER);
         let session = learner_cookie(&stale);
         let page = get(&app, "/lessons/dataparallel", Some(&format!("{cookie}; {session}"))).await;
         assert!(page.body.contains("answered elsewhere since this page loaded"), "{}", page.body);
-        assert!(page.body.contains("Not passed yet: 0 of 4 right."), "nothing recorded"); 
+        assert!(page.body.contains("Not passed yet: 0 of 4 right."), "nothing recorded");
 
         // Another visitor has done nothing.
         let other = get(&app, "/lessons/dataparallel", None).await;
@@ -678,7 +680,9 @@ fn every_page_has_an_icon() {
 fn a_crash_report_from_a_page_is_taken_and_answered_without_content() {
     on_runtime(async {
         let app = app(&course_dir()).await;
-        for body in [r#"{"message":"panicked at x","url":"http://localhost/"}"#, "not json\nforged line"] {
+        for body in
+            [r#"{"message":"panicked at x","url":"http://localhost/"}"#, "not json\nforged line"]
+        {
             let req = Request::post("/api/client-errors")
                 .header(header::CONTENT_TYPE, "text/plain;charset=UTF-8")
                 .header("sec-fetch-site", "same-origin")

@@ -58,7 +58,8 @@ async fn pages(app: &App, store: &Store) {
         assert!(b.contains(task), "{id}: its task");
         assert!(!b.contains("Convert the script to DDP"), "{id}: not another exercise's task");
         assert!(b.contains(&format!(r#"href="{section}" data-role="section""#)), "{id}: link back");
-        let listed = b.split(r#"data-role="checks""#).nth(1).unwrap().split("</ol>").next().unwrap();
+        let listed =
+            b.split(r#"data-role="checks""#).nth(1).unwrap().split("</ol>").next().unwrap();
         assert_eq!(listed.matches("<li>").count(), checks, "{id}: its checks");
     }
     let crash = anonymous.get(app, "/exercises/survive-a-crash").await.body;
@@ -211,20 +212,37 @@ async fn drafts(app: &App, ada: &mut Jar, page: &str, id: i64) {
     let body = ada.get(app, EXERCISE).await.body;
     assert_eq!(editor(&body), "print(1)\n");
     assert!(body.contains("Your latest draft"));
-    assert!(body.contains(r#"data-autosave="/api/drafts""#), "an account's editor saves as it goes");
+    assert!(
+        body.contains(r#"data-autosave="/api/drafts""#),
+        "an account's editor saves as it goes"
+    );
     // The editor's saves: kept for the account, for exercises that exist, within the limit.
     let typed = "import torch  # </textarea><script>alert(1)</script>\n";
-    let saved = ada.post_json(app, "/api/drafts", &serde_json::json!({"exercise": "ddp-conversion", "script": typed})).await;
+    let saved = ada
+        .post_json(
+            app,
+            "/api/drafts",
+            &serde_json::json!({"exercise": "ddp-conversion", "script": typed}),
+        )
+        .await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
-    let saved_ms = serde_json::from_str::<serde_json::Value>(&saved.body).unwrap()["saved_ms"].as_i64().unwrap();
+    let saved_ms = serde_json::from_str::<serde_json::Value>(&saved.body).unwrap()["saved_ms"]
+        .as_i64()
+        .unwrap();
     let body = ada.get(app, EXERCISE).await.body;
     assert!(!body.contains("</textarea><script>"), "escaped in the editor");
     assert!(body.contains("# &lt;/textarea&gt;&lt;script&gt;alert(1)"), "{}", editor(&body));
     assert!(body.contains(&format!(r#"data-saved-ms="{saved_ms}""#)));
     for (json, status) in [
         (serde_json::json!({"exercise": "no-such", "script": "x"}), StatusCode::NOT_FOUND),
-        (serde_json::json!({"exercise": "ddp-conversion", "script": "x".repeat(300 * 1024)}), StatusCode::PAYLOAD_TOO_LARGE),
-        (serde_json::json!({"exercise": "ddp-conversion", "script": "x", "file_name": "../x.py"}), StatusCode::BAD_REQUEST),
+        (
+            serde_json::json!({"exercise": "ddp-conversion", "script": "x".repeat(300 * 1024)}),
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+        (
+            serde_json::json!({"exercise": "ddp-conversion", "script": "x", "file_name": "../x.py"}),
+            StatusCode::BAD_REQUEST,
+        ),
     ] {
         assert_eq!(ada.post_json(app, "/api/drafts", &json).await.status, status, "{json:.80}");
     }
@@ -234,7 +252,10 @@ async fn drafts(app: &App, ada: &mut Jar, page: &str, id: i64) {
     // Starting over shows the lesson's script, and says so.
     let fresh = ada.get(app, "/exercises/ddp-conversion?from=start").await.body;
     assert!(editor(&fresh).contains("torch.manual_seed(0)"));
-    assert!(fresh.contains("The lesson&#x27;s starting script") || fresh.contains("The lesson's starting script"));
+    assert!(
+        fresh.contains("The lesson&#x27;s starting script")
+            || fresh.contains("The lesson's starting script")
+    );
     // Someone else's submission, or a made-up one, opens on the starting script.
     let mut eve = signed_up(app, "eve@example.org").await;
     for from in [id.to_string(), "999999".into(), "x".into()] {

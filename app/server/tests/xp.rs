@@ -53,7 +53,9 @@ async fn the_loop(base: &str, profiles: &std::path::Path) {
 
     // The quiz, answered right through its form, in the order this attempt shows.
     let shown = shown_quiz(&c.source().await.unwrap(), 0);
-    for (name, value) in quiz_form(&shown, "dataparallel", 0, DATAPARALLEL_RIGHT).into_iter().skip(2) {
+    for (name, value) in
+        quiz_form(&shown, "dataparallel", 0, DATAPARALLEL_RIGHT).into_iter().skip(2)
+    {
         let option =
             c.find(Locator::Css(&format!(r#"input[name={name}][value="{value}"]"#))).await.unwrap();
         click(&c, &option).await;

@@ -46,7 +46,9 @@ impl Store {
         .bind(exercise)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| Ok(Draft { script: r.try_get(0)?, file_name: r.try_get(1)?, saved_ms: r.try_get(2)? }))
-            .transpose()
+        row.map(|r| {
+            Ok(Draft { script: r.try_get(0)?, file_name: r.try_get(1)?, saved_ms: r.try_get(2)? })
+        })
+        .transpose()
     }
 }

@@ -45,6 +45,9 @@ async fn every_write_shows_at_once(store: &Store) {
     store.reset_lesson(me, "torchrun", 6).await.unwrap();
     agree(store, me, "reset").await;
     assert_eq!(store.cached().learner(me).await.unwrap().last_quiz_answers("torchrun"), []);
+    // The attempt a quiz is on starts again after a reset; the attempts ever made do not.
+    assert_eq!(store.quiz_attempts(me, "torchrun", 0).await.unwrap(), (0, 2));
+    assert_eq!(store.quiz_attempts(me, "dataparallel", 1).await.unwrap(), (1, 1));
 
     store.issue_learner("anon", 7).await.unwrap();
     store.record("anon", &lesson, 7).await.unwrap();

@@ -5,7 +5,8 @@
 //! see what learners hit.
 
 /// What the notice says; tests look for it.
-pub const NOTICE: &str = "Something went wrong on this page, and its buttons may no longer respond.";
+pub const NOTICE: &str =
+    "Something went wrong on this page, and its buttons may no longer respond.";
 
 #[cfg(feature = "hydrate")]
 pub fn install() {

@@ -34,7 +34,12 @@ pub const ACHIEVEMENTS: [Achievement; 14] = [
         "Explore every simulation in the course.",
     ),
     a("first-quiz", "Quiz taker", "퀴즈 도전", "Pass a quiz."),
-    a("perfect-quiz", "Flawless", "만점", "Answer every question of a quiz right at your first attempt at it."),
+    a(
+        "perfect-quiz",
+        "Flawless",
+        "만점",
+        "Answer every question of a quiz right at your first attempt at it.",
+    ),
     a("all-quizzes", "Quiz master", "퀴즈 마스터", "Pass every quiz in the course."),
     a("exercise-passed", "It really runs", "진짜로 돈다", "Pass a graded exercise."),
     a(

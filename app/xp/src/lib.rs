@@ -166,8 +166,13 @@ impl CourseFacts {
         let lessons = self.lessons.iter().flat_map(|l| {
             let lesson = || l.slug.clone();
             std::iter::once(Action::LessonCompleted { lesson: lesson() })
-                .chain((0..l.simulations).map(move |sim| Action::SimulationExplored { lesson: lesson(), sim }))
-                .chain((0..l.quizzes).map(move |quiz| Action::QuizPassed { lesson: lesson(), quiz }))
+                .chain(
+                    (0..l.simulations)
+                        .map(move |sim| Action::SimulationExplored { lesson: lesson(), sim }),
+                )
+                .chain(
+                    (0..l.quizzes).map(move |quiz| Action::QuizPassed { lesson: lesson(), quiz }),
+                )
         });
         let exercises =
             self.exercises.iter().map(|e| Action::ExercisePassed { exercise: e.clone() });
@@ -316,7 +321,8 @@ mod tests {
     fn doing_everything_earns_the_course_maximum() {
         let c = course();
         assert_eq!(c.max_xp(), 150 + 5 * 10 + 3 * 20 + EXERCISE_XP);
-        let all: Vec<Event> = c.every_action().enumerate().map(|(i, a)| event(a, i as i64)).collect();
+        let all: Vec<Event> =
+            c.every_action().enumerate().map(|(i, a)| event(a, i as i64)).collect();
         assert_eq!(progress(&c, &all).xp, c.max_xp());
     }
 

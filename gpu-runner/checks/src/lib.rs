@@ -112,7 +112,6 @@ fn skip(id: CheckId, message: impl Into<String>) -> Check {
     check(id, CheckStatus::Skip, message, None)
 }
 
-
 /// Rank 0's records; empty when the run has none (a run always has one per process started,
 /// but evidence is data and may be made up).
 fn rank0(run: &RunEvidence) -> &record::RankRecord {
@@ -168,7 +167,10 @@ mod tests {
         let upto = |n: usize| -> Vec<record::RankRecord> {
             done.records
                 .iter()
-                .map(|r| record::RankRecord { rank: r.rank, events: r.events[..n.min(r.events.len())].to_vec() })
+                .map(|r| record::RankRecord {
+                    rank: r.rank,
+                    events: r.events[..n.min(r.events.len())].to_vec(),
+                })
                 .collect()
         };
         let at = |kind: fn(&record::Event) -> bool| {

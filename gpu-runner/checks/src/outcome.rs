@@ -190,7 +190,9 @@ mod tests {
         }
         let e = nothing_to_grade(&run, "single_gpu_train.py").unwrap();
         assert!(
-            e.message.starts_with("the script never calls dist.init_process_group(), so torchrun ran 2 copies"),
+            e.message.starts_with(
+                "the script never calls dist.init_process_group(), so torchrun ran 2 copies"
+            ),
             "{}",
             e.message
         );

@@ -299,11 +299,10 @@ pub fn quiz_form(
     for &(q, o) in answers {
         let text = plain_text(&quiz.questions[q].options[o].text_html);
         let name = format!("q{q}");
-        let (_, value, _) = shown
-            .options
-            .iter()
-            .find(|(n, _, t)| *n == name && *t == text)
-            .unwrap_or_else(|| panic!("option {o} of question {q} ({text}) on the page: {shown:?}"));
+        let (_, value, _) =
+            shown.options.iter().find(|(n, _, t)| *n == name && *t == text).unwrap_or_else(|| {
+                panic!("option {o} of question {q} ({text}) on the page: {shown:?}")
+            });
         fields.push((name, value.clone()));
     }
     fields

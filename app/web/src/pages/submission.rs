@@ -65,9 +65,10 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
         });
     }
     let file_name = s.file_name.clone();
-    let flagged = s.verdict.as_ref().and_then(|v| v.error.as_ref()).and_then(|e| {
-        (e.file.as_deref() == Some(file_name.as_str())).then_some(e.line).flatten()
-    });
+    let flagged =
+        s.verdict.as_ref().and_then(|v| v.error.as_ref()).and_then(|e| {
+            (e.file.as_deref() == Some(file_name.as_str())).then_some(e.line).flatten()
+        });
     let resubmit = s.own.then(|| {
         let href = format!("{}?from={id}", lockstep_routes::exercise(&s.exercise));
         view! { <a class="button" href=href data-role="resubmit">"Edit this script and resubmit"</a> }

@@ -7,8 +7,7 @@ use lockstep_store::{Store, StoreError, Submission};
 
 use super::viewer::Viewer;
 use crate::model::{
-    CheckPreview, EditorStart, ExerciseView, LiveEvent, ScriptSource, SubmissionRow,
-    SubmissionView,
+    CheckPreview, EditorStart, ExerciseView, LiveEvent, ScriptSource, SubmissionRow, SubmissionView,
 };
 
 pub fn exercise(course: &Course, id: &str) -> Option<ExerciseView> {
@@ -61,24 +60,24 @@ pub async fn editor_start(
         return Ok(EditorStart { script, source: ScriptSource::StartOver, saved_ms: 0 });
     }
     let Some(account) = viewer.account() else { return Ok(starter(e.starter.clone())) };
-    match from {
-        Some(id) => {
-            let id = id.parse::<i64>().ok();
-            let found = match id {
-                Some(id) => store.submission(id).await?,
-                None => None,
-            };
-            return Ok(match found {
-                Some(s) if s.learner_id == account.learner_id && s.exercise == e.id => {
-                    EditorStart { script: s.script, source: ScriptSource::Submission(s.id), saved_ms: 0 }
-                }
-                _ => starter(e.starter.clone()),
-            });
-        }
-        None => {}
+    if let Some(id) = from {
+        let found = match id.parse::<i64>() {
+            Ok(id) => store.submission(id).await?,
+            Err(_) => None,
+        };
+        return Ok(match found {
+            Some(s) if s.learner_id == account.learner_id && s.exercise == e.id => EditorStart {
+                script: s.script,
+                source: ScriptSource::Submission(s.id),
+                saved_ms: 0,
+            },
+            _ => starter(e.starter.clone()),
+        });
     }
     Ok(match store.draft(&account.learner_id, &e.id).await? {
-        Some(d) => EditorStart { script: d.script, source: ScriptSource::Draft, saved_ms: d.saved_ms },
+        Some(d) => {
+            EditorStart { script: d.script, source: ScriptSource::Draft, saved_ms: d.saved_ms }
+        }
         None => starter(e.starter.clone()),
     })
 }

@@ -169,8 +169,7 @@ fn review(quiz: &Quiz, answers: &[Vec<usize>], shown: &[Vec<usize>]) -> Option<Q
                             option: o,
                             chosen,
                             correct: revealed.then_some(option.correct),
-                            explain_html: (revealed || chosen)
-                                .then(|| option.explain_html.clone()),
+                            explain_html: (revealed || chosen).then(|| option.explain_html.clone()),
                         }
                     })
                     .collect();
@@ -296,7 +295,11 @@ mod tests {
     fn every_level_is_reachable_from_the_course() {
         let facts = course_facts();
         let (top, ..) = LEVELS[LEVELS.len() - 1];
-        assert!(top <= facts.max_xp(), "the top level needs {top} XP; the course gives {}", facts.max_xp());
+        assert!(
+            top <= facts.max_xp(),
+            "the top level needs {top} XP; the course gives {}",
+            facts.max_xp()
+        );
         let everything: Vec<Event> =
             facts.every_action().map(|action| Event { action, at: 0 }).collect();
         let p = progress(&facts, &everything);
@@ -321,10 +324,16 @@ mod tests {
                     let into = p.xp - p.level.from_xp;
                     let span = next - p.level.from_xp;
                     assert!(
-                        text.starts_with(&format!("{into}/{span} XP to level {} · ", p.level.number + 1)),
+                        text.starts_with(&format!(
+                            "{into}/{span} XP to level {} · ",
+                            p.level.number + 1
+                        )),
                         "{text}"
                     );
-                    assert!(text.ends_with(&format!("· {} XP to go · {percent}%", next - p.xp)), "{text}");
+                    assert!(
+                        text.ends_with(&format!("· {} XP to go · {percent}%", next - p.xp)),
+                        "{text}"
+                    );
                     assert_eq!(percent, 100 * into / span, "{text}");
                 }
             }
