@@ -44,15 +44,17 @@ const siteHighlight = HighlightStyle.define([
   { tag: tags.invalid, color: "var(--danger)" },
 ]);
 
-// Drafts. The browser keeps a copy of every edit under the exercise's id, with the version of
-// the server's draft it was edited from (`base`, the server's saved_ms) and whether the server
-// has it (`synced`). On load the copy wins only if the server has not kept a newer draft since
-// it was made: so a tab closed before its save reached the server loses nothing, and an old
-// copy on one device never overwrites what the learner wrote on another. No clocks compared.
+// Drafts. The browser keeps a copy of every edit under its owner (the account, or this
+// browser's visitor) and the exercise, with the version of the server's draft it was edited
+// from (`base`, the server's saved_ms). On load the copy wins only if the server has not kept a
+// newer draft since it was made: so a tab closed before its save reached the server loses
+// nothing, and an old copy on one device never overwrites what the learner wrote on another.
+// No clocks compared. An account's copy is removed once the server has the script: on a shared
+// machine, signed-in work does not stay behind in the browser.
 function draftKeeper(textarea) {
   const holder = textarea.closest("[data-draft]");
   if (!holder) return null;
-  const key = `lockstep.draft.${holder.dataset.draft}`;
+  const key = `lockstep.draft.${holder.dataset.owner || "visitor"}.${holder.dataset.draft}`;
   const status = holder.querySelector("[data-role=draft-status]");
   const say = (text) => {
     if (status) status.textContent = text;
@@ -75,7 +77,7 @@ function draftKeeper(textarea) {
   const kept = read();
   if (
     holder.dataset.pinned !== "true" &&
-    kept && typeof kept.script === "string" && !kept.synced &&
+    kept && typeof kept.script === "string" &&
     kept.base >= base && kept.script !== textarea.value
   ) {
     textarea.value = kept.script;
@@ -98,14 +100,20 @@ function draftKeeper(textarea) {
       const body = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error(body.error || `the server answered ${response.status}`);
       base = body.saved_ms;
-      if (pending === null) write({ script, base, synced: true });
+      if (pending === null) {
+        try {
+          localStorage.removeItem(key);
+        } catch {
+          // Nothing kept to remove.
+        }
+      }
       say("Draft saved to your account.");
     } catch (e) {
       say(`Draft kept in this browser only: ${e.message}`);
     }
   };
   return (script) => {
-    write({ script, base, synced: false });
+    write({ script, base });
     if (!url) {
       say("Draft kept in this browser.");
       return;

@@ -39,6 +39,8 @@ fn Exercise(p: Page) -> impl IntoView {
     let Page { exercise, signed_in, error, editor, submissions, progress } = p;
     let e = exercise.expect("the page shows found exercises only");
     let pinned = editor.pinned().to_string();
+    // Whose copy the browser keeps: an account's apart from another's on a shared machine.
+    let owner = progress.account.as_deref().map(owner_key).unwrap_or_else(|| "visitor".into());
     let describe = editor.describe();
     let start_over = format!("{}?from=start", lockstep_routes::exercise(&e.id));
     let lesson = lockstep_routes::lesson(&e.lesson_slug);
@@ -107,6 +109,7 @@ fn Exercise(p: Page) -> impl IntoView {
                     data-saved-ms=editor.saved_ms
                     data-pinned=pinned
                     data-autosave=signed_in.then_some(DRAFTS_API)
+                    data-owner=owner
                 >
                     <p class="muted draft-source" data-role="script-source">
                         {describe}
@@ -121,6 +124,16 @@ fn Exercise(p: Page) -> impl IntoView {
             <Submissions rows=submissions/>
         </section>
     }
+}
+
+/// A short, stable name for an account's drafts in the browser's storage: not the email
+/// itself, which the storage would otherwise keep in plain sight.
+fn owner_key(email: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in email.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("a{h:016x}")
 }
 
 #[component]
