@@ -52,19 +52,24 @@ pub fn Toc(entries: Vec<TocItem>) -> impl IntoView {
                 </button>
             </div>
             <ol id="toc-list" class="toc-list" hidden=move || !open.get()>
-                {entries
-                    .into_iter()
-                    .map(|e| {
-                        view! {
-                            <li class=format!("toc-l{}", e.level)>
-                                <a href=format!("#{}", e.id)>{e.title}</a>
-                            </li>
-                        }
-                    })
-                    .collect_view()}
+                {toc_items(entries)}
             </ol>
         </nav>
     }
+}
+
+/// The contents' entries, one link each, as both contents lists show them.
+fn toc_items(entries: Vec<TocItem>) -> impl IntoView {
+    entries
+        .into_iter()
+        .map(|e| {
+            view! {
+                <li class=format!("toc-l{}", e.level)>
+                    <a href=format!("#{}", e.id)>{e.title}</a>
+                </li>
+            }
+        })
+        .collect_view()
 }
 
 /// The contents as a phone shows them: folded under the lesson's header, opened by a tap (a
@@ -75,18 +80,7 @@ pub fn TocFolded(entries: Vec<TocItem>) -> impl IntoView {
     view! {
         <details class="toc toc-folded" data-role="toc-folded">
             <summary>"On this page"</summary>
-            <ol class="toc-list">
-                {entries
-                    .into_iter()
-                    .map(|e| {
-                        view! {
-                            <li class=format!("toc-l{}", e.level)>
-                                <a href=format!("#{}", e.id)>{e.title}</a>
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ol>
+            <ol class="toc-list">{toc_items(entries)}</ol>
         </details>
     }
 }
