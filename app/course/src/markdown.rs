@@ -327,8 +327,10 @@ fn rewrite_link<'a>(file: &str, dest: CowStr<'a>, line: usize, out: &mut Rendere
     if is_external {
         return dest;
     }
+    // An anchor may be written as it reads (`#모델-복제`) or percent-encoded, as a browser's
+    // address bar copies it: either names the same heading.
     let (path, anchor) = match dest.split_once('#') {
-        Some((p, a)) => (p, Some(a.to_string())),
+        Some((p, a)) => (p, Some(percent_decoded(a))),
         None => (&*dest, None),
     };
     if path.is_empty() {
@@ -349,6 +351,31 @@ fn rewrite_link<'a>(file: &str, dest: CowStr<'a>, line: usize, out: &mut Rendere
     let target = lockstep_routes::lesson_section(&slug_for_file(path), anchor.as_deref());
     out.links.push(LessonLink { file: Some(path.to_string()), anchor, line });
     target.into()
+}
+
+/// `a` with its `%XX` escapes decoded, when they decode to UTF-8; otherwise `a` as it is.
+fn percent_decoded(a: &str) -> String {
+    let bytes = a.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| a.to_string())
 }
 
 fn math(file: &str, tex: &str, display: bool, line: usize, out: &mut Rendered) -> String {
@@ -598,5 +625,21 @@ mod tests {
         assert!(out.html().contains("footnote-definition"));
         assert!(out.html().contains(r#"type="checkbox""#));
         assert!(out.problems.is_empty());
+    }
+
+    #[test]
+    fn korean_headings_have_their_own_ids_and_links_reach_them() {
+        let body = "## 모델 복제\n\n## Café résumé {#cafe}\n\n## 모델 복제\n\nSee [링크](#모델-복제), [encoded](#%EB%AA%A8%EB%8D%B8-%EB%B3%B5%EC%A0%9C), [again](#모델-복제-1) and [override](#cafe).\n";
+        let out = r(body);
+        assert!(out.problems.is_empty(), "{:?}", out.problems);
+        let ids: Vec<&str> = out.toc.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, ["모델-복제", "cafe", "모델-복제-1"]);
+        assert!(out.html().contains(r#"<h2 id="모델-복제">"#), "{}", out.html());
+        let anchors: Vec<Option<&str>> = out.links.iter().map(|l| l.anchor.as_deref()).collect();
+        assert_eq!(
+            anchors,
+            [Some("모델-복제"), Some("모델-복제"), Some("모델-복제-1"), Some("cafe")]
+        );
+        assert_eq!(percent_decoded("%ZZ%4"), "%ZZ%4", "not an escape: kept");
     }
 }

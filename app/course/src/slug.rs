@@ -16,12 +16,14 @@ pub fn slug_for_file(file: &str) -> String {
     }
 }
 
-/// A heading's id: lowercase ASCII letters and digits, every other run of characters one `-`.
+/// A heading's id: its letters and digits in every script, lower-cased (`## 모델 복제` →
+/// `모델-복제`, `## Café résumé` → `café-résumé`), every other run of characters one `-`.
+/// A heading with none at all (only punctuation) is `section`.
 pub fn heading_id(text: &str) -> String {
     let mut id = String::new();
     for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            id.push(c.to_ascii_lowercase());
+        if lockstep_routes::is_anchor_char(c) {
+            id.extend(c.to_lowercase());
         } else if !id.ends_with('-') {
             id.push('-');
         }
@@ -61,7 +63,14 @@ mod tests {
     fn heading_ids_are_lowercase_words_joined_by_dashes() {
         assert_eq!(heading_id("Ring all-reduce, step by step"), "ring-all-reduce-step-by-step");
         assert_eq!(heading_id("Why `N-1`?"), "why-n-1");
-        assert_eq!(heading_id("분산 학습"), "section");
+        assert_eq!(heading_id("?!"), "section");
+        // Every script keeps its letters, as GitHub's anchors do.
+        assert_eq!(heading_id("모델 복제"), "모델-복제");
+        assert_eq!(heading_id("분산 학습 (DDP) 개요"), "분산-학습-ddp-개요");
+        assert_eq!(heading_id("Café résumé"), "café-résumé");
+        assert_eq!(heading_id("Cafe\u{301} au lait"), "cafe\u{301}-au-lait", "a combining accent");
+        assert_eq!(heading_id("ÜBER Ελληνικά"), "über-ελληνικά");
+        assert_eq!(heading_id("`all_reduce` 와 `broadcast`"), "all-reduce-와-broadcast");
         let mut taken = BTreeSet::new();
         assert_eq!(
             (unique_id(&mut taken, "a"), unique_id(&mut taken, "a"), unique_id(&mut taken, "a")),

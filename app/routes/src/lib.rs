@@ -100,13 +100,21 @@ pub fn parse_lesson_section(url: &str) -> Option<(&str, Option<&str>)> {
     (!slug.is_empty() && !slug.contains('/')).then_some((slug, anchor))
 }
 
+/// Whether `c` may stand in a heading id or a slug: a letter or digit of any script (`모델`,
+/// `café`), or a combining mark that belongs to one (an accent written as its own code point),
+/// as GitHub keeps them in its heading anchors.
+pub fn is_anchor_char(c: char) -> bool {
+    c.is_alphanumeric()
+        || matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
+}
+
 /// `url` rebuilt as a link to a lesson section of this site, if it is one; `None` for anything
 /// else (`javascript:…`, another site, `//host/…`). A link that arrives from outside the server
 /// (a worker's verdict) reaches a page only through this.
 pub fn lesson_link(url: &str) -> Option<String> {
     let (slug, anchor) = parse_lesson_section(url)?;
-    let plain =
-        |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || "-_".contains(c));
+    let plain = |s: &str| !s.is_empty() && s.chars().all(|c| is_anchor_char(c) || "-_".contains(c));
     (plain(slug) && anchor.is_none_or(plain)).then(|| lesson_section(slug, anchor))
 }
 
@@ -127,6 +135,16 @@ mod tests {
         assert_eq!(parse_lesson_section("/lessons/"), None);
         assert_eq!(parse_lesson_section("/lessons/a/b"), None);
         assert_eq!(parse_lesson_section("https://pytorch.org/lessons/x"), None);
+        // Headings in any script keep their letters, so their links do too.
+        assert_eq!(
+            lesson_link("/lessons/torchrun#모델-복제").as_deref(),
+            Some("/lessons/torchrun#모델-복제")
+        );
+        assert_eq!(
+            lesson_link("/lessons/torchrun#cafe\u{301}").as_deref(),
+            Some("/lessons/torchrun#cafe\u{301}")
+        );
+        assert_eq!(lesson_link("/lessons/torchrun#a\"b"), None);
     }
 
     #[test]
