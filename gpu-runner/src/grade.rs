@@ -116,9 +116,7 @@ struct Runner<'a> {
     made: u32,
     /// Every run made, in order, as the verdict reports it.
     reports: Vec<RunReport>,
-    /// Whether the next run reports the checks it settles before it ends (the graded run of
-    /// the conversion), and the ones it reported.
-    watch_early: bool,
+    /// The checks the graded run of the conversion reported before it ended.
     reported_early: Vec<grading_protocol::Check>,
 }
 
@@ -143,7 +141,8 @@ impl Runner<'_> {
             (self.progress)(Event::RunStarted { index, role, nproc });
             let dir = self.work.join(format!("run{}-{}p", self.made, nproc));
             let (progress, reported) = (&mut *self.progress, &mut self.reported_early);
-            let early = self.watch_early;
+            // Only the conversion's graded run, the first: no run has been reported yet.
+            let early = self.opts.exercise == Exercise::DdpConversion && self.reports.is_empty();
             // Checks reach the learner as the run settles them, not all at its end.
             let mut watch = |so_far: &[RankRecord]| -> bool {
                 if !early {
@@ -256,7 +255,6 @@ pub fn grade_reporting(
         work: work.clone(),
         made: 0,
         reports: Vec::new(),
-        watch_early: opts.exercise == Exercise::DdpConversion,
         reported_early: Vec::new(),
     };
 
@@ -268,7 +266,6 @@ pub fn grade_reporting(
     };
     let (first, first_params, enforced) = {
         let (run, retried) = runner.run_with(nproc, first_role, first_restarts)?;
-        runner.watch_early = false;
         runner.reports.push(report(first_role, &run, retried));
         let enforced = run.finished.enforced.clone();
         // The conversion's checks read this run's tensors; the crash exercise's compare only

@@ -162,16 +162,12 @@ pub fn run_watched(
             return;
         }
         // A line being written reads as unreadable and is read again next time.
-        let so_far: Vec<RankRecord> = (0..settings.nproc)
-            .map(|rank| {
-                let path = records.join(format!("rank{rank}.jsonl"));
-                RankRecord::parse(rank, &std::fs::read_to_string(path).unwrap_or_default())
-            })
-            .collect();
+        let so_far: Vec<RankRecord> =
+            (0..settings.nproc).map(|rank| rank_record(&records, rank)).collect();
         watching = watch(&so_far);
     };
     let finished =
-        sandbox::run_ticking(&layout, &settings.limits, &vars, &command, &launcher_log, &mut tick)?;
+        sandbox::run(&layout, &settings.limits, &vars, &command, &launcher_log, &mut tick)?;
 
     let mut ranks = Vec::new();
     let mut stdout = Vec::new();
@@ -198,9 +194,7 @@ pub fn run_watched(
         stdout.push(
             String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned(),
         );
-        let text =
-            std::fs::read_to_string(records.join(format!("rank{rank}.jsonl"))).unwrap_or_default();
-        recs.push(RankRecord::parse(rank, &text));
+        recs.push(rank_record(&records, rank));
     }
     Ok(Run {
         nproc: settings.nproc,
@@ -212,6 +206,12 @@ pub fn run_watched(
         records_dir: records,
         stdout,
     })
+}
+
+/// What rank `rank` has recorded so far in `records` (nothing, if it wrote no file).
+fn rank_record(records: &Path, rank: u32) -> RankRecord {
+    let path = records.join(format!("rank{rank}.jsonl"));
+    RankRecord::parse(rank, &std::fs::read_to_string(path).unwrap_or_default())
 }
 
 /// The last [`TAIL_BYTES`] of a file, from a line start when one is near.

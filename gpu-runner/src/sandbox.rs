@@ -277,23 +277,13 @@ pub fn available() -> bool {
     Command::new("bwrap").arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
-/// Runs `argv` in the sandbox with `env` as its whole environment. Its stdout and stderr (the
-/// launcher's own; the ranks write their own files) go to `output`.
-pub fn run(
-    layout: &Layout,
-    limits: &Limits,
-    env: &[(String, String)],
-    argv: &[String],
-    output: &Path,
-) -> Result<Finished, RunnerError> {
-    run_ticking(layout, limits, env, argv, output, &mut || {})
-}
-
-/// How often [`run_ticking`] calls its `tick` while the job runs.
+/// How often [`run`] calls its `tick` while the job runs.
 pub const TICK: Duration = Duration::from_millis(250);
 
-/// [`run`], calling `tick` every [`TICK`] while the job runs: for watching what it writes.
-pub fn run_ticking(
+/// Runs `argv` in the sandbox with `env` as its whole environment. Its stdout and stderr (the
+/// launcher's own; the ranks write their own files) go to `output`. `tick` is called every
+/// [`TICK`] while the job runs, for watching what it writes.
+pub fn run(
     layout: &Layout,
     limits: &Limits,
     env: &[(String, String)],

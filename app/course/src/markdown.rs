@@ -355,27 +355,9 @@ fn rewrite_link<'a>(file: &str, dest: CowStr<'a>, line: usize, out: &mut Rendere
 
 /// `a` with its `%XX` escapes decoded, when they decode to UTF-8; otherwise `a` as it is.
 fn percent_decoded(a: &str) -> String {
-    let bytes = a.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied().and_then(hex),
-            bytes.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| a.to_string())
+    percent_encoding::percent_decode_str(a)
+        .decode_utf8()
+        .map_or_else(|_| a.to_string(), |s| s.into_owned())
 }
 
 fn math(file: &str, tex: &str, display: bool, line: usize, out: &mut Rendered) -> String {

@@ -2,10 +2,10 @@
 //! field `qN=P` per position P chosen for question N (radio buttons for one-answer questions,
 //! checkboxes for the others). The page showed that attempt's own order of options, which the
 //! server computes again to read the positions back; a form from an attempt already answered
-//! (another tab) is sent back unrecorded. The server marks the answers against the quiz (the browser never had them),
-//! keeps them for the review, records the pass (and a perfect score at the first try) once,
-//! and sends the learner back to the quiz, where the page now shows the review and what the
-//! pass earned: post, redirect, get, so a reload never posts again.
+//! (another tab) is sent back unrecorded. The server marks the answers against the quiz (the
+//! browser never had them), keeps them for the review, records the pass (and a perfect score
+//! at the first try) once, and sends the learner back to the quiz, where the page now shows
+//! the review and what the pass earned: post, redirect, get, so a reload never posts again.
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};

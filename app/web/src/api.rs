@@ -133,7 +133,8 @@ pub async fn get_exercise(
     let ctx = crate::ssr::context()?;
     let viewer = ctx.viewer().await?;
     let events = ctx.events(&viewer).await?;
-    let exercise = grading::exercise(&ctx.course.current(), &id);
+    let course = ctx.course.current();
+    let exercise = grading::exercise(&course, &id);
     let submissions = match (viewer.account(), &exercise) {
         (Some(a), Some(_)) => ctx
             .store
@@ -146,8 +147,9 @@ pub async fn get_exercise(
         _ => Vec::new(),
     };
     let refused = ctx.take_draft().await?;
-    let editor = match &exercise {
-        Some(e) => grading::editor_start(&ctx.store, &viewer, e, refused, from.as_deref())
+    // The starting script comes from the course: the page carries it once, in the editor.
+    let editor = match course.exercise(&id) {
+        Some((_, e)) => grading::editor_start(&ctx.store, &viewer, e, refused, from.as_deref())
             .await
             .map_err(internal)?,
         None => grading::starter(String::new()),

@@ -98,6 +98,37 @@ impl ProgressView {
     }
 }
 
+#[cfg(test)]
+mod progress_view_tests {
+    use super::ProgressView;
+
+    fn view(xp: u32, from: u32, next: Option<u32>, done: u32, total: u32) -> ProgressView {
+        ProgressView {
+            xp,
+            level_from: from,
+            next_level_at: next,
+            lessons_done: done,
+            lessons_total: total,
+            ..ProgressView::default()
+        }
+    }
+
+    #[test]
+    fn the_bar_and_the_lessons_line() {
+        let nothing = view(0, 0, Some(120), 0, 3);
+        assert_eq!(nothing.level_percent(), 0);
+        assert_eq!(nothing.bar_text(), "0/120 XP to level 1 · 120 XP to go · 0%");
+        assert_eq!(nothing.lessons_text(), "0/3 lessons · 0%");
+        let one = view(50, 0, Some(120), 1, 3);
+        assert_eq!(one.level_percent(), 41);
+        assert_eq!(one.bar_text(), "50/120 XP to level 1 · 70 XP to go · 41%");
+        assert_eq!(one.lessons_text(), "1/3 lessons · 33%");
+        let top = view(1220, 1100, None, 10, 10);
+        assert_eq!((top.level_percent(), top.bar_text()), (100, "Top level reached".to_string()));
+        assert_eq!(view(0, 0, Some(120), 0, 0).lessons_text(), "0/0 lessons · 0%");
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LessonCard {
     pub slug: String,
@@ -402,7 +433,6 @@ pub struct ExerciseView {
     /// What the grader will check, in the order its verdict lists them.
     pub checks: Vec<CheckPreview>,
     pub file_name: String,
-    pub starter: String,
     /// The XP a pass earns.
     pub xp: u32,
 }

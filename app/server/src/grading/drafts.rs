@@ -9,7 +9,7 @@ use axum::Json;
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use super::submissions::{is_plain_file_name, MAX_SCRIPT_BYTES};
+use super::submissions::{error as refuse, is_plain_file_name, ScriptError, MAX_SCRIPT_BYTES};
 use super::{now_ms, Requester};
 use crate::AppState;
 
@@ -19,10 +19,6 @@ pub struct NewDraft {
     pub script: String,
     #[serde(default)]
     pub file_name: Option<String>,
-}
-
-fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
 }
 
 /// Answers `{"saved_ms": …}`, the time the editor compares its browser copy with.
@@ -44,18 +40,15 @@ pub async fn save(
     let Some((_, exercise)) = course.exercise(&draft.exercise) else {
         return refuse(StatusCode::NOT_FOUND, format!("there is no exercise `{}`", draft.exercise));
     };
+    // A draft may be empty or unfinished; only the limits a submission has on size and name
+    // hold, with its words.
     if draft.script.len() > MAX_SCRIPT_BYTES {
-        return refuse(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the script is {} bytes; the limit is 256 KiB", draft.script.len()),
-        );
+        let why = ScriptError::TooLarge(draft.script.len());
+        return refuse(StatusCode::PAYLOAD_TOO_LARGE, why.to_string());
     }
     let file_name = draft.file_name.unwrap_or_else(|| exercise.file_name.clone());
     if !is_plain_file_name(&file_name) {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            format!("the file name `{file_name}` should be a plain name ending in .py"),
-        );
+        return refuse(StatusCode::BAD_REQUEST, ScriptError::FileName(file_name).to_string());
     }
     let now = now_ms();
     let saved = state

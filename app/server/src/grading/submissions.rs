@@ -105,7 +105,7 @@ fn api_url(id: i64) -> String {
     lockstep_routes::SUBMISSION_API.replace("{id}", &id.to_string())
 }
 
-fn error(status: StatusCode, message: impl Into<String>) -> Response {
+pub(super) fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
 }
 

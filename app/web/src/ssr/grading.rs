@@ -32,7 +32,6 @@ pub fn exercise(course: &Course, id: &str) -> Option<ExerciseView> {
             })
             .collect(),
         file_name: e.file_name.clone(),
-        starter: e.starter.clone(),
         xp: lockstep_xp::EXERCISE_XP,
     })
 }
@@ -48,7 +47,7 @@ pub fn starter(script: String) -> EditorStart {
 pub async fn editor_start(
     store: &Store,
     viewer: &Viewer,
-    e: &ExerciseView,
+    e: &lockstep_course::Exercise,
     refused: Option<String>,
     from: Option<&str>,
 ) -> Result<EditorStart, StoreError> {
