@@ -10,6 +10,7 @@
 //! `lint` (what `test` checks first).
 
 mod html_sinks;
+mod interrupt;
 mod postgres;
 mod setup;
 mod site;
@@ -80,6 +81,7 @@ enum SetupFor {
 
 fn main() -> Result<()> {
     let root = repo_root();
+    interrupt::install().context("cannot wait for SIGINT and SIGTERM")?;
     match Cli::parse().command {
         Task::Run { dev } => {
             let profile = site::Profile::from_dev_flag(dev);
@@ -99,9 +101,10 @@ fn main() -> Result<()> {
             let pg = postgres::TestServer::start()?;
             let cluster = slurm::TestCluster::start()?;
             let mut cmd = Command::new(&command[0]);
-            let status = with_services(cmd.args(&command[1..]), &pg, &cluster)
-                .status()
-                .with_context(|| format!("cannot run {}", command[0]))?;
+            let status =
+                interrupt::spawn_group(with_services(cmd.args(&command[1..]), &pg, &cluster))
+                    .and_then(|mut child| child.wait())
+                    .with_context(|| format!("cannot run {}", command[0]))?;
             drop(cluster);
             drop(pg);
             if !status.success() {
@@ -333,12 +336,10 @@ fn run_tests(cmd: &mut Command) -> Result<String, TestsFailed> {
 
     eprintln!("xtask: {}", format!("{cmd:?}").replace('"', ""));
     let failed = |summary: String, reason: String| TestsFailed { summary, reason };
-    let mut child = cmd
-        .stdout(std::process::Stdio::piped())
-        .spawn()
+    let mut child = interrupt::spawn_group(cmd.stdout(std::process::Stdio::piped()))
         .map_err(|e| failed(String::new(), format!("cannot start cargo test: {e}")))?;
     let (mut passed, mut fails, mut ignored) = (0u64, 0u64, 0u64);
-    let stdout = child.stdout.take().expect("stdout was piped");
+    let stdout = child.stdout().expect("stdout was piped");
     for line in BufReader::new(stdout).lines().map_while(Result::ok) {
         println!("{line}");
         if let Some(rest) = line.strip_prefix("test result: ") {

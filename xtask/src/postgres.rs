@@ -3,12 +3,19 @@
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 
 use crate::run;
 
 pub struct TestServer {
+    instance: Arc<Instance>,
+    /// Stops it on SIGINT or SIGTERM, when no drop runs.
+    _on_signal: crate::interrupt::Registered,
+}
+
+struct Instance {
     dir: PathBuf,
     bin: PathBuf,
     port: u16,
@@ -54,8 +61,20 @@ impl TestServer {
             run(Command::new("chown").args(["-R", "postgres:postgres"]).arg(&dir))?;
             run(Command::new("chmod").arg("0755").arg(&dir))?;
         }
-        let server =
-            TestServer { dir, bin, port: crate::free_ports::<1>()?[0], password, as_postgres };
+        let instance = Arc::new(Instance {
+            dir,
+            bin,
+            port: crate::free_ports::<1>()?[0],
+            password,
+            as_postgres,
+        });
+        let on_signal = {
+            let instance = instance.clone();
+            crate::interrupt::on_signal(move || instance.stop())
+        };
+        // Owned from here: a failed start is stopped and removed too.
+        let owner = TestServer { instance, _on_signal: on_signal };
+        let server = &owner.instance;
         server.pg("initdb", |c| {
             c.arg("-D").arg(server.data()).arg("--pwfile").arg(server.dir.join("pwfile")).args([
                 "--username=lockstep",
@@ -81,7 +100,25 @@ impl TestServer {
                 .args(["-w", "start"]);
         })?;
         eprintln!("xtask: PostgreSQL test server on 127.0.0.1:{}", server.port);
-        Ok(server)
+        Ok(owner)
+    }
+
+    pub fn url(&self) -> String {
+        let i = &self.instance;
+        format!("postgres://lockstep:{}@127.0.0.1:{}/postgres", i.password, i.port)
+    }
+}
+
+impl Instance {
+    /// Stops the server, if it started, and removes its folder.
+    fn stop(&self) {
+        let data = self.data();
+        if data.join("postmaster.pid").exists() {
+            let _ = self.pg("pg_ctl", |c| {
+                c.arg("-D").arg(&data).args(["-m", "immediate", "-w", "stop"]);
+            });
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 
     fn data(&self) -> PathBuf {
@@ -109,18 +146,10 @@ impl TestServer {
         }
         Ok(())
     }
-
-    pub fn url(&self) -> String {
-        format!("postgres://lockstep:{}@127.0.0.1:{}/postgres", self.password, self.port)
-    }
 }
 
 impl Drop for TestServer {
     fn drop(&mut self) {
-        let data = self.data();
-        let _ = self.pg("pg_ctl", |c| {
-            c.arg("-D").arg(&data).args(["-m", "immediate", "-w", "stop"]);
-        });
-        let _ = std::fs::remove_dir_all(&self.dir);
+        self.instance.stop();
     }
 }

@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -15,8 +16,14 @@ use crate::output;
 pub const PARTITION: &str = "grading";
 
 pub struct TestCluster {
+    instance: Arc<Instance>,
+    /// Stops it on SIGINT or SIGTERM, when no drop runs.
+    _on_signal: crate::interrupt::Registered,
+}
+
+struct Instance {
     dir: PathBuf,
-    daemons: Vec<Child>,
+    daemons: Mutex<Vec<Child>>,
 }
 
 fn host() -> Result<String> {
@@ -103,7 +110,12 @@ PartitionName={PARTITION} Nodes={host} Default=YES MaxTime=INFINITE State=UP
         );
         let conf_path = dir.join("slurm.conf");
         std::fs::write(&conf_path, conf)?;
-        let mut cluster = TestCluster { dir, daemons: Vec::new() };
+        let instance = Arc::new(Instance { dir, daemons: Mutex::new(Vec::new()) });
+        let on_signal = {
+            let instance = instance.clone();
+            crate::interrupt::on_signal(move || instance.stop())
+        };
+        let cluster = TestCluster { instance, _on_signal: on_signal };
         for daemon in ["slurmctld", "slurmd"] {
             let child = Command::new(daemon)
                 .arg("-D")
@@ -114,7 +126,7 @@ PartitionName={PARTITION} Nodes={host} Default=YES MaxTime=INFINITE State=UP
                 .stderr(Stdio::null())
                 .spawn()
                 .with_context(|| format!("cannot start {daemon}"))?;
-            cluster.daemons.push(child);
+            cluster.instance.lock().push(child);
         }
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
@@ -125,7 +137,8 @@ PartitionName={PARTITION} Nodes={host} Default=YES MaxTime=INFINITE State=UP
                 break;
             }
             if Instant::now() > deadline {
-                let log = |f: &str| std::fs::read_to_string(cluster.dir.join("log").join(f));
+                let log =
+                    |f: &str| std::fs::read_to_string(cluster.instance.dir.join("log").join(f));
                 bail!(
                     "the Slurm node is not idle after 60 s (sinfo: {state:?})\n{}\n{}",
                     log("slurmctld.log").unwrap_or_default(),
@@ -140,19 +153,29 @@ PartitionName={PARTITION} Nodes={host} Default=YES MaxTime=INFINITE State=UP
 
     /// For `SLURM_CONF`: Slurm's commands in the tests talk to this cluster.
     pub fn conf(&self) -> PathBuf {
-        self.dir.join("slurm.conf")
+        self.instance.dir.join("slurm.conf")
     }
 }
 
 impl Drop for TestCluster {
     fn drop(&mut self) {
+        self.instance.stop();
+    }
+}
+
+impl Instance {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Child>> {
+        self.daemons.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn stop(&self) {
         // Jobs first, so that no pilot outlives the cluster; then the daemons, slurmd first.
         let _ = Command::new("scancel")
-            .env("SLURM_CONF", self.conf())
+            .env("SLURM_CONF", self.dir.join("slurm.conf"))
             .arg("--user=root")
             .stderr(Stdio::null())
             .status();
-        for child in self.daemons.iter_mut().rev() {
+        for child in std::mem::take(&mut *self.lock()).iter_mut().rev() {
             let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
             let deadline = Instant::now() + Duration::from_secs(10);
             while child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
