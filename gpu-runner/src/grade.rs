@@ -1,37 +1,28 @@
-//! Grading one script: for `ddp-conversion`, the N-process run and the 1-process runs the
-//! speedup is measured against; for `survive-a-crash`, the N-process run left alone and the
-//! same run with one rank killed mid-epoch. Then the evidence and the verdict. The judging is
-//! `grading-checks`'; this module decides which runs to make.
+//! Grading one script: the job's set-up, its runs (each made again after a teardown abort) and
+//! the verdict's frame. Which runs an exercise makes and how its checks are decided is its
+//! grader's, in [`crate::exercises`]; the judging itself is `grading-checks'`.
 
 use std::path::{Path, PathBuf};
 
-use grading_checks::evidence::{Evidence, RunEvidence};
+use grading_checks::evidence::RunEvidence;
+use grading_checks::exercises::Exercise;
+use grading_checks::outcome;
 use grading_checks::record::RankRecord;
-use grading_checks::resume::{CrashEvidence, CrashPlan};
-use grading_checks::{outcome, speedup};
+use grading_checks::resume::CrashPlan;
 use grading_protocol::live::Event;
-use grading_protocol::{CheckId, Limits, RunReport, RunRole, Settings, Verdict, Versions, SCHEMA};
+use grading_protocol::{
+    Check, ErrorInfo, Limits, RunReport, RunRole, Settings, Status, Verdict, Versions, SCHEMA,
+};
 
 use crate::env::{probe, Environment};
 use crate::gather;
 use crate::launch::{self, Restarts, Run};
 use crate::RunnerError;
 
-/// The exercises this runner grades, by the ids lessons give them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Exercise {
-    /// Convert a single-GPU script to DDP: ten checks, the speedup timed.
-    #[default]
-    #[value(name = "ddp-conversion")]
-    DdpConversion,
-    /// Make training survive a crash: five checks, one rank killed mid-epoch.
-    #[value(name = "survive-a-crash")]
-    SurviveACrash,
-}
-
 #[derive(Debug, Clone)]
 pub struct Options {
-    pub exercise: Exercise,
+    /// The exercise the script answers, from the registry; its grader decides the runs.
+    pub exercise: &'static Exercise,
     /// `survive-a-crash`: where to kill a rank, instead of a moment chosen at random (its
     /// `loader` is replaced by the training DataLoader's).
     pub crash_at: Option<CrashPlan>,
@@ -55,7 +46,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            exercise: Exercise::DdpConversion,
+            exercise: &grading_checks::exercises::DDP_CONVERSION,
             crash_at: None,
             venv: crate::default_venv(),
             nproc: None,
@@ -87,47 +78,43 @@ fn teardown_abort(run: &Run) -> Option<String> {
     })
 }
 
-/// A number nobody can predict from the script, for the moment a rank is killed: a learner
-/// cannot tune the script to one epoch and batch.
-fn random() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    h.finish()
-}
-
-/// At most this many extra pairs of runs when the speedup fell short on a busy machine.
-const BUSY_REMEASURES: u32 = 2;
-
 /// How many times a run is made again for a teardown abort before the result stands.
 const TEARDOWN_RETRIES: u32 = 2;
 
-struct Runner<'a> {
+/// One grade in progress: what its grader runs through.
+pub struct Job<'a> {
     env: &'a Environment,
     progress: &'a mut dyn FnMut(Event),
-    opts: &'a Options,
+    pub(crate) opts: &'a Options,
     script: &'a Path,
     harness: PathBuf,
     work: PathBuf,
     made: u32,
+    /// Processes in the graded run.
+    pub(crate) nproc: u32,
+    pub(crate) script_name: String,
     /// Every run made, in order, as the verdict reports it.
     reports: Vec<RunReport>,
-    /// The checks the graded run of the conversion reported before it ended.
-    reported_early: Vec<grading_protocol::Check>,
+    /// What the sandbox enforced on the first run, as the verdict reports it.
+    enforced: grading_protocol::Enforced,
+    /// Whether the next run reports `grading_checks::settled_early`'s checks as it goes.
+    pub(crate) watch_early: bool,
+    /// The checks a run reported before it ended.
+    pub(crate) reported_early: Vec<Check>,
 }
 
-impl Runner<'_> {
+impl Job<'_> {
     /// One run, made again (up to [`TEARDOWN_RETRIES`] times) while it ends in a teardown
     /// abort; with the last abort's explanation when there was one.
-    fn run(&mut self, nproc: u32, role: RunRole) -> Result<(Run, Option<String>), RunnerError> {
+    pub(crate) fn run(
+        &mut self,
+        nproc: u32,
+        role: RunRole,
+    ) -> Result<(Run, Option<String>), RunnerError> {
         self.run_with(nproc, role, Restarts::default())
     }
 
-    fn run_with(
+    pub(crate) fn run_with(
         &mut self,
         nproc: u32,
         role: RunRole,
@@ -141,8 +128,7 @@ impl Runner<'_> {
             (self.progress)(Event::RunStarted { index, role, nproc });
             let dir = self.work.join(format!("run{}-{}p", self.made, nproc));
             let (progress, reported) = (&mut *self.progress, &mut self.reported_early);
-            // Only the conversion's graded run, the first: no run has been reported yet.
-            let early = self.opts.exercise == Exercise::DdpConversion && self.reports.is_empty();
+            let early = self.watch_early;
             // Checks reach the learner as the run settles them, not all at its end.
             let mut watch = |so_far: &[RankRecord]| -> bool {
                 if !early {
@@ -177,15 +163,68 @@ impl Runner<'_> {
 
     /// One run in `role`, its report filed, as evidence (with its tensors compared when
     /// `tensors`).
-    fn measure(
+    pub(crate) fn measure(
         &mut self,
         nproc: u32,
         role: RunRole,
         tensors: bool,
     ) -> Result<RunEvidence, RunnerError> {
         let (run, retried) = self.run(nproc, role)?;
-        self.reports.push(report(role, &run, retried));
+        self.file(role, &run, retried);
         Ok(gather::evidence(run, tensors))
+    }
+
+    /// Files a run's report; the first run's limits are the verdict's.
+    pub(crate) fn file(&mut self, role: RunRole, run: &Run, retried: Option<String>) {
+        if self.reports.is_empty() {
+            self.enforced = run.finished.enforced.clone();
+        }
+        self.reports.push(report(role, run, retried));
+    }
+
+    /// The verdict of the runs made so far.
+    pub(crate) fn verdict(
+        &mut self,
+        status: Status,
+        summary: String,
+        error: Option<ErrorInfo>,
+        checks: Vec<Check>,
+    ) -> Verdict {
+        Verdict {
+            schema: SCHEMA,
+            status,
+            summary,
+            script: self.script_name.clone(),
+            nproc: self.nproc,
+            backend: self.env.backend().into(),
+            error,
+            checks,
+            runs: std::mem::take(&mut self.reports),
+            settings: settings(self.opts, self.nproc),
+            enforced: self.enforced.clone(),
+            versions: Versions {
+                runner: env!("CARGO_PKG_VERSION").into(),
+                torch: self.env.torch.clone(),
+                python: self.env.python.clone(),
+            },
+        }
+    }
+
+    /// An `error` verdict: the script could not be graded, for the reason `error` gives.
+    pub(crate) fn error(&mut self, error: ErrorInfo) -> Verdict {
+        let summary = outcome::error_summary(&error);
+        self.verdict(Status::Error, summary, Some(error), Vec::new())
+    }
+
+    /// The verdict of decided checks.
+    pub(crate) fn judged(&mut self, checks: Vec<Check>, timed_out: bool) -> Verdict {
+        let (status, summary) = outcome::summarize(&checks, timed_out, self.opts.limits.wall_s);
+        self.verdict(status, summary, None, checks)
+    }
+
+    /// Tells the learner a check was decided.
+    pub(crate) fn decided(&mut self, check: &Check) {
+        (self.progress)(Event::Check { check: check.clone() });
     }
 }
 
@@ -223,6 +262,8 @@ pub fn grade_reporting(
     opts: &Options,
     progress: &mut dyn FnMut(Event),
 ) -> Result<Verdict, RunnerError> {
+    let grader = crate::exercises::grader(opts.exercise.id)
+        .ok_or(RunnerError::NoGrader(opts.exercise.id))?;
     let env = probe(&opts.venv)?;
     std::fs::metadata(script).map_err(RunnerError::io(format!("reading {}", script.display())))?;
     let nproc =
@@ -246,7 +287,7 @@ pub fn grade_reporting(
     launch::write_harness(&harness)?;
     let script_name =
         script.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut runner = Runner {
+    let mut job = Job {
         env: &env,
         progress,
         opts,
@@ -254,143 +295,19 @@ pub fn grade_reporting(
         harness,
         work: work.clone(),
         made: 0,
+        nproc,
+        script_name,
         reports: Vec::new(),
+        enforced: Default::default(),
+        watch_early: false,
         reported_early: Vec::new(),
     };
-
-    // The crash exercise's first run is the one left alone, under the same torchrun as the run
-    // a rank will be killed in.
-    let (first_role, first_restarts) = match opts.exercise {
-        Exercise::DdpConversion => (RunRole::Ddp, Restarts::default()),
-        Exercise::SurviveACrash => (RunRole::Uninterrupted, Restarts { max: 1, crash: None }),
-    };
-    let (first, first_params, enforced) = {
-        let (run, retried) = runner.run_with(nproc, first_role, first_restarts)?;
-        runner.reports.push(report(first_role, &run, retried));
-        let enforced = run.finished.enforced.clone();
-        // The conversion's checks read this run's tensors; the crash exercise's compare only
-        // rank 0's final parameters with the interrupted run's, so it keeps where they are.
-        let conversion = opts.exercise == Exercise::DdpConversion;
-        let kept = if conversion { None } else { gather::rank0_final_params(&run) };
-        (gather::evidence(run, conversion), kept, enforced)
-    };
-    let versions = Versions {
-        runner: env!("CARGO_PKG_VERSION").into(),
-        torch: env.torch.clone(),
-        python: env.python.clone(),
-    };
-    let verdict = |status, summary, error, checks, runs| Verdict {
-        schema: SCHEMA,
-        status,
-        summary,
-        script: script_name.clone(),
-        nproc,
-        backend: env.backend().into(),
-        error,
-        checks,
-        runs,
-        settings: settings(opts, nproc),
-        enforced: enforced.clone(),
-        versions: versions.clone(),
-    };
-
-    if let Some(error) = outcome::nothing_to_grade(&first, &script_name) {
-        let summary = outcome::error_summary(&error);
-        return Ok(verdict(
-            grading_protocol::Status::Error,
-            summary,
-            Some(error),
-            Vec::new(),
-            runner.reports,
-        ));
-    }
-
-    if opts.exercise == Exercise::SurviveACrash {
-        if let Some(error) = outcome::fails_unharmed(&first, &script_name) {
-            let summary = outcome::error_summary(&error);
-            let status = grading_protocol::Status::Error;
-            return Ok(verdict(status, summary, Some(error), Vec::new(), runner.reports));
-        }
-        let training_loader =
-            first.records.first().and_then(|r| r.training_passes().first().map(|p| p.loader));
-        let chosen = match opts.crash_at {
-            Some(at) => Some(CrashPlan { loader: training_loader.unwrap_or(at.loader), ..at }),
-            None => CrashPlan::choose(&first, random()),
-        };
-        let Some(plan) = chosen else {
-            let error = grading_protocol::ErrorInfo {
-                message: "the script trained fewer than 2 epochs, so there is no moment after a snapshot to crash at: train at least 2".into(),
-                file: Some(script_name.clone()),
-                line: None,
-            };
-            let summary = outcome::error_summary(&error);
-            let status = grading_protocol::Status::Error;
-            return Ok(verdict(status, summary, Some(error), Vec::new(), runner.reports));
-        };
-        let (run, retried) =
-            runner.run_with(nproc, RunRole::Interrupted, Restarts { max: 1, crash: Some(plan) })?;
-        runner.reports.push(report(RunRole::Interrupted, &run, retried));
-        let final_params =
-            first_params.as_deref().and_then(|first| gather::final_params_against(first, &run));
-        let interrupted = gather::evidence(run, false);
-        let timed_out = first.timed_out || interrupted.timed_out;
-        let evidence = CrashEvidence { uninterrupted: first, interrupted, plan, final_params };
-        let checks = grading_checks::resume::all(&evidence);
-        for check in &checks {
-            (runner.progress)(Event::Check { check: check.clone() });
-        }
-        let (status, summary) = outcome::summarize(&checks, timed_out, opts.limits.wall_s);
-        return Ok(verdict(status, summary, None, checks, runner.reports));
-    }
-
-    // The speedup needs the N-process run to have trained (a script that hangs at the very
-    // end, at a misplaced barrier, has); then the runs alternate, so a noisy minute hurts both
-    // sides alike.
-    let trained = !speedup::epoch_throughputs(&first).is_empty() && !first.timed_out;
-    let timed_out = first.timed_out;
-    let mut evidence = Evidence {
-        ddp: vec![first],
-        single: Vec::new(),
-        min_speedup: opts.min_speedup.unwrap_or_else(|| speedup::default_min_speedup(nproc)),
-        remeasured: 0,
-        not_timed: (!opts.time_speedup)
-            .then(|| "this grade was asked not to time the speedup".to_string()),
-    };
-    let decided = grading_checks::all(&evidence);
-    // What the run settled as it went stands; the rest now (a check reported early is sent
-    // again only if the whole run says otherwise, which records that only grow never do).
-    let early = std::mem::take(&mut runner.reported_early);
-    for check in decided.iter().filter(|c| c.id != CheckId::Speedup && !early.contains(c)) {
-        (runner.progress)(Event::Check { check: check.clone() });
-    }
-    if trained && opts.time_speedup {
-        for i in 0..opts.repeats.max(1) {
-            evidence.single.push(runner.measure(1, RunRole::Single, false)?);
-            if i + 1 < opts.repeats {
-                evidence.ddp.push(runner.measure(nproc, RunRole::Ddp, false)?);
-            }
-        }
-        // A speedup that falls short while other work was using the machine is measured
-        // again, a pair of runs at a time, so that a correct script is not failed for a noisy
-        // minute. Not when the script did not divide the work: no quiet minute fixes that.
-        let sharded = grading_checks::sampler::sharding(&evidence.ddp[0]).status
-            != grading_protocol::CheckStatus::Fail;
-        while sharded
-            && evidence.remeasured < BUSY_REMEASURES
-            && speedup::worth_measuring_again(&evidence)
-        {
-            evidence.remeasured += 1;
-            evidence.ddp.push(runner.measure(nproc, RunRole::Ddp, false)?);
-            evidence.single.push(runner.measure(1, RunRole::Single, false)?);
-        }
-    }
-    let checks = grading_checks::all(&evidence);
-    debug_assert_eq!(checks.iter().map(|c| c.id).collect::<Vec<_>>(), CheckId::CONVERSION);
-    // The timed runs change only the speedup: what was reported before stands.
-    debug_assert!(decided.iter().zip(&checks).all(|(a, b)| a.id == CheckId::Speedup || a == b));
-    if let Some(speedup) = checks.iter().find(|c| c.id == CheckId::Speedup) {
-        (runner.progress)(Event::Check { check: speedup.clone() });
-    }
-    let (status, summary) = outcome::summarize(&checks, timed_out, opts.limits.wall_s);
-    Ok(verdict(status, summary, None, checks, runner.reports))
+    let verdict = grader(&mut job)?;
+    debug_assert!(
+        verdict.checks.is_empty()
+            || verdict.checks.iter().map(|c| c.id).eq(opts.exercise.check_ids()),
+        "the verdict's checks are the registry's, in order"
+    );
+    debug_assert!(verdict.runs.iter().all(|r| opts.exercise.runs.contains(&r.role)));
+    Ok(verdict)
 }

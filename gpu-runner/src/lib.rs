@@ -12,6 +12,7 @@
 
 pub mod cpu;
 pub mod env;
+pub mod exercises;
 pub mod gather;
 pub mod grade;
 pub mod launch;
@@ -40,6 +41,8 @@ pub enum RunnerError {
     Sandbox(String),
     #[error("{what}: {source}")]
     Io { what: String, source: std::io::Error },
+    #[error("this runner has no grader for exercise `{0}`")]
+    NoGrader(&'static str),
     #[error("cannot read the tensors the harness saved ({path}): {message}")]
     Tensors { path: PathBuf, message: String },
 }

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
-use gpu_runner::grade::{grade, grade_reporting, Exercise, Options};
+use gpu_runner::grade::{grade, grade_reporting, Options};
+use gpu_runner::grading_checks::exercises::{self, Exercise};
 use gpu_runner::grading_checks::resume::CrashPlan;
 use gpu_runner::protocol::Status;
 
@@ -39,9 +40,10 @@ enum Command {
 struct GradeArgs {
     /// The learner's training script.
     script: PathBuf,
-    /// The exercise the script answers, which decides the runs and the checks.
-    #[arg(long, value_enum, default_value_t = Exercise::DdpConversion)]
-    exercise: Exercise,
+    /// The exercise the script answers, which decides the runs and the checks: ddp-conversion
+    /// (ten checks, the speedup timed) or survive-a-crash (five, one rank killed mid-epoch).
+    #[arg(long, value_name = "ID", default_value = "ddp-conversion", value_parser = parse_exercise)]
+    exercise: &'static Exercise,
     /// survive-a-crash: kill rank RANK as it is about to read batch BATCH (from 1) of epoch
     /// EPOCH (from 0) of its training DataLoader, instead of at a moment chosen at random.
     #[arg(long, value_name = "RANK:EPOCH:BATCH", value_parser = parse_crash_at)]
@@ -86,6 +88,11 @@ struct GradeArgs {
     /// error, one JSON event a line (the grading protocol's `live::Event`).
     #[arg(long)]
     events: bool,
+}
+
+fn parse_exercise(id: &str) -> Result<&'static Exercise, String> {
+    exercises::find(id)
+        .ok_or_else(|| format!("no such exercise: the exercises are {}", exercises::known()))
 }
 
 /// `RANK:EPOCH:BATCH` as a crash plan. Its loader, the training DataLoader, is left for the

@@ -117,7 +117,11 @@ impl Client {
 
     /// A job, `None` when the queue is empty.
     fn claim(&self, worker: &str, node: Option<&str>) -> Result<Option<Job>, ClaimError> {
-        let request = ClaimRequest { worker: worker.into(), node: node.map(Into::into) };
+        let request = ClaimRequest {
+            worker: worker.into(),
+            node: node.map(Into::into),
+            exercises: crate::exercises::gradable(),
+        };
         let mut response = self.post(lockstep_api::CLAIM, &request).map_err(ClaimError::Network)?;
         match response.status().as_u16() {
             200 => response

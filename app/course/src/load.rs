@@ -227,19 +227,18 @@ fn check_graded_exercises(
     for p in parsed.iter_mut() {
         let mut problems = Vec::new();
         for e in &p.exercises {
-            let Some(checks) = grading_checks::lessons::checks_of(&e.id) else {
-                let known: Vec<&str> =
-                    grading_checks::lessons::EXERCISES.iter().map(|(id, _)| *id).collect();
+            let Some(exercise) = grading_checks::exercises::find(&e.id) else {
+                let known = grading_checks::exercises::ALL.iter().map(|x| format!("`{}`", x.id));
                 let message = format!(
                     "exercise `{}` has no grader: the runner grades {}",
                     e.id,
-                    known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                    known.collect::<Vec<_>>().join(", ")
                 );
                 problems.push(Diagnostic::new(&p.file, e.line, message));
                 continue;
             };
-            for &check in checks {
-                let (slug, anchor) = grading_checks::lessons::section(check);
+            for taught in exercise.checks {
+                let (check, slug, anchor) = (taught.check, taught.lesson, taught.heading);
                 let lesson = slugs.get(slug).and_then(|file| Some((file, anchors.get(file)?)));
                 let missing = match lesson {
                     None => Some(format!("there is no lesson {}", lockstep_routes::lesson(slug))),

@@ -79,6 +79,18 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
     // The reference solution, graded by a worker that is killed mid-grade: its lease runs out,
     // the server queues the job again, and a second worker completes it.
     let solution = submit(&http, &base, &token, &exercise("solution.py")).await;
+    // A worker from before a change of the conversion's checks, or one that grades only the
+    // other exercise, is not handed it.
+    let version = grading_checks::exercises::DDP_CONVERSION.version;
+    for exercises in [
+        serde_json::json!([{ "exercise": "ddp-conversion", "version": version + 1 }]),
+        serde_json::json!([{ "exercise": "survive-a-crash", "version": 1 }]),
+        serde_json::json!([]),
+    ] {
+        let asks = serde_json::json!({ "worker": "old", "exercises": exercises });
+        let (status, _) = call(&http, "POST", &claim, Some(&worker_token), Some(asks)).await;
+        assert_eq!(status, 204, "{exercises} takes no conversion");
+    }
     let mut first = worker(&base, &worker_token, "first", false);
     let started = Instant::now();
     loop {

@@ -43,7 +43,9 @@ async fn main() {
             tokio::spawn(async move {
                 let mut asked = 0u64;
                 while Instant::now() < until {
-                    let got = store.claim(&format!("w{w}"), None, "idle", 60_000, now_ms()).await;
+                    let got = store
+                        .claim(&format!("w{w}"), None, &["bench"], "idle", 60_000, now_ms())
+                        .await;
                     assert!(got.expect("claim").is_none(), "the queue is empty");
                     asked += 1;
                 }
@@ -84,7 +86,7 @@ async fn main() {
                     let lease = format!("w{w}-{n}");
                     n += 1;
                     let Some(job) = store
-                        .claim(&format!("w{w}"), None, &lease, 60_000, now_ms())
+                        .claim(&format!("w{w}"), None, &["bench"], &lease, 60_000, now_ms())
                         .await
                         .expect("claim")
                     else {

@@ -330,25 +330,33 @@ impl Store {
         &self,
         worker: &str,
         node: Option<&str>,
+        exercises: &[&str],
         lease: &str,
         lease_ms: i64,
         now_ms: i64,
     ) -> Result<Option<Claimed>, StoreError> {
+        if exercises.is_empty() {
+            return Ok(None);
+        }
         let lock = self.skip_locked();
+        // $5, $6, …: one per exercise the worker may take.
+        let wanted = (0..exercises.len()).map(|i| format!("${}", i + 5)).collect::<Vec<_>>();
+        let wanted = wanted.join(", ");
         let mut tx = self.begin_write().await?;
-        let row = sqlx::query(&format!(
+        let sql = format!(
             "UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_id = $1, \
              lease_owner = $2, lease_expires_ms = $3 \
              WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND run_after_ms <= $4 \
+                         AND submission_id IN (SELECT id FROM submissions WHERE exercise IN ({wanted})) \
                          ORDER BY id LIMIT 1{lock}) \
              RETURNING id, submission_id, attempts"
-        ))
-        .bind(lease)
-        .bind(worker)
-        .bind(now_ms + lease_ms)
-        .bind(now_ms)
-        .fetch_optional(&mut *tx)
-        .await?;
+        );
+        let mut query =
+            sqlx::query(&sql).bind(lease).bind(worker).bind(now_ms + lease_ms).bind(now_ms);
+        for exercise in exercises {
+            query = query.bind(*exercise);
+        }
+        let row = query.fetch_optional(&mut *tx).await?;
         let Some(row) = row else {
             return Ok(None);
         };

@@ -59,7 +59,7 @@ async fn every_write_shows_at_once(store: &Store) {
 
     let new = NewSubmission { learner: me, exercise: "ddp", file_name: "t.py", script: "x\n" };
     common::submit(store, &new, 8_000).await;
-    let job = store.claim("w", None, "lease", 10_000, 8_000).await.unwrap().unwrap();
+    let job = store.claim("w", None, &["ddp"], "lease", 10_000, 8_000).await.unwrap().unwrap();
     store.finish(job.job, "lease", Status::Pass, "ok", "{}", 9_000).await.unwrap().unwrap();
     agree(store, me, "a passed exercise").await;
     assert!(store.cached().learner(me).await.unwrap().events.iter().any(|e| matches!(

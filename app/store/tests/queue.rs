@@ -32,7 +32,11 @@ async fn one_verdict_per_job(store: &Store) {
     let events = store.submission_events(b, 0).await.unwrap();
     assert_eq!(events[0].event, Event::Queued { ahead: 1 });
 
-    let job = store.claim("w1", None, "lease-1", 10_000, 2_000).await.unwrap().expect("a job");
+    let job = store
+        .claim("w1", None, &["ddp-exercise"], "lease-1", 10_000, 2_000)
+        .await
+        .unwrap()
+        .expect("a job");
     assert_eq!((job.submission.id, job.attempt), (a, 1), "oldest first");
     assert_eq!(job.submission.script, "import torch\n");
     assert_eq!(store.queue_position(a).await.unwrap(), None, "no longer queued");
@@ -71,12 +75,24 @@ async fn one_verdict_per_job(store: &Store) {
 
     // The exercise's XP is recorded once: a second pass records nothing.
     let again = common::submit(store, &script("ada"), 5_000).await;
-    let job_b = store.claim("w1", None, "lease-2", 10_000, 5_000).await.unwrap().unwrap();
+    let job_b = store
+        .claim("w1", None, &["ddp-exercise"], "lease-2", 10_000, 5_000)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(job_b.submission.id, b);
-    let job_again = store.claim("w2", None, "lease-3", 10_000, 5_000).await.unwrap().unwrap();
+    let job_again = store
+        .claim("w2", None, &["ddp-exercise"], "lease-3", 10_000, 5_000)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(job_again.submission.id, again);
     assert!(
-        store.claim("w3", None, "lease-4", 10_000, 5_000).await.unwrap().is_none(),
+        store
+            .claim("w3", None, &["ddp-exercise"], "lease-4", 10_000, 5_000)
+            .await
+            .unwrap()
+            .is_none(),
         "queue empty"
     );
     let done = store
@@ -92,7 +108,11 @@ async fn one_verdict_per_job(store: &Store) {
     let fail = store.finish(job_b.job, "lease-2", Status::Fail, "no", "{}", 6_000).await.unwrap();
     assert!(fail.unwrap().recorded.is_empty());
     let retry = common::submit(store, &script("bob"), 7_000).await;
-    let job = store.claim("w1", None, "lease-5", 10_000, 7_000).await.unwrap().unwrap();
+    let job = store
+        .claim("w1", None, &["ddp-exercise"], "lease-5", 10_000, 7_000)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(job.submission.id, retry);
     let done = store.finish(job.job, "lease-5", Status::Pass, "ok", "{}", 8_000).await.unwrap();
     assert_eq!(
@@ -116,7 +136,7 @@ async fn one_verdict_per_job(store: &Store) {
 async fn lost_workers_and_failures(store: &Store) {
     let s = common::submit(store, &script("ada"), 0).await;
     // The first worker vanishes: its lease runs out and the job goes back in the queue.
-    let first = store.claim("w1", None, "l1", 1_000, 0).await.unwrap().unwrap();
+    let first = store.claim("w1", None, &["ddp-exercise"], "l1", 1_000, 0).await.unwrap().unwrap();
     assert!(store.requeue_expired(POLICY, 500).await.unwrap().is_empty(), "not yet expired");
     let taken = store.requeue_expired(POLICY, 1_001).await.unwrap();
     assert_eq!(taken, vec![(first.job, Requeue::Retry { at_ms: 1_001 })]);
@@ -124,15 +144,20 @@ async fn lost_workers_and_failures(store: &Store) {
     assert_eq!(store.submission(s).await.unwrap().unwrap().status, SubmissionStatus::Queued);
     // It comes back: too late, it holds nothing.
     assert!(!store.renew(first.job, "l1", 1_000, 1_100).await.unwrap());
-    let second = store.claim("w2", None, "l2", 1_000, 1_100).await.unwrap().unwrap();
+    let second =
+        store.claim("w2", None, &["ddp-exercise"], "l2", 1_000, 1_100).await.unwrap().unwrap();
     assert_eq!((second.job, second.attempt), (first.job, 2));
     assert_eq!(store.finish(first.job, "l1", Status::Pass, "", "{}", 1_200).await.unwrap(), None);
 
     // The platform fails it: queued again after the backoff, not before.
     let requeue = store.fail(second.job, "l2", "no sandbox", POLICY, 1_300).await.unwrap();
     assert_eq!(requeue, Some(Requeue::Retry { at_ms: 1_300 + 2_000 }));
-    assert!(store.claim("w2", None, "l3", 1_000, 3_299).await.unwrap().is_none(), "backing off");
-    let third = store.claim("w2", None, "l3", 1_000, 3_300).await.unwrap().unwrap();
+    assert!(
+        store.claim("w2", None, &["ddp-exercise"], "l3", 1_000, 3_299).await.unwrap().is_none(),
+        "backing off"
+    );
+    let third =
+        store.claim("w2", None, &["ddp-exercise"], "l3", 1_000, 3_300).await.unwrap().unwrap();
     assert_eq!(third.attempt, 3);
     // The third attempt's worker vanishes too: out of attempts, the submission failed.
     let taken = store.requeue_expired(POLICY, 10_000).await.unwrap();
@@ -144,12 +169,17 @@ async fn lost_workers_and_failures(store: &Store) {
         kinds(store, s).await,
         ["queued", "started", "requeued", "started", "requeued", "started", "failed"]
     );
-    assert!(store.claim("w3", None, "l4", 1_000, 20_000).await.unwrap().is_none());
+    assert!(store
+        .claim("w3", None, &["ddp-exercise"], "l4", 1_000, 20_000)
+        .await
+        .unwrap()
+        .is_none());
 
     // An instructor's re-run queues it again.
     assert!(store.rerun(s, 30_000).await.unwrap());
     assert!(!store.rerun(s, 30_000).await.unwrap(), "already queued");
-    let rerun = store.claim("w3", None, "l5", 1_000, 30_000).await.unwrap().unwrap();
+    let rerun =
+        store.claim("w3", None, &["ddp-exercise"], "l5", 1_000, 30_000).await.unwrap().unwrap();
     assert_eq!((rerun.submission.id, rerun.attempt), (s, 1));
 
     // Cancelling: only before a worker takes it.
@@ -160,7 +190,11 @@ async fn lost_workers_and_failures(store: &Store) {
         store.submission(queued).await.unwrap().unwrap().status,
         SubmissionStatus::Cancelled
     );
-    assert!(store.claim("w4", None, "l6", 1_000, 31_000).await.unwrap().is_none());
+    assert!(store
+        .claim("w4", None, &["ddp-exercise"], "l6", 1_000, 31_000)
+        .await
+        .unwrap()
+        .is_none());
     assert_eq!(kinds(store, queued).await, ["queued", "cancelled"]);
     let (depth, _) = store.queue_depth(31_000).await.unwrap();
     assert_eq!(depth, 0);
@@ -180,7 +214,14 @@ async fn workers_never_share_a_job(store: &Store) {
             let mut mine = Vec::new();
             let mut n = 0;
             while let Some(job) = store
-                .claim(&format!("w{w}"), None, &format!("w{w}-{n}"), 60_000, 1_000)
+                .claim(
+                    &format!("w{w}"),
+                    None,
+                    &["ddp-exercise"],
+                    &format!("w{w}-{n}"),
+                    60_000,
+                    1_000,
+                )
                 .await
                 .unwrap()
             {
@@ -209,7 +250,11 @@ async fn figures_follow_the_queue(store: &Store) {
     common::submit(store, &script("ada"), now - 9_000).await;
     common::submit(store, &script("bob"), now - 4_000).await;
     store.worker_seen("idle-worker", now - 120_000).await.unwrap();
-    let job = store.claim("w1", None, "lease-1", 60_000, now - 3_000).await.unwrap().unwrap();
+    let job = store
+        .claim("w1", None, &["ddp-exercise"], "lease-1", 60_000, now - 3_000)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(store.renew(job.job, "lease-1", 60_000, now - 1_000).await.unwrap());
     let f = store.figures(now).await.unwrap();
     assert_eq!((f.queued, f.oldest_queued_ms, f.running), (1, 4_000, 1));
@@ -248,7 +293,14 @@ async fn pilots_see_due_jobs_and_lost_workers(store: &Store) {
     assert_eq!(store.due_jobs(now).await.unwrap()[1].last, wait, "the latest event");
 
     // A claims, on a node; its worker then stops answering and the reaper takes it back.
-    let job = store.claim("slurm/gpu-07/slurm-41", Some("gpu-07"), "l1", 1_000, now - 3_000);
+    let job = store.claim(
+        "slurm/gpu-07/slurm-41",
+        Some("gpu-07"),
+        &["ddp-exercise"],
+        "l1",
+        1_000,
+        now - 3_000,
+    );
     let job = job.await.unwrap().unwrap();
     assert_eq!(job.submission.id, a);
     let started = store.submission_events(a, 0).await.unwrap().pop().unwrap().event;
@@ -271,7 +323,10 @@ async fn pilots_see_due_jobs_and_lost_workers(store: &Store) {
     assert_eq!(store.due_jobs(now).await.unwrap().len(), 2, "a is due again, at once");
     // It comes back and claims again (the claim API notes it seen first): no longer lost.
     store.worker_seen("slurm/gpu-07/slurm-41", now).await.unwrap();
-    store.claim("slurm/gpu-07/slurm-41", Some("gpu-07"), "l2", 1_000, now).await.unwrap();
+    store
+        .claim("slurm/gpu-07/slurm-41", Some("gpu-07"), &["ddp-exercise"], "l2", 1_000, now)
+        .await
+        .unwrap();
     assert!(store.lost_workers(now - 60_000).await.unwrap().is_empty(), "it came back");
 }
 
@@ -299,6 +354,34 @@ async fn sqlite_figures_follow_the_queue() {
 #[tokio::test]
 async fn postgres_figures_follow_the_queue() {
     figures_follow_the_queue(&postgres("figures").await).await;
+}
+
+/// A worker is handed only the exercises it says it grades, oldest first among them, however
+/// old the others' submissions are.
+async fn workers_take_only_their_exercises(store: &Store) {
+    let other = NewSubmission { exercise: "other-exercise", ..script("ada") };
+    let a = common::submit(store, &script("ada"), 1_000).await;
+    let b = common::submit(store, &other, 1_001).await;
+    assert!(store.claim("w0", None, &[], "l0", 10_000, 2_000).await.unwrap().is_none());
+    let unknown = store.claim("w1", None, &["new-exercise"], "l1", 10_000, 2_000).await.unwrap();
+    assert!(unknown.is_none(), "nothing for an exercise nobody submitted");
+    let job = store.claim("w2", None, &["other-exercise"], "l2", 10_000, 2_000).await.unwrap();
+    assert_eq!(job.map(|j| j.submission.id), Some(b));
+    let both = ["ddp-exercise", "other-exercise"];
+    let job = store.claim("w3", None, &both, "l3", 10_000, 2_000).await.unwrap();
+    assert_eq!(job.map(|j| j.submission.id), Some(a));
+    assert!(store.claim("w4", None, &both, "l4", 10_000, 2_000).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn sqlite_workers_take_only_their_exercises() {
+    let (_dir, store) = sqlite().await;
+    workers_take_only_their_exercises(&store).await;
+}
+
+#[tokio::test]
+async fn postgres_workers_take_only_their_exercises() {
+    workers_take_only_their_exercises(&postgres("queue_exercises").await).await;
 }
 
 #[tokio::test]
@@ -331,13 +414,17 @@ async fn sqlite_a_write_right_after_a_dropped_transaction_waits_for_its_lock() {
     let (_dir, store) = sqlite().await;
     let policy = RetryPolicy { max_attempts: 1_000, base_delay_ms: 0 };
     common::submit(&store, &script("ada"), 0).await;
-    let mut job = store.claim("w", None, "l0", 1_000, 0).await.unwrap().unwrap();
+    let mut job = store.claim("w", None, &["ddp-exercise"], "l0", 1_000, 0).await.unwrap().unwrap();
     for round in 1..=300 {
         let stale = store.finish(job.job, "gone", Status::Pass, "", "{}", round).await.unwrap();
         assert_eq!(stale, None);
         let requeue = store.fail(job.job, &format!("l{}", round - 1), "x", policy, round).await;
         assert!(matches!(requeue, Ok(Some(Requeue::Retry { .. }))), "round {round}: {requeue:?}");
-        job = store.claim("w", None, &format!("l{round}"), 1_000, round).await.unwrap().unwrap();
+        job = store
+            .claim("w", None, &["ddp-exercise"], &format!("l{round}"), 1_000, round)
+            .await
+            .unwrap()
+            .unwrap();
     }
 }
 

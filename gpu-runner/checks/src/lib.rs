@@ -11,7 +11,7 @@
 
 pub mod checkpoint;
 pub mod evidence;
-pub mod lessons;
+pub mod exercises;
 pub mod measure;
 pub mod outcome;
 pub mod process_group;
@@ -96,7 +96,7 @@ fn check(
         required: true,
         message: message.into(),
         hint: if status == CheckStatus::Pass { None } else { hint },
-        lesson: lessons::url(id),
+        section: exercises::section(id),
     }
 }
 
@@ -138,10 +138,11 @@ mod tests {
     #[test]
     fn a_correct_run_passes_every_check_in_order() {
         let checks = all(&test_support::correct(2.0));
-        assert_eq!(checks.iter().map(|c| c.id).collect::<Vec<_>>(), CheckId::CONVERSION);
+        let declared: Vec<CheckId> = exercises::DDP_CONVERSION.check_ids().collect();
+        assert_eq!(checks.iter().map(|c| c.id).collect::<Vec<_>>(), declared);
         for c in &checks {
             assert_eq!((c.status, c.hint.as_deref()), (CheckStatus::Pass, None), "{c:?}");
-            assert_eq!(c.lesson, lessons::url(c.id));
+            assert_eq!(c.section, exercises::section(c.id));
         }
     }
 

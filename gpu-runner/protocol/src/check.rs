@@ -5,88 +5,47 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// The checks of both exercises, in report order: the ten of `ddp-conversion`, then the five of
-/// `survive-a-crash`. The serialized names are stable: stored verdicts, lesson links and the
-/// web app use them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CheckId {
-    Launched,
-    DdpWrapped,
-    SamplerSharding,
-    SamplerSetEpoch,
-    Rank0Logging,
-    ReplicasInSync,
-    CheckpointRank0Only,
-    CheckpointUnwrapped,
-    NoDeadlock,
-    Speedup,
-    RestartedAndFinished,
-    ResumedFromSnapshot,
-    SamplerOrderResumed,
-    SnapshotRank0Only,
-    FinalParamsMatch,
+/// Declares the checks, and [`CheckId::ALL`] from the same list, so that no check can be left out
+/// of it. The serialized names are stable: stored verdicts and the web app use them.
+macro_rules! check_ids {
+    ($($variant:ident => $name:literal,)*) => {
+        /// A check of some exercise. Which exercise's, in which order, and the section that
+        /// teaches it: the exercise registry (`grading_checks::exercises`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        pub enum CheckId {
+            $(#[serde(rename = $name)] $variant,)*
+        }
+
+        impl CheckId {
+            /// Every check, in declaration order.
+            pub const ALL: &'static [CheckId] = &[$(CheckId::$variant,)*];
+
+            /// The id as it appears in JSON and in messages, e.g. `rank0_logging`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(CheckId::$variant => $name,)*
+                }
+            }
+        }
+    };
 }
 
-impl CheckId {
-    /// The checks of the `ddp-conversion` exercise, in the order its verdict lists them.
-    pub const CONVERSION: [CheckId; 10] = [
-        CheckId::Launched,
-        CheckId::DdpWrapped,
-        CheckId::SamplerSharding,
-        CheckId::SamplerSetEpoch,
-        CheckId::Rank0Logging,
-        CheckId::ReplicasInSync,
-        CheckId::CheckpointRank0Only,
-        CheckId::CheckpointUnwrapped,
-        CheckId::NoDeadlock,
-        CheckId::Speedup,
-    ];
-
-    /// The checks of the `survive-a-crash` exercise, in the order its verdict lists them.
-    pub const CRASH: [CheckId; 5] = [
-        CheckId::RestartedAndFinished,
-        CheckId::ResumedFromSnapshot,
-        CheckId::SamplerOrderResumed,
-        CheckId::SnapshotRank0Only,
-        CheckId::FinalParamsMatch,
-    ];
-
-    /// Every check of every exercise: each exercise's, in order.
-    pub const ALL: [CheckId; 15] = {
-        let mut all = [CheckId::Launched; 15];
-        let mut i = 0;
-        while i < Self::CONVERSION.len() {
-            all[i] = Self::CONVERSION[i];
-            i += 1;
-        }
-        while i < all.len() {
-            all[i] = Self::CRASH[i - Self::CONVERSION.len()];
-            i += 1;
-        }
-        all
-    };
-
-    /// The id as it appears in JSON and in messages, e.g. `rank0_logging`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CheckId::Launched => "launched",
-            CheckId::DdpWrapped => "ddp_wrapped",
-            CheckId::SamplerSharding => "sampler_sharding",
-            CheckId::SamplerSetEpoch => "sampler_set_epoch",
-            CheckId::Rank0Logging => "rank0_logging",
-            CheckId::ReplicasInSync => "replicas_in_sync",
-            CheckId::CheckpointRank0Only => "checkpoint_rank0_only",
-            CheckId::CheckpointUnwrapped => "checkpoint_unwrapped",
-            CheckId::NoDeadlock => "no_deadlock",
-            CheckId::Speedup => "speedup",
-            CheckId::RestartedAndFinished => "restarted_and_finished",
-            CheckId::ResumedFromSnapshot => "resumed_from_snapshot",
-            CheckId::SamplerOrderResumed => "sampler_order_resumed",
-            CheckId::SnapshotRank0Only => "snapshot_rank0_only",
-            CheckId::FinalParamsMatch => "final_params_match",
-        }
-    }
+check_ids! {
+    Launched => "launched",
+    DdpWrapped => "ddp_wrapped",
+    SamplerSharding => "sampler_sharding",
+    SamplerSetEpoch => "sampler_set_epoch",
+    Rank0Logging => "rank0_logging",
+    ReplicasInSync => "replicas_in_sync",
+    CheckpointRank0Only => "checkpoint_rank0_only",
+    CheckpointUnwrapped => "checkpoint_unwrapped",
+    NoDeadlock => "no_deadlock",
+    Speedup => "speedup",
+    RestartedAndFinished => "restarted_and_finished",
+    ResumedFromSnapshot => "resumed_from_snapshot",
+    SamplerOrderResumed => "sampler_order_resumed",
+    SnapshotRank0Only => "snapshot_rank0_only",
+    FinalParamsMatch => "final_params_match",
 }
 
 impl CheckId {
@@ -189,7 +148,8 @@ impl FromStr for CheckId {
 
     fn from_str(s: &str) -> Result<CheckId, UnknownCheckId> {
         CheckId::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|c| c.as_str() == s)
             .ok_or_else(|| UnknownCheckId(s.to_string()))
     }
@@ -224,8 +184,40 @@ pub struct Check {
     pub message: String,
     /// What to do about a failure; absent when it passed.
     pub hint: Option<String>,
-    /// The lesson section that teaches it: `/lessons/SLUG#ANCHOR`.
+    /// The lesson section that teaches it, by id: the page that shows the check builds its
+    /// URL, in the reader's language. Verdicts stored before it was an id carry the English
+    /// URL under `lesson`, which is read as the ids it names.
+    #[serde(alias = "lesson", deserialize_with = "section_or_url")]
+    pub section: Section,
+}
+
+/// A lesson section by id: the lesson's slug and the id of one of its headings.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Section {
     pub lesson: String,
+    pub heading: String,
+}
+
+impl Section {
+    pub fn new(lesson: &str, heading: &str) -> Section {
+        Section { lesson: lesson.into(), heading: heading.into() }
+    }
+}
+
+fn section_or_url<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Section, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Ids(Section),
+        Url(String),
+    }
+    match Either::deserialize(d)? {
+        Either::Ids(section) => Ok(section),
+        Either::Url(url) => match lockstep_routes::parse_lesson_section(&url) {
+            Some((lesson, Some(heading))) => Ok(Section::new(lesson, heading)),
+            _ => Err(serde::de::Error::custom(format!("`{url}` is not a lesson section"))),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -234,14 +226,31 @@ mod tests {
 
     #[test]
     fn ids_serialize_as_their_names() {
-        for id in CheckId::ALL {
+        for &id in CheckId::ALL {
             assert_eq!(serde_json::to_value(id).unwrap(), id.as_str());
             assert_eq!(serde_json::from_value::<CheckId>(id.as_str().into()).unwrap(), id);
             assert_eq!(id.as_str().parse::<CheckId>(), Ok(id));
         }
-        let both: Vec<CheckId> = CheckId::CONVERSION.into_iter().chain(CheckId::CRASH).collect();
-        assert_eq!(both, CheckId::ALL, "each exercise's checks, in order, make up all of them");
         let err = "rank_0_logging".parse::<CheckId>().unwrap_err().to_string();
         assert!(err.contains("the checks are launched, ddp_wrapped"), "{err}");
+    }
+
+    #[test]
+    fn a_section_is_ids_and_a_stored_url_reads_as_them() {
+        let check = |section: &str| {
+            let json = format!(
+                r#"{{"id": "speedup", "status": "pass", "required": true, "message": "m", "hint": null, {section}}}"#
+            );
+            serde_json::from_str::<Check>(&json)
+        };
+        let new = check(r#""section": {"lesson": "distributed-sampler", "heading": "set-epoch"}"#);
+        let old = check(r#""lesson": "/lessons/distributed-sampler#set-epoch""#);
+        let new = new.unwrap();
+        assert_eq!(new.section, Section::new("distributed-sampler", "set-epoch"));
+        assert_eq!(old.unwrap(), new);
+        let written = serde_json::to_value(&new).unwrap();
+        assert_eq!(written["section"]["heading"], "set-epoch");
+        assert!(written.get("lesson").is_none());
+        assert!(check(r#""lesson": "https://example.org/x""#).is_err());
     }
 }

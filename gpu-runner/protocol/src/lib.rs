@@ -11,7 +11,7 @@ pub mod live;
 mod run;
 mod verdict;
 
-pub use check::{Check, CheckId, CheckStatus, UnknownCheckId};
+pub use check::{Check, CheckId, CheckStatus, Section, UnknownCheckId};
 pub use run::{
     CpuTime, Enforced, EpochMeasure, Limits, Measured, ModelShape, RankEpochs, RankRun, RunReport,
     RunRole, Settings,

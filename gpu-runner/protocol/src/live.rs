@@ -106,6 +106,27 @@ pub struct ClaimRequest {
     /// The batch system's node the worker runs on, for the learner's status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
+    /// The exercises the worker grades, each at the version of its checks; the server hands
+    /// out only submissions to those of them it has at the same version. Workers from before
+    /// this field grade [`LEGACY_GRADABLE`].
+    #[serde(default = "legacy_gradable")]
+    pub exercises: Vec<Gradable>,
+}
+
+/// An exercise a worker grades, at the version of its checks (`grading_checks::exercises`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Gradable {
+    pub exercise: String,
+    pub version: u32,
+}
+
+/// What a worker that does not say grades: the exercises there were, at their first version.
+pub const LEGACY_GRADABLE: [(&str, u32); 2] = [("ddp-conversion", 1), ("survive-a-crash", 1)];
+
+fn legacy_gradable() -> Vec<Gradable> {
+    LEGACY_GRADABLE
+        .map(|(exercise, version)| Gradable { exercise: exercise.into(), version })
+        .into()
 }
 
 /// Server → worker: a job to grade, held under `lease` for `lease_s` seconds unless renewed.

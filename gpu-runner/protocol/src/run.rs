@@ -82,7 +82,7 @@ pub struct CpuTime {
 }
 
 /// Which limits cgroups enforced on the host that ran the job.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Enforced {
     pub memory: bool,
     pub pids: bool,

@@ -101,7 +101,9 @@ impl Verdict {
             s.push_str(&format!("[{mark}] {:<22} {}\n", c.id.as_str(), c.message));
             if let Some(h) = &c.hint {
                 s.push_str(&format!("       {:<22} hint: {h}\n", ""));
-                s.push_str(&format!("       {:<22} see {}\n", "", c.lesson));
+                let url =
+                    lockstep_routes::lesson_section(&c.section.lesson, Some(&c.section.heading));
+                s.push_str(&format!("       {:<22} see {url}\n", ""));
             }
         }
         for r in &self.runs {

@@ -71,7 +71,8 @@ pub(super) fn is_plain_file_name(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
 }
 
-/// A submission as the API shows it: the verdict is the grading protocol's JSON.
+/// A submission as the API shows it: the verdict is the grading protocol's JSON, as this server
+/// writes it (a verdict stored in an older form is read and written again).
 #[derive(Debug, Serialize)]
 pub struct SubmissionJson {
     pub id: i64,
@@ -82,7 +83,7 @@ pub struct SubmissionJson {
     pub finished_at: Option<i64>,
     pub url: String,
     pub events: String,
-    pub verdict: Option<serde_json::Value>,
+    pub verdict: Option<grading_protocol::Verdict>,
 }
 
 impl From<&Submission> for SubmissionJson {

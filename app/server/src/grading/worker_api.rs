@@ -8,7 +8,7 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use grading_protocol::live::{ClaimRequest, Event, Failure, Finish, Job, Lease, Report};
+use grading_protocol::live::{ClaimRequest, Event, Failure, Finish, Gradable, Job, Lease, Report};
 use lockstep_store::TokenOwner;
 
 use super::{now_ms, tokens};
@@ -58,7 +58,9 @@ pub async fn claim(
         return super::internal("worker heartbeat", e);
     }
     let node: Option<String> = request.node.map(|n| n.chars().take(100).collect());
-    let claimed = store.claim(&name, node.as_deref(), &lease, grading.lease_ms, now_ms()).await;
+    let exercises = gradable(&name, &request.exercises);
+    let claimed =
+        store.claim(&name, node.as_deref(), &exercises, &lease, grading.lease_ms, now_ms()).await;
     match claimed {
         Ok(Some(c)) => {
             grading.changed.notify_waiters();
@@ -78,6 +80,26 @@ pub async fn claim(
         Ok(None) => StatusCode::NO_CONTENT.into_response(),
         Err(e) => super::internal("claim", e),
     }
+}
+
+/// The exercises of the registry that a worker grades at the registry's version. A worker
+/// built before an exercise existed, or before its checks changed, is never handed it: it
+/// would fail every such submission, or judge it by the old rules.
+fn gradable(worker: &str, offered: &[Gradable]) -> Vec<&'static str> {
+    let mut ids = Vec::new();
+    for exercise in grading_checks::exercises::ALL {
+        match offered.iter().find(|g| g.exercise == exercise.id) {
+            Some(g) if g.version == exercise.version => ids.push(exercise.id),
+            Some(g) => tracing::warn!(
+                "{worker} grades {} at version {}, this server's is {}: it is given none",
+                exercise.id,
+                g.version,
+                exercise.version
+            ),
+            None => {}
+        }
+    }
+    ids
 }
 
 pub async fn renew(
@@ -143,11 +165,11 @@ pub async fn verdict(
     }
 }
 
-/// A check's lesson link is the server's own, made from the check's id: a worker holds only a
-/// token, and what it sends is shown to learners and instructors, so a link it wrote (a
-/// `javascript:` one, say) never reaches a page. The pages check links again as they render.
+/// A check's lesson section is the server's own, from the exercise registry by the check's id:
+/// a worker holds only a token, and what it sends is shown to learners and instructors. The
+/// pages check the ids again as they build the link.
 fn own_link(check: &mut grading_protocol::Check) {
-    check.lesson = grading_checks::lessons::url(check.id);
+    check.section = grading_checks::exercises::section(check.id);
 }
 
 pub async fn failure(

@@ -312,7 +312,7 @@ fn CheckItem(c: Check, case: Option<LearnerCase>, file_name: String) -> impl Int
             <span class="check-message">{with_line_links(&c.message, &file_name)}</span>
             {c.hint.map(|h| view! { <p class="check-hint">{h}</p> })}
             {(c.status != CheckStatus::Pass)
-                .then(|| lockstep_routes::lesson_link(&c.lesson))
+                .then(|| lockstep_routes::section_link(&c.section.lesson, &c.section.heading))
                 .flatten()
                 .map(|href| view! {
                     <p class="check-lesson"><a href=href>"Read the lesson section that teaches this"</a></p>

@@ -12,7 +12,7 @@ use crate::model::{
 
 pub fn exercise(course: &Course, id: &str) -> Option<ExerciseView> {
     let (lesson, e) = course.exercise(id)?;
-    let checks = grading_checks::lessons::checks_of(&e.id).unwrap_or_default();
+    let checks = grading_checks::exercises::find(&e.id).map_or(&[][..], |x| x.checks);
     Some(ExerciseView {
         id: e.id.clone(),
         title: e.section.as_ref().map_or_else(|| lesson.front.title.clone(), |s| s.title.clone()),
@@ -25,10 +25,10 @@ pub fn exercise(course: &Course, id: &str) -> Option<ExerciseView> {
         task_html: e.task_html.clone(),
         checks: checks
             .iter()
-            .map(|&c| CheckPreview {
-                title: c.title().to_string(),
-                asks: c.asks().to_string(),
-                href: grading_checks::lessons::url(c),
+            .map(|t| CheckPreview {
+                title: t.check.title().to_string(),
+                asks: t.check.asks().to_string(),
+                href: lockstep_routes::lesson_section(t.lesson, Some(t.heading)),
             })
             .collect(),
         file_name: e.file_name.clone(),
