@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use grading_protocol::live::{ClaimRequest, Event, Failure, Finish, Job, Lease, Report};
 use grading_protocol::Verdict;
+use lockstep_client::routes;
 
 #[derive(Debug, clap::Args)]
 pub struct WorkerArgs {
@@ -84,35 +85,12 @@ enum Answer {
     Lost,
 }
 
-struct Client {
-    agent: ureq::Agent,
-    server: String,
-    token: String,
-}
+struct Client(lockstep_client::Server);
 
 impl Client {
     fn new(server: &str, token: &str) -> Client {
-        let config = ureq::Agent::config_builder()
-            .timeout_global(Some(Duration::from_secs(30)))
-            .http_status_as_error(false)
-            .build();
-        Client {
-            agent: config.into(),
-            server: server.trim_end_matches('/').to_string(),
-            token: token.to_string(),
-        }
-    }
-
-    fn post<T: serde::Serialize>(
-        &self,
-        path: &str,
-        body: &T,
-    ) -> Result<ureq::http::Response<ureq::Body>, String> {
-        self.agent
-            .post(&format!("{}{path}", self.server))
-            .header("Authorization", &format!("Bearer {}", self.token))
-            .send_json(body)
-            .map_err(|e| e.to_string())
+        let timeout = lockstep_client::Timeout::Whole(Duration::from_secs(30));
+        Client(lockstep_client::Server::new(server, token, timeout))
     }
 
     /// A job, `None` when the queue is empty.
@@ -122,40 +100,37 @@ impl Client {
             node: node.map(Into::into),
             exercises: crate::exercises::gradable(),
         };
-        let mut response = self.post(lockstep_api::CLAIM, &request).map_err(ClaimError::Network)?;
-        match response.status().as_u16() {
-            200 => response
-                .body_mut()
-                .read_json::<Job>()
-                .map(Some)
-                .map_err(|e| ClaimError::Network(e.to_string())),
-            204 => Ok(None),
-            401 | 403 => Err(ClaimError::Refused(body_text(response))),
-            status => Err(ClaimError::Network(format!("{status}: {}", body_text(response)))),
+        let path = lockstep_client::routes::WORKER_CLAIM_API;
+        let response =
+            self.0.post(path, &request).map_err(|e| ClaimError::Network(e.to_string()))?;
+        if response.status().as_u16() == 204 {
+            return Ok(None);
         }
+        lockstep_client::json::<Job>(response).map(Some).map_err(|e| match e {
+            lockstep_client::ClientError::Refused { body, .. } => ClaimError::Refused(body),
+            e => ClaimError::Network(e.to_string()),
+        })
     }
 
     /// Sends a message about `job`, retrying network failures and server errors for up to
     /// `patience`; `Err` when it could not get through.
     fn tell<T: serde::Serialize>(
         &self,
-        job: i64,
-        what: &str,
+        path: String,
         body: &T,
         patience: Duration,
     ) -> Result<Answer, String> {
-        let path = lockstep_api::job(job, what);
         let started = Instant::now();
         let mut wait = Duration::from_millis(250);
         loop {
-            let last = match self.post(&path, body) {
+            let last = match self.0.post(&path, body).map_err(|e| e.to_string()) {
                 Ok(r) if r.status().is_success() => return Ok(Answer::Done),
                 Ok(r) if r.status().as_u16() == 409 => return Ok(Answer::Lost),
                 Ok(r) if r.status().is_client_error() => {
                     let status = r.status();
-                    return Err(format!("{path}: {status}: {}", body_text(r)));
+                    return Err(format!("{path}: {status}: {}", lockstep_client::text(r)));
                 }
-                Ok(r) => format!("{}: {}", r.status(), body_text(r)),
+                Ok(r) => format!("{}: {}", r.status(), lockstep_client::text(r)),
                 Err(e) => e,
             };
             if started.elapsed() + wait > patience {
@@ -168,23 +143,9 @@ impl Client {
     }
 }
 
-/// The server's paths, as `lockstep-routes` defines them (this crate does not depend on the
-/// web app's crates).
-mod lockstep_api {
-    pub const CLAIM: &str = "/api/worker/claim";
-
-    pub fn job(job: i64, what: &str) -> String {
-        format!("/api/worker/jobs/{job}/{what}")
-    }
-}
-
 enum ClaimError {
     Network(String),
     Refused(String),
-}
-
-fn body_text(mut r: ureq::http::Response<ureq::Body>) -> String {
-    r.body_mut().read_to_string().unwrap_or_default()
 }
 
 /// Set by SIGTERM: the batch system (or an operator) is stopping this worker.
@@ -212,7 +173,7 @@ pub fn run(args: &WorkerArgs) -> Result<(), WorkerError> {
     let mut idle_since = Instant::now();
     let mut done = 0;
     let mut backoff = poll;
-    eprintln!("gpu-runner worker {name}: asking {} for work", client.server);
+    eprintln!("gpu-runner worker {name}: asking {} for work", client.0.url(""));
     loop {
         if terminated() {
             eprintln!("gpu-runner worker {name}: stopped (SIGTERM)");
@@ -320,7 +281,11 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
                     break;
                 }
                 let left = lease_len.saturating_sub(renewed.elapsed());
-                match client.tell(job.job, "renew", &lease, left.saturating_sub(lease_len / 10)) {
+                match client.tell(
+                    routes::worker_renew(job.job),
+                    &lease,
+                    left.saturating_sub(lease_len / 10),
+                ) {
                     Ok(Answer::Done) => renewed = Instant::now(),
                     Ok(Answer::Lost) => stop_grade("the server gave the job to another worker"),
                     Err(e) => stop_grade(&format!("could not renew the lease in time ({e})")),
@@ -337,7 +302,7 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
                         let decided = Instant::now();
                         let kind = event.kind();
                         let report = Report { lease: job.lease.clone(), event };
-                        match client.tell(job.job, "events", &report, lease_len) {
+                        match client.tell(routes::worker_events(job.job), &report, lease_len) {
                             // From the grade's line to the server's answer: how long after a
                             // check is decided the server has stored it.
                             Ok(Answer::Done) => eprintln!(
@@ -403,7 +368,7 @@ fn hand_in(
     let (what, answer) = match (code, verdict) {
         (Some(0..=2), Ok(verdict)) => {
             let finish = Finish { lease: job.lease.clone(), verdict };
-            ("verdict", client.tell(job.job, "verdict", &finish, lease * 3))
+            ("verdict", client.tell(routes::worker_verdict(job.job), &finish, lease * 3))
         }
         (code, _) => {
             let reason = match code {
@@ -412,7 +377,7 @@ fn hand_in(
                 None => format!("the grader was killed: {}", last_lines(tail)),
             };
             let failure = Failure { lease: job.lease.clone(), reason, stopped: terminated };
-            ("failure", client.tell(job.job, "failure", &failure, lease * 3))
+            ("failure", client.tell(routes::worker_failure(job.job), &failure, lease * 3))
         }
     };
     match answer {

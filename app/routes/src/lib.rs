@@ -33,8 +33,20 @@ pub fn quiz_answers(slug: &str, quiz: u32) -> String {
 /// [`quiz_answers`] as an axum route.
 pub const QUIZ_ANSWERS_ROUTE: &str = "/lessons/{slug}/quizzes/{quiz}";
 
+/// The XP rules, levels and the learner's achievements; `XP_QUIZZES` is its part on quizzes.
+pub const XP: &str = "/xp";
+pub const XP_QUIZZES: &str = "/xp#quizzes";
+/// The first path segments of the pages with one parameter (as the app's router spells them).
+pub const XP_SEGMENT: &str = "xp";
+pub const ACCOUNT_SEGMENT: &str = "account";
+pub const INSTRUCTOR_SEGMENT: &str = "instructor";
+pub const EXERCISES_SEGMENT: &str = "exercises";
+pub const SUBMISSIONS_SEGMENT: &str = "submissions";
+
 /// The account page: sign in or up, or, signed in, change password and sign out.
 pub const ACCOUNT: &str = "/account";
+/// The account page's sign-in form.
+pub const ACCOUNT_SIGN_IN: &str = "/account#sign-in";
 /// Where the account forms post (plain forms: they work without JavaScript).
 pub const SIGN_UP: &str = "/account/sign-up";
 pub const SIGN_IN: &str = "/account/sign-in";
@@ -50,7 +62,7 @@ pub const INSTRUCTOR_QUESTIONS_CSV: &str = "/instructor/questions.csv";
 
 /// A graded exercise's page: its starting script in an editor, and Submit.
 pub fn exercise(id: &str) -> String {
-    format!("/exercises/{id}")
+    format!("/{EXERCISES_SEGMENT}/{id}")
 }
 
 /// Exercise ids: lower-case letters, digits and dashes, as they appear in URLs and XP events.
@@ -62,7 +74,7 @@ pub fn is_exercise_id(id: &str) -> bool {
 
 /// A submission's page: its live status, then its verdict.
 pub fn submission(id: i64) -> String {
-    format!("/submissions/{id}")
+    format!("/{SUBMISSIONS_SEGMENT}/{id}")
 }
 
 /// Where the exercise page's form posts a script (and the terminal client its JSON).
@@ -89,6 +101,41 @@ pub const WORKER_VERDICT_API: &str = "/api/worker/jobs/{job}/verdict";
 pub const WORKER_FAILURE_API: &str = "/api/worker/jobs/{job}/failure";
 /// The pilot supervisor's report of its batch jobs, answered with the grading wanted now.
 pub const WORKER_PILOTS_API: &str = "/api/worker/pilots";
+
+/// A route pattern of the API with its one parameter filled in.
+fn fill(route: &str, value: i64) -> String {
+    let (start, rest) = route.split_once('{').expect("a route with a parameter");
+    let (_, end) = rest.split_once('}').expect("a closed parameter");
+    format!("{start}{value}{end}")
+}
+
+/// [`SUBMISSION_API`] of one submission, and its events, cancel and rerun.
+pub fn submission_api(id: i64) -> String {
+    fill(SUBMISSION_API, id)
+}
+pub fn submission_events(id: i64) -> String {
+    fill(SUBMISSION_EVENTS_API, id)
+}
+pub fn submission_cancel(id: i64) -> String {
+    fill(SUBMISSION_CANCEL_API, id)
+}
+pub fn submission_rerun(id: i64) -> String {
+    fill(SUBMISSION_RERUN_API, id)
+}
+
+/// What a worker does with job `job` under its lease.
+pub fn worker_renew(job: i64) -> String {
+    fill(WORKER_RENEW_API, job)
+}
+pub fn worker_events(job: i64) -> String {
+    fill(WORKER_EVENTS_API, job)
+}
+pub fn worker_verdict(job: i64) -> String {
+    fill(WORKER_VERDICT_API, job)
+}
+pub fn worker_failure(job: i64) -> String {
+    fill(WORKER_FAILURE_API, job)
+}
 
 /// The slug and anchor of a lesson URL made by [`lesson_section`]; `None` for any other URL.
 pub fn parse_lesson_section(url: &str) -> Option<(&str, Option<&str>)> {
@@ -168,6 +215,24 @@ mod tests {
         ] {
             assert_eq!(section_link(slug, anchor), None, "{slug}#{anchor}");
         }
+    }
+
+    #[test]
+    fn api_urls_fill_their_routes() {
+        assert_eq!(submission_api(7), "/api/submissions/7");
+        assert_eq!(submission_events(7), "/api/submissions/7/events");
+        assert_eq!(submission_cancel(7), "/api/submissions/7/cancel");
+        assert_eq!(submission_rerun(7), "/api/submissions/7/rerun");
+        assert_eq!(worker_renew(3), "/api/worker/jobs/3/renew");
+        assert_eq!(worker_events(3), "/api/worker/jobs/3/events");
+        assert_eq!(worker_verdict(3), "/api/worker/jobs/3/verdict");
+        assert_eq!(worker_failure(3), "/api/worker/jobs/3/failure");
+        assert_eq!(exercise("ddp-conversion"), "/exercises/ddp-conversion");
+        assert_eq!(submission(7), "/submissions/7");
+        assert_eq!(format!("/{XP_SEGMENT}"), XP);
+        assert!(XP_QUIZZES.starts_with(XP) && ACCOUNT_SIGN_IN.starts_with(ACCOUNT));
+        assert_eq!(format!("/{ACCOUNT_SEGMENT}"), ACCOUNT);
+        assert_eq!(format!("/{INSTRUCTOR_SEGMENT}"), INSTRUCTOR);
     }
 
     #[test]

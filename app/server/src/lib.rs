@@ -10,6 +10,7 @@ mod auth;
 mod csrf;
 pub mod grading;
 mod headers;
+mod http_error;
 mod instructor;
 mod monitor;
 mod page_cache;
@@ -18,6 +19,7 @@ mod quiz;
 mod server_fn_status;
 pub mod sessions;
 pub mod submit;
+mod trace;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -285,8 +287,11 @@ pub fn router(state: AppState) -> Router {
         .layer(sessions)
         .layer(axum::middleware::from_fn_with_state(state.clone(), page_cache::serve))
         .layer(csrf)
-        // Outermost: every answer, a refused one included, carries the security headers.
+        // Every answer, a refused one included, carries the security headers.
         .layer(axum::middleware::from_fn(headers::secure))
+        // Outermost: whatever happens to a request is logged under its id.
+        .layer(trace::layer())
+        .layer(axum::middleware::from_fn(trace::assign_id))
         .with_state(state)
 }
 

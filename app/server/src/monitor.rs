@@ -13,6 +13,7 @@ use lockstep_store::Figures;
 
 use crate::grading::now_ms;
 use crate::grading::worker_api::Worker;
+use crate::http_error::HttpError;
 use crate::AppState;
 
 /// The most of a browser's report that reaches the log.
@@ -52,7 +53,7 @@ pub async fn metrics(State(state): State<AppState>, _: Worker) -> Response {
             render(&figures, now),
         )
             .into_response(),
-        Err(e) => crate::grading::internal("metrics", e),
+        Err(e) => HttpError::internal("metrics", e).into_response(),
     }
 }
 

@@ -9,14 +9,14 @@
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use lockstep_course::{Block, LessonEntry};
-use lockstep_web::ssr::context::unix_now;
 use lockstep_web::ssr::page_models;
 use lockstep_web::ssr::viewer;
 use lockstep_xp::Action;
 use tower_sessions::Session;
 
+use crate::http_error::HttpError;
 use crate::AppState;
 
 pub async fn answer(
@@ -25,7 +25,7 @@ pub async fn answer(
     session: Session,
     headers: HeaderMap,
     body: String,
-) -> Response {
+) -> Result<Response, HttpError> {
     let course = state.context.course.current();
     let quiz = match course.find(&slug) {
         Some((_, LessonEntry::Ready(lesson))) => lesson
@@ -37,55 +37,37 @@ pub async fn answer(
         _ => None,
     };
     let Some(quiz) = quiz else {
-        return (StatusCode::NOT_FOUND, format!("lesson `{slug}` has no quiz {index}"))
-            .into_response();
+        let why = format!("lesson `{slug}` has no quiz {index}");
+        return Err(HttpError::refused(StatusCode::NOT_FOUND, why).text());
     };
     let store = &state.context.store;
-    let viewer = match viewer::resolve(&state.context, Some(&session), &headers).await {
-        Ok(viewer) => viewer,
-        Err(e) => return internal(e),
-    };
+    let viewer = viewer::resolve(&state.context, Some(&session), &headers).await.map_err(failed)?;
     let (attempt, ever) = match viewer.learner() {
-        Some(id) => match store.quiz_attempts(id, &slug, index).await {
-            Ok(counts) => counts,
-            Err(e) => return internal(e),
-        },
+        Some(id) => store.quiz_attempts(id, &slug, index).await.map_err(failed)?,
         None => (0, 0),
     };
     let back = format!("{}#quiz-{index}", lockstep_routes::lesson(&slug));
-    let form = match parse_answers(&body, quiz.questions.len()) {
-        Ok(form) => form,
-        Err(why) => return refused(&why),
-    };
+    let form = parse_answers(&body, quiz.questions.len()).map_err(|why| refused(&why))?;
     if form.attempt != Some(attempt) {
         // Another tab answered since this page was drawn: its positions mean other options now.
         let message = "This quiz was answered elsewhere since this page loaded, so its options are in a new order; nothing was recorded. Here it is again.";
-        if let Err(e) = viewer::leave_notice(&session, message.into()).await {
-            return internal(e);
-        }
-        return crate::see_other(&back, None);
+        viewer::leave_notice(&session, message.into()).await.map_err(failed)?;
+        return Ok(crate::see_other(&back, None));
     }
     // The positions the page showed, read back through its order: the learner's own, or the
     // one every visitor without an id gets (a page drawn before its visitor got one). Either
     // is the server's: choosing one tells nothing of which options are right.
     let keyed = if form.visitor_order { None } else { viewer.learner() };
     let order = quiz.order(&page_models::quiz_key(keyed, &slug, index), attempt);
-    let answers = match from_positions(&form.positions, &order) {
-        Ok(answers) => answers,
-        Err(why) => return refused(&why),
-    };
-    let marked = match quiz.grade(&answers) {
-        Ok(marked) => marked,
-        Err(why) => return refused(&why.to_string()),
-    };
+    let answers = from_positions(&form.positions, &order).map_err(|why| refused(&why))?;
+    let marked = quiz.grade(&answers).map_err(|why| refused(&why.to_string()))?;
     let (learner, cookie) = match viewer.learner() {
         Some(id) => (id.to_string(), None),
-        None => match state.context.issue_learner().await {
-            Ok((id, cookie)) => (id, Some(cookie)),
-            Err(e) => return internal(e),
-        },
+        None => {
+            let (id, cookie) = state.context.issue_learner().await.map_err(failed)?;
+            (id, Some(cookie))
+        }
     };
-    let now = unix_now();
     let chosen: Vec<Vec<usize>> = marked.answers.iter().map(|(c, _)| c.clone()).collect();
     let mut actions = Vec::new();
     if marked.passed {
@@ -97,33 +79,22 @@ pub async fn answer(
         actions.push(Action::QuizPerfect { lesson: slug.clone(), quiz: index });
     }
     let account = viewer.account().map(|a| &*a.email);
-    let recorded = async {
-        store.record_quiz_answers(&learner, &slug, index, &chosen, now).await?;
-        state.context.record_for(&learner, account, &actions).await
-    };
-    let earned = match recorded.await {
-        Ok(progressed) => progressed.message(),
-        Err(e) => return internal(e),
-    };
-    if let Some(message) = earned {
-        if let Err(e) = viewer::leave_notice(&session, message).await {
-            return internal(e);
-        }
+    let answer = (slug.as_str(), index, chosen.as_slice());
+    let recorded = state.context.record_answer_for(&learner, account, answer, &actions);
+    if let Some(message) = recorded.await.map_err(failed)?.message() {
+        viewer::leave_notice(&session, message).await.map_err(failed)?;
     }
-    crate::see_other(&back, cookie)
+    Ok(crate::see_other(&back, cookie))
 }
 
-fn refused(why: &str) -> Response {
-    (StatusCode::BAD_REQUEST, format!("these answers do not fit the quiz: {why}")).into_response()
+/// A form that does not fit the quiz: the browser's page answers it as text.
+fn refused(why: &str) -> HttpError {
+    let why = format!("these answers do not fit the quiz: {why}");
+    HttpError::refused(StatusCode::BAD_REQUEST, why).text()
 }
 
-fn internal(e: impl std::fmt::Display) -> Response {
-    tracing::error!("quiz answers: {e}");
-    (
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "the answers could not be recorded; the error has been logged",
-    )
-        .into_response()
+fn failed(e: impl std::fmt::Display) -> HttpError {
+    HttpError::internal("quiz answers", e).text()
 }
 
 /// A quiz form as posted: the attempt it answers, and per question the positions chosen.

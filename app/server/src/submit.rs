@@ -64,15 +64,7 @@ impl Submitted {
     }
 }
 
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .timeout_connect(Some(Duration::from_secs(15)))
-        .http_status_as_error(false)
-        .build()
-        .into()
-}
-
-fn read_json(mut r: ureq::http::Response<ureq::Body>) -> Result<serde_json::Value, SubmitError> {
+fn read_json(mut r: lockstep_client::Response) -> Result<serde_json::Value, SubmitError> {
     let status = r.status();
     let body: serde_json::Value =
         r.body_mut().read_json().map_err(|e| SubmitError::Protocol(format!("{status}: {e}")))?;
@@ -95,35 +87,26 @@ pub fn submit(
         SubmitError::Refused(format!("{} is not UTF-8 text: save it as UTF-8", req.file.display()))
     })?;
     let file_name = req.file.file_name().map(|n| n.to_string_lossy().into_owned());
-    let server = req.server.trim_end_matches('/');
-    let agent = agent();
-    let auth = format!("Bearer {}", req.token);
-    let response = agent
-        .post(&format!("{server}{}", lockstep_routes::SUBMISSIONS_API))
-        .header("Authorization", &auth)
-        .send_json(serde_json::json!({
-            "exercise": req.exercise,
-            "file_name": file_name,
-            "script": script,
-        }))
-        .map_err(|e| SubmitError::Network(e.to_string()))?;
+    // Only the connection is timed: the events stream stays open while the grade runs.
+    let timeout = lockstep_client::Timeout::Connect(Duration::from_secs(15));
+    let api = lockstep_client::Server::new(req.server, req.token, timeout);
+    let network = |e: lockstep_client::ClientError| SubmitError::Network(e.to_string());
+    let body =
+        serde_json::json!({ "exercise": req.exercise, "file_name": file_name, "script": script });
+    let response = api.post(lockstep_routes::SUBMISSIONS_API, &body).map_err(network)?;
     let created = read_json(response)?;
     let id = created["id"].as_i64().ok_or_else(|| SubmitError::Protocol(created.to_string()))?;
-    let url = format!("{server}{}", lockstep_routes::submission(id));
+    let url = api.url(&lockstep_routes::submission(id));
     let mut submitted = Submitted { id, url, verdict: None, ended_without: None };
     if !wait {
         return Ok(submitted);
     }
     progress(&format!("submitted as #{id}: {}", submitted.url));
-    let events = format!("{server}{}/events", created["api"].as_str().unwrap_or_default());
+    let events = lockstep_routes::submission_events(id);
     let mut last_id: Option<String> = None;
     // Follow the events; a dropped connection resumes after the last event seen.
     let ended = 'follow: loop {
-        let mut get = agent.get(&events).header("Authorization", &auth);
-        if let Some(id) = &last_id {
-            get = get.header("Last-Event-ID", id);
-        }
-        let response = get.call().map_err(|e| SubmitError::Network(e.to_string()))?;
+        let response = api.get(&events, last_id.as_deref()).map_err(network)?;
         if response.status() == 204 {
             break None;
         }
@@ -160,11 +143,7 @@ pub fn submit(
     };
     submitted.ended_without = ended;
     if submitted.ended_without.is_none() {
-        let response = agent
-            .get(&format!("{server}{}", created["api"].as_str().unwrap_or_default()))
-            .header("Authorization", &auth)
-            .call()
-            .map_err(|e| SubmitError::Network(e.to_string()))?;
+        let response = api.get(&lockstep_routes::submission_api(id), None).map_err(network)?;
         let shown = read_json(response)?;
         submitted.verdict = Some(
             serde_json::from_value(shown["verdict"].clone())

@@ -271,6 +271,23 @@ fn every_answer_carries_the_security_headers_and_each_page_a_fresh_nonce() {
     })
 }
 
+/// Every answer names the request's id, which the server's log lines carry; the id is the
+/// server's, one a client sends is replaced.
+#[test]
+fn every_answer_carries_a_fresh_request_id() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let id = |page: &Page| page.headers["x-request-id"].to_str().unwrap().to_string();
+        let (a, b) = (get(&app, "/", None).await, get(&app, "/", None).await);
+        assert_ne!(id(&a), id(&b));
+        let chosen = Request::get("/nope").header("x-request-id", "forged");
+        let page = send(&app, chosen.body(Body::empty()).unwrap()).await;
+        assert_eq!(page.status, StatusCode::NOT_FOUND);
+        assert_ne!(id(&page), "forged");
+        assert!(id(&page).len() == 24 && id(&page).chars().all(|c| c.is_ascii_hexdigit()));
+    })
+}
+
 /// Many requests at once on one server, as under real load: every one must complete.
 #[test]
 fn concurrent_requests_all_complete() {

@@ -50,19 +50,9 @@ impl Store {
         action: &Action,
         now: i64,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "INSERT INTO xp_events (learner_id, kind, subject, lesson, recorded_at) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(learner)
-        .bind(action.kind())
-        .bind(action.subject())
-        .bind(action.lesson())
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
+        let done = insert_event(&self.pool, learner, action, now).await?;
         self.wrote_learner(learner);
-        Ok(done.rows_affected() == 1)
+        Ok(done)
     }
 
     /// The learner's live events (not reset), oldest first. Rows of a kind this version does
@@ -116,15 +106,19 @@ impl Store {
         Ok(done.rows_affected())
     }
 
-    /// Keeps one answer to quiz `quiz` of `lesson`: per question, the options chosen.
+    /// Keeps one answer to quiz `quiz` of `lesson` (per question, the options chosen) and
+    /// records what it `earned`, in one transaction: an answer is never kept without its XP,
+    /// nor XP without its answer. Per action, whether it was recorded now (`false`: before).
     pub async fn record_quiz_answers(
         &self,
         learner: &str,
         lesson: &str,
         quiz: u32,
         answers: &[Vec<usize>],
+        earned: &[Action],
         now: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<bool>, StoreError> {
+        let mut tx = self.begin_write().await?;
         sqlx::query(
             "INSERT INTO quiz_attempts (learner_id, lesson, quiz, answers, answered_at) VALUES ($1, $2, $3, $4, $5)",
         )
@@ -133,10 +127,15 @@ impl Store {
         .bind(i64::from(quiz))
         .bind(encode_answers(answers))
         .bind(now)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        let mut recorded = Vec::with_capacity(earned.len());
+        for action in earned {
+            recorded.push(insert_event(&mut *tx, learner, action, now).await?);
+        }
+        tx.commit().await?;
         self.wrote_learner(learner);
-        Ok(())
+        Ok(recorded)
     }
 
     /// The learner's last answers to each quiz of `lesson` (since any reset).
@@ -204,28 +203,28 @@ impl Store {
         }
         Ok(out)
     }
+}
 
-    /// Marks a lesson complete; `true` the first time, `false` when it already was.
-    pub async fn complete_lesson(
-        &self,
-        learner: &str,
-        slug: &str,
-        now: i64,
-    ) -> Result<bool, StoreError> {
-        self.record(learner, &Action::LessonCompleted { lesson: slug.to_string() }, now).await
-    }
-
-    /// Slugs of the lessons this learner completed, oldest first.
-    pub async fn completed_lessons(&self, learner: &str) -> Result<Vec<String>, StoreError> {
-        let rows: Vec<AnyRow> = sqlx::query(
-            "SELECT subject FROM xp_events WHERE learner_id = $1 AND kind = 'lesson' AND reset_at IS NULL \
-             ORDER BY recorded_at, subject",
-        )
-        .bind(learner)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(|r| r.try_get::<String, _>(0).map_err(StoreError::from)).collect()
-    }
+/// Records `action` once: `true` the first time (a unique index on live rows makes a repeat,
+/// however concurrent, insert nothing). Runs on the pool or inside a caller's transaction.
+async fn insert_event<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+    executor: E,
+    learner: &str,
+    action: &Action,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO xp_events (learner_id, kind, subject, lesson, recorded_at) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(learner)
+    .bind(action.kind())
+    .bind(action.subject())
+    .bind(action.lesson())
+    .bind(now)
+    .execute(executor)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// `[[1], [0, 2], []]` → `"1;0,2;"`.

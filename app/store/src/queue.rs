@@ -300,18 +300,6 @@ impl Store {
             .collect()
     }
 
-    /// How many queued gradings are ahead of the submission's; `None` when it is not queued.
-    pub async fn queue_position(&self, submission: i64) -> Result<Option<u64>, StoreError> {
-        let row = sqlx::query(
-            "SELECT (SELECT COUNT(*) FROM jobs a WHERE a.status = 'queued' AND a.id < j.id) \
-             FROM jobs j WHERE j.submission_id = $1 AND j.status = 'queued' ORDER BY j.id DESC LIMIT 1",
-        )
-        .bind(submission)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.map(|r| r.try_get::<i64, _>(0)).transpose()?.map(|n| n as u64))
-    }
-
     /// Queued jobs, and the age of the oldest in milliseconds: for monitoring.
     pub async fn queue_depth(&self, now_ms: i64) -> Result<(i64, i64), StoreError> {
         let row = sqlx::query(

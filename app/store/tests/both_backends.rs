@@ -14,13 +14,13 @@ use lockstep_xp::Action;
 async fn completions_are_recorded_once(store: &Store) {
     store.issue_learner("l1", 1).await.unwrap();
     store.issue_learner("l2", 1).await.unwrap();
-    assert!(store.complete_lesson("l1", "ddp-allreduce", 100).await.unwrap());
-    assert!(!store.complete_lesson("l1", "ddp-allreduce", 200).await.unwrap());
-    assert!(store.complete_lesson("l1", "dataparallel", 150).await.unwrap());
-    assert!(store.complete_lesson("l2", "dataparallel", 50).await.unwrap());
-    assert_eq!(store.completed_lessons("l1").await.unwrap(), vec!["ddp-allreduce", "dataparallel"]);
-    assert_eq!(store.completed_lessons("l2").await.unwrap(), vec!["dataparallel"]);
-    assert!(store.completed_lessons("nobody").await.unwrap().is_empty());
+    assert!(common::complete(store, "l1", "ddp-allreduce", 100).await);
+    assert!(!common::complete(store, "l1", "ddp-allreduce", 200).await);
+    assert!(common::complete(store, "l1", "dataparallel", 150).await);
+    assert!(common::complete(store, "l2", "dataparallel", 50).await);
+    assert_eq!(common::completed(store, "l1").await, vec!["ddp-allreduce", "dataparallel"]);
+    assert_eq!(common::completed(store, "l2").await, vec!["dataparallel"]);
+    assert!(common::completed(store, "nobody").await.is_empty());
 }
 
 fn quiz(lesson: &str, quiz: u32) -> Action {
@@ -103,19 +103,19 @@ async fn old_completions_become_events(url: &str, all: &sqlx::migrate::Migrator)
     }
     pool.close().await;
     let store = Store::connect(url).await.unwrap();
-    assert_eq!(store.completed_lessons("old").await.unwrap(), vec!["torchrun", "dataparallel"]);
+    assert_eq!(common::completed(&store, "old").await, vec!["torchrun", "dataparallel"]);
     let events: Vec<(Action, i64)> =
         store.events("other").await.unwrap().into_iter().map(|e| (e.action, e.at)).collect();
     assert_eq!(events, vec![(Action::LessonCompleted { lesson: "torchrun".into() }, 9)]);
-    assert!(!store.complete_lesson("old", "torchrun", 50).await.unwrap(), "still counted once");
+    assert!(!common::complete(&store, "old", "torchrun", 50).await, "still counted once");
 }
 
 async fn reconnect_keeps_data_and_migrations_are_idempotent(store: Store, url: &str) {
     store.issue_learner("l1", 1).await.unwrap();
-    store.complete_lesson("l1", "x", 1).await.unwrap();
+    common::complete(&store, "l1", "x", 1).await;
     store.close().await;
     let again = Store::connect(url).await.unwrap();
-    assert_eq!(again.completed_lessons("l1").await.unwrap(), vec!["x"]);
+    assert_eq!(common::completed(&again, "l1").await, vec!["x"]);
 }
 
 async fn accounts_are_unique_and_roles_and_epochs_change(store: &Store) {
@@ -157,20 +157,25 @@ async fn merging_counts_nothing_twice(store: &Store) {
     assert!(store.is_live_learner("anon").await.unwrap());
     store.record("anon", &lesson, 6).await.unwrap();
     store.record("anon", &sim, 7).await.unwrap();
-    store.record("anon", &quiz("torchrun", 0), 8).await.unwrap();
-    store.record_quiz_answers("anon", "torchrun", 0, &[vec![1]], 8).await.unwrap();
+    // An answer and the XP it earned are kept together; a second pass earns nothing new.
+    let earned = [quiz("torchrun", 0)];
+    for (answer, first) in [(0, true), (1, false)] {
+        let answers = [vec![answer]];
+        let recorded = store.record_quiz_answers("anon", "torchrun", 0, &answers, &earned, 8);
+        assert_eq!(recorded.await.unwrap(), vec![first]);
+    }
     // A reset event moves as history and counts nowhere.
     store.record("anon", &quiz("dataparallel", 0), 3).await.unwrap();
     store.reset_lesson("anon", "dataparallel", 4).await.unwrap();
     let merged = store.merge_learner("anon", &account.learner_id).await.unwrap();
     assert_eq!(merged.moved, vec![sim.clone(), quiz("torchrun", 0)]);
-    assert_eq!((merged.already_had, merged.quiz_answers), (1, 1));
+    assert_eq!((merged.already_had, merged.quiz_answers), (1, 2));
     let mine: Vec<Action> =
         store.events(&account.learner_id).await.unwrap().into_iter().map(|e| e.action).collect();
     assert_eq!(mine, vec![lesson.clone(), sim, quiz("torchrun", 0)]);
     assert_eq!(
         store.last_quiz_answers(&account.learner_id, "torchrun").await.unwrap(),
-        vec![lockstep_store::LastAnswers { quiz: 0, answers: vec![vec![1]], attempts: 1 }]
+        vec![lockstep_store::LastAnswers { quiz: 0, answers: vec![vec![1]], attempts: 2 }]
     );
     // Merged, the anonymous id names no one any more: a cookie replayed after the merge is a
     // stranger's. A made-up id never did.

@@ -27,8 +27,7 @@ async fn kinds(store: &Store, submission: i64) -> Vec<&'static str> {
 async fn one_verdict_per_job(store: &Store) {
     let a = common::submit(store, &script("ada"), 1_000).await;
     let b = common::submit(store, &script("bob"), 1_001).await;
-    assert_eq!(store.queue_position(a).await.unwrap(), Some(0));
-    assert_eq!(store.queue_position(b).await.unwrap(), Some(1));
+    assert_eq!(store.queue_depth(1_002).await.unwrap(), (2, 2));
     let events = store.submission_events(b, 0).await.unwrap();
     assert_eq!(events[0].event, Event::Queued { ahead: 1 });
 
@@ -39,8 +38,7 @@ async fn one_verdict_per_job(store: &Store) {
         .expect("a job");
     assert_eq!((job.submission.id, job.attempt), (a, 1), "oldest first");
     assert_eq!(job.submission.script, "import torch\n");
-    assert_eq!(store.queue_position(a).await.unwrap(), None, "no longer queued");
-    assert_eq!(store.queue_position(b).await.unwrap(), Some(0));
+    assert_eq!(store.queue_depth(2_000).await.unwrap(), (1, 999), "only b is still queued");
     let status = store.submission(a).await.unwrap().unwrap().status;
     assert_eq!(status, SubmissionStatus::Running);
 

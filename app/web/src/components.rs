@@ -16,8 +16,8 @@ pub fn SiteHeader() -> impl IntoView {
             </A>
             <nav aria-label="Site">
                 <A href="/">"Course"</A>
-                <A href="/xp">"XP & levels"</A>
-                <A href="/account">"Account"</A>
+                <A href=lockstep_routes::XP>"XP & levels"</A>
+                <A href=lockstep_routes::ACCOUNT>"Account"</A>
             </nav>
         </header>
     }
@@ -153,18 +153,18 @@ pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoV
             {move || match p().account {
                 None => view! {
                     <p class="xp-local muted" data-role="sync">
-                        "Progress is local-only — " <a href="/account#sign-in">"sign in"</a> " to sync across devices."
+                        "Progress is local-only — " <a href=lockstep_routes::ACCOUNT_SIGN_IN>"sign in"</a> " to sync across devices."
                     </p>
                 }
                     .into_any(),
                 Some(email) => view! {
                     <p class="xp-synced muted" data-role="sync">
-                        "Signed in as " <a href="/account">{email}</a> " — progress syncs across devices."
+                        "Signed in as " <a href=lockstep_routes::ACCOUNT>{email}</a> " — progress syncs across devices."
                     </p>
                 }
                     .into_any(),
             }}
-            <p class="xp-rules"><a href="/xp">"How XP works"</a></p>
+            <p class="xp-rules"><a href=lockstep_routes::XP>"How XP works"</a></p>
         </section>
     }
 }

@@ -60,6 +60,7 @@ pub fn App() -> impl IntoView {
         }
     });
 
+    use lockstep_routes as r;
     view! {
         <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
         <Title formatter=|text: String| if text.is_empty() { "Lockstep".to_string() } else { format!("{text} · Lockstep") }/>
@@ -68,12 +69,12 @@ pub fn App() -> impl IntoView {
             <main id="main">
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
-                    <Route path=path!("/xp") view=pages::XpPage ssr=SsrMode::Async/>
-                    <Route path=path!("/account") view=pages::AccountPage ssr=SsrMode::Async/>
-                    <Route path=path!("/instructor") view=pages::InstructorPage ssr=SsrMode::Async/>
-                    <Route path=(StaticSegment(lockstep_routes::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
-                    <Route path=path!("/exercises/:id") view=pages::ExercisePage ssr=SsrMode::Async/>
-                    <Route path=path!("/submissions/:id") view=pages::SubmissionPage ssr=SsrMode::Async/>
+                    <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
+                    <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
+                    <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
+                    <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
+                    <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view=pages::ExercisePage ssr=SsrMode::Async/>
+                    <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view=pages::SubmissionPage ssr=SsrMode::Async/>
                 </Routes>
             </main>
             <footer class="site-footer">

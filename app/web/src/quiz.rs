@@ -77,7 +77,7 @@ fn Review(review: QuizReview, questions: Vec<QuizQuestion>) -> impl IntoView {
             {(!review.passed).then(|| view! {
                 <p class="muted" data-role="quiz-hidden">
                     "The right answers show once you pass; until then, each option you chose says why it is right or wrong. "
-                    <a href="/xp#quizzes">"Why"</a>
+                    <a href=lockstep_routes::XP_QUIZZES>"Why"</a>
                 </p>
             })}
             <ol>

@@ -20,44 +20,21 @@ pub enum RoundError {
 }
 
 /// The server's pilot API (`POST /api/worker/pilots`), with a worker token.
-pub struct Server {
-    agent: ureq::Agent,
-    url: String,
-    token: String,
-}
+pub struct Server(lockstep_client::Server);
 
 impl Server {
     pub fn new(base: &str, token: &str) -> Server {
-        let config = ureq::Agent::config_builder()
-            .timeout_global(Some(Duration::from_secs(30)))
-            .http_status_as_error(false)
-            .build();
-        Server {
-            agent: config.into(),
-            url: format!("{}/api/worker/pilots", base.trim_end_matches('/')),
-            token: token.into(),
-        }
+        let timeout = lockstep_client::Timeout::Whole(Duration::from_secs(30));
+        Server(lockstep_client::Server::new(base, token, timeout))
     }
 
     fn report(&self, report: &PilotReport) -> Result<Demand, RoundError> {
-        let mut response = self
-            .agent
-            .post(&self.url)
-            .header("Authorization", &format!("Bearer {}", self.token))
-            .send_json(report)
-            .map_err(|e| RoundError::Server(e.to_string()))?;
-        let status = response.status().as_u16();
-        if status == 200 {
-            return response
-                .body_mut()
-                .read_json::<Demand>()
-                .map_err(|e| RoundError::Server(format!("its answer: {e}")));
-        }
-        let text = response.body_mut().read_to_string().unwrap_or_default();
-        match status {
-            401 | 403 => Err(RoundError::Refused(text)),
-            _ => Err(RoundError::Server(format!("{status}: {text}"))),
-        }
+        let path = lockstep_client::routes::WORKER_PILOTS_API;
+        let response = self.0.post(path, report).map_err(|e| RoundError::Server(e.to_string()))?;
+        lockstep_client::json(response).map_err(|e| match e {
+            lockstep_client::ClientError::Refused { body, .. } => RoundError::Refused(body),
+            e => RoundError::Server(e.to_string()),
+        })
     }
 }
 

@@ -14,7 +14,7 @@ use std::net::SocketAddr;
 use std::sync::LazyLock;
 
 use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
 use lockstep_store::Account;
@@ -26,6 +26,7 @@ use policy::FormError;
 use serde::Deserialize;
 use tower_sessions::Session;
 
+use crate::http_error::HttpError;
 use crate::AppState;
 
 #[derive(Debug, thiserror::Error)]
@@ -326,9 +327,7 @@ async fn finish(
 }
 
 fn internal(e: AuthError) -> Response {
-    tracing::error!("account: {e}");
-    (StatusCode::INTERNAL_SERVER_ERROR, "the request failed; the error has been logged")
-        .into_response()
+    HttpError::internal("account", e).text().into_response()
 }
 
 #[cfg(test)]

@@ -9,8 +9,9 @@ use axum::Json;
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use super::submissions::{error as refuse, is_plain_file_name, ScriptError, MAX_SCRIPT_BYTES};
+use super::submissions::{is_plain_file_name, ScriptError, MAX_SCRIPT_BYTES};
 use super::{now_ms, Requester};
+use crate::http_error::HttpError;
 use crate::AppState;
 
 #[derive(Debug, Deserialize)]
@@ -27,13 +28,14 @@ pub async fn save(
     session: Session,
     headers: HeaderMap,
     Json(draft): Json<NewDraft>,
-) -> Response {
-    let learner = match super::requester(&state, Some(&session), &headers).await {
-        Ok(Requester::Learner { learner, .. }) => learner,
-        Ok(Requester::Anonymous) => {
-            return refuse(StatusCode::UNAUTHORIZED, "sign in to keep drafts on the server")
+) -> Result<Response, HttpError> {
+    let refuse = |status, why: String| Err(HttpError::refused(status, why));
+    let requester = super::requester(&state, Some(&session), &headers).await;
+    let learner = match requester.map_err(|e| HttpError::internal("requester", e))? {
+        Requester::Learner { learner, .. } => learner,
+        Requester::Anonymous => {
+            return refuse(StatusCode::UNAUTHORIZED, "sign in to keep drafts on the server".into())
         }
-        Err(e) => return super::internal("requester", e),
     };
     let course = state.context.course.current();
     // Only exercises the course declares: a made-up id would be a row nobody reads.
@@ -56,8 +58,6 @@ pub async fn save(
         .store
         .save_draft(&learner, &exercise.id, &draft.script, &file_name, now)
         .await;
-    match saved {
-        Ok(()) => Json(serde_json::json!({ "saved_ms": now })).into_response(),
-        Err(e) => super::internal("draft", e),
-    }
+    saved.map_err(|e| HttpError::internal("draft", e))?;
+    Ok(Json(serde_json::json!({ "saved_ms": now })).into_response())
 }

@@ -11,8 +11,7 @@ pub mod worker_api;
 
 use std::time::Duration;
 
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
 use lockstep_store::{RetryPolicy, Submission, TokenOwner};
 use lockstep_web::ssr::viewer::{self, Viewer};
 use tokio::sync::Notify;
@@ -120,10 +119,4 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
-}
-
-pub(crate) fn internal(what: &str, e: impl std::fmt::Display) -> Response {
-    tracing::error!("{what}: {e}");
-    (StatusCode::INTERNAL_SERVER_ERROR, "the server failed; the error has been logged")
-        .into_response()
 }

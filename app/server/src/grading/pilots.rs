@@ -9,6 +9,7 @@ use grading_protocol::live::{Demand, Event, NodeWait, Pilot, PilotReport, PilotS
 
 use super::now_ms;
 use super::worker_api::Worker;
+use crate::http_error::HttpError;
 use crate::AppState;
 
 /// How long a worker whose lease was taken back stays in the answer's `lost`: several of the
@@ -49,7 +50,7 @@ pub async fn report(
     };
     match answer.await {
         Ok(demand) => Json(demand).into_response(),
-        Err(e) => super::internal("pilots", e),
+        Err(e) => HttpError::internal("pilots", e).into_response(),
     }
 }
 

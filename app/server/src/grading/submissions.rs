@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 
 use super::{now_ms, Requester};
+use crate::http_error::HttpError;
 use crate::AppState;
 
 /// The largest script accepted.
@@ -106,10 +107,6 @@ fn api_url(id: i64) -> String {
     lockstep_routes::SUBMISSION_API.replace("{id}", &id.to_string())
 }
 
-pub(super) fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
-}
-
 /// Whether the request came from the exercise page's form (answered with redirects and
 /// notices) rather than a program (answered with JSON).
 fn is_form(headers: &HeaderMap) -> bool {
@@ -178,7 +175,7 @@ pub async fn create(
     session: Session,
     headers: HeaderMap,
     body: Bytes,
-) -> Response {
+) -> Result<Response, HttpError> {
     let form = is_form(&headers);
     let parsed: Result<(NewScript, Option<String>), String> = if is_multipart(&headers) {
         from_multipart(&headers, body.clone()).await
@@ -195,7 +192,7 @@ pub async fn create(
             } else {
                 format!("expected fields exercise and script: {e}")
             };
-            return error(StatusCode::BAD_REQUEST, why);
+            return Err(HttpError::refused(StatusCode::BAD_REQUEST, why));
         }
     };
     let outcome = match refused {
@@ -216,27 +213,25 @@ pub async fn create(
                 .into_response();
             let location = HeaderValue::from_str(&api_url(id)).expect("ASCII");
             response.headers_mut().insert(axum::http::header::LOCATION, location);
-            response
+            Ok(response)
         }
-        (Ok(id), true) => crate::see_other(&lockstep_routes::submission(id), None),
-        (Err((status, why)), false) => error(status, why),
+        (Ok(id), true) => Ok(crate::see_other(&lockstep_routes::submission(id), None)),
+        (Err((status, why)), false) => Err(HttpError::refused(status, why)),
         (Err((_, why)), true) => {
             // The exercise page shows what went wrong, with the learner's script still there:
             // nothing was queued.
-            if let Err(e) = viewer::leave_form_error(&session, why).await {
-                return super::internal("form error", e);
-            }
+            let kept = viewer::leave_form_error(&session, why).await;
+            kept.map_err(|e| HttpError::internal("form error", e))?;
             if script.script.len() <= MAX_SCRIPT_BYTES {
-                if let Err(e) = session.insert(viewer::DRAFT, &script.script).await {
-                    return super::internal("draft", e);
-                }
+                let kept = session.insert(viewer::DRAFT, &script.script).await;
+                kept.map_err(|e| HttpError::internal("draft", e))?;
             }
             let back = if lockstep_routes::is_exercise_id(&script.exercise) {
                 lockstep_routes::exercise(&script.exercise)
             } else {
                 "/".to_string()
             };
-            crate::see_other(&back, None)
+            Ok(crate::see_other(&back, None))
         }
     }
 }
@@ -301,14 +296,17 @@ async fn readable(
     session: &Session,
     headers: &HeaderMap,
     id: i64,
-) -> Result<(Submission, Requester), Response> {
+) -> Result<(Submission, Requester), HttpError> {
     let requester = super::requester(state, Some(session), headers)
         .await
-        .map_err(|e| super::internal("requester", e))?;
-    let found = state.context.store.submission(id).await.map_err(|e| super::internal("read", e))?;
-    match found {
+        .map_err(|e| HttpError::internal("requester", e))?;
+    let found = state.context.store.submission(id).await;
+    match found.map_err(|e| HttpError::internal("read", e))? {
         Some(s) if requester.may_read(&s) => Ok((s, requester)),
-        _ => Err(error(StatusCode::NOT_FOUND, format!("there is no submission {id} of yours"))),
+        _ => {
+            let why = format!("there is no submission {id} of yours");
+            Err(HttpError::refused(StatusCode::NOT_FOUND, why))
+        }
     }
 }
 
@@ -318,24 +316,27 @@ pub async fn show(
     Path(id): Path<i64>,
     session: Session,
     headers: HeaderMap,
-) -> Response {
-    match readable(&state, &session, &headers, id).await {
-        Ok((s, _)) => Json(SubmissionJson::from(&s)).into_response(),
-        Err(refused) => refused,
-    }
+) -> Result<Response, HttpError> {
+    let (s, _) = readable(&state, &session, &headers, id).await?;
+    Ok(Json(SubmissionJson::from(&s)).into_response())
 }
 
 /// `GET /api/submissions`: the requester's own submissions, newest first.
-pub async fn list(State(state): State<AppState>, session: Session, headers: HeaderMap) -> Response {
-    let learner = match super::requester(&state, Some(&session), &headers).await {
-        Ok(Requester::Learner { learner, .. }) => learner,
-        Ok(Requester::Anonymous) => return error(StatusCode::UNAUTHORIZED, "sign in first"),
-        Err(e) => return super::internal("requester", e),
+pub async fn list(
+    State(state): State<AppState>,
+    session: Session,
+    headers: HeaderMap,
+) -> Result<Response, HttpError> {
+    let requester = super::requester(&state, Some(&session), &headers).await;
+    let learner = match requester.map_err(|e| HttpError::internal("requester", e))? {
+        Requester::Learner { learner, .. } => learner,
+        Requester::Anonymous => {
+            return Err(HttpError::refused(StatusCode::UNAUTHORIZED, "sign in first"))
+        }
     };
-    match state.context.store.submissions_of(&learner, None).await {
-        Ok(list) => Json(list.iter().map(SubmissionJson::from).collect::<Vec<_>>()).into_response(),
-        Err(e) => super::internal("list", e),
-    }
+    let list = state.context.store.submissions_of(&learner, None).await;
+    let list = list.map_err(|e| HttpError::internal("list", e))?;
+    Ok(Json(list.iter().map(SubmissionJson::from).collect::<Vec<_>>()).into_response())
 }
 
 /// How often a stream looks at the database when nothing in this process said it changed:
@@ -359,11 +360,8 @@ pub async fn events(
     Query(query): Query<After>,
     session: Session,
     headers: HeaderMap,
-) -> Response {
-    let submission = match readable(&state, &session, &headers, id).await {
-        Ok((s, _)) => s,
-        Err(refused) => return refused,
-    };
+) -> Result<Response, HttpError> {
+    let (submission, _) = readable(&state, &session, &headers, id).await?;
     let after = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
@@ -371,10 +369,9 @@ pub async fn events(
         .or(query.after)
         .unwrap_or(0);
     if submission.status.is_final() {
-        match state.context.store.submission_events(id, after).await {
-            Ok(missed) if missed.is_empty() => return StatusCode::NO_CONTENT.into_response(),
-            Ok(_) => {}
-            Err(e) => return super::internal("events", e),
+        let missed = state.context.store.submission_events(id, after).await;
+        if missed.map_err(|e| HttpError::internal("events", e))?.is_empty() {
+            return Ok(StatusCode::NO_CONTENT.into_response());
         }
     }
     let stream = futures::stream::unfold(Some(after), move |after| {
@@ -410,7 +407,7 @@ pub async fn events(
         .into_response();
     // Proxies must pass each event on as it comes.
     response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
+    Ok(response)
 }
 
 /// The events after `after`, waiting until there is at least one.
@@ -442,22 +439,19 @@ pub async fn cancel(
     Path(id): Path<i64>,
     session: Session,
     headers: HeaderMap,
-) -> Response {
-    let (submission, requester) = match readable(&state, &session, &headers, id).await {
-        Ok(found) => found,
-        Err(refused) => return refused,
-    };
+) -> Result<Response, HttpError> {
+    let (submission, requester) = readable(&state, &session, &headers, id).await?;
     if !requester.owns(&submission) {
-        return error(StatusCode::FORBIDDEN, "only the learner who submitted it can cancel it");
+        let why = "only the learner who submitted it can cancel it";
+        return Err(HttpError::refused(StatusCode::FORBIDDEN, why));
     }
-    match state.context.store.cancel(id, now_ms()).await {
-        Ok(true) => {
-            state.grading.changed.notify_waiters();
-            respond_done(&headers, id, "cancelled")
-        }
-        Ok(false) => error(StatusCode::CONFLICT, "a worker has taken it already, or it has ended"),
-        Err(e) => super::internal("cancel", e),
+    let cancelled = state.context.store.cancel(id, now_ms()).await;
+    if !cancelled.map_err(|e| HttpError::internal("cancel", e))? {
+        let why = "a worker has taken it already, or it has ended";
+        return Err(HttpError::refused(StatusCode::CONFLICT, why));
     }
+    state.grading.changed.notify_waiters();
+    Ok(respond_done(&headers, id, "cancelled"))
 }
 
 /// `POST /api/submissions/{id}/rerun`: an instructor grades a submission again.
@@ -466,22 +460,19 @@ pub async fn rerun(
     Path(id): Path<i64>,
     session: Session,
     headers: HeaderMap,
-) -> Response {
-    let requester = match readable(&state, &session, &headers, id).await {
-        Ok((_, requester)) => requester,
-        Err(refused) => return refused,
-    };
+) -> Result<Response, HttpError> {
+    let (_, requester) = readable(&state, &session, &headers, id).await?;
     if !requester.is_instructor() {
-        return error(StatusCode::FORBIDDEN, "only instructors can grade a submission again");
+        let why = "only instructors can grade a submission again";
+        return Err(HttpError::refused(StatusCode::FORBIDDEN, why));
     }
-    match state.context.store.rerun(id, now_ms()).await {
-        Ok(true) => {
-            state.grading.changed.notify_waiters();
-            respond_done(&headers, id, "queued")
-        }
-        Ok(false) => error(StatusCode::CONFLICT, "it is still queued or being graded"),
-        Err(e) => super::internal("rerun", e),
+    let queued = state.context.store.rerun(id, now_ms()).await;
+    if !queued.map_err(|e| HttpError::internal("rerun", e))? {
+        let why = "it is still queued or being graded";
+        return Err(HttpError::refused(StatusCode::CONFLICT, why));
     }
+    state.grading.changed.notify_waiters();
+    Ok(respond_done(&headers, id, "queued"))
 }
 
 /// A form goes back to the submission's page; a program gets its new status.

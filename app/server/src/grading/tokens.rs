@@ -2,7 +2,10 @@
 
 use axum::http::header::AUTHORIZATION;
 use axum::http::HeaderMap;
+use axum::response::IntoResponse;
 use sha2::{Digest, Sha256};
+
+use crate::http_error::HttpError;
 
 /// A worker's token starts `lsw_`, a learner's `lsl_`: a token pasted in the wrong place says
 /// what it is.
@@ -68,7 +71,7 @@ pub async fn create_learner_token(
     };
     match made.await {
         Ok(()) => crate::see_other(lockstep_routes::ACCOUNT, None),
-        Err(e) => super::internal("learner token", e),
+        Err(e) => HttpError::internal("learner token", e).into_response(),
     }
 }
 

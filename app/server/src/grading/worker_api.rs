@@ -12,6 +12,7 @@ use grading_protocol::live::{ClaimRequest, Event, Failure, Finish, Gradable, Job
 use lockstep_store::TokenOwner;
 
 use super::{now_ms, tokens};
+use crate::http_error::HttpError;
 use crate::AppState;
 
 /// A request from a worker: the name of its live worker token. Extracted before the body, so
@@ -19,67 +20,68 @@ use crate::AppState;
 pub struct Worker(pub String);
 
 impl FromRequestParts<AppState> for Worker {
-    type Rejection = Response;
+    type Rejection = HttpError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Worker, Response> {
-        let refuse = |why: &str| (StatusCode::UNAUTHORIZED, why.to_string()).into_response();
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Worker, HttpError> {
+        let refuse = |why: &'static str| HttpError::refused(StatusCode::UNAUTHORIZED, why).text();
         let token =
             tokens::bearer(&parts.headers).ok_or_else(|| refuse("a worker token is required"))?;
-        match state.context.store.token_owner(&tokens::hash(token)).await {
-            Ok(Some(TokenOwner::Worker { name })) => Ok(Worker(name)),
-            Ok(_) => Err(refuse("this is not a live worker token")),
-            Err(e) => Err(super::internal("worker token", e)),
+        let owner = state.context.store.token_owner(&tokens::hash(token)).await;
+        match owner.map_err(|e| HttpError::internal("worker token", e))? {
+            Some(TokenOwner::Worker { name }) => Ok(Worker(name)),
+            _ => Err(refuse("this is not a live worker token")),
         }
     }
 }
 
-fn lost() -> Response {
-    (
-        StatusCode::CONFLICT,
-        "this worker no longer holds the job's lease: drop the job (another worker has it, or it ended)",
-    )
-        .into_response()
+/// What a worker is told of a job whose lease it no longer holds. Workers read the API's
+/// refusals as text.
+fn lost() -> HttpError {
+    let why = "this worker no longer holds the job's lease: drop the job (another worker has it, or it ended)";
+    HttpError::refused(StatusCode::CONFLICT, why).text()
+}
+
+/// Done, or `lost` when the store found the lease gone.
+fn done(held: bool) -> Result<Response, HttpError> {
+    if held {
+        Ok(StatusCode::NO_CONTENT.into_response())
+    } else {
+        Err(lost())
+    }
 }
 
 pub async fn claim(
     State(state): State<AppState>,
     Worker(token): Worker,
     Json(request): Json<ClaimRequest>,
-) -> Response {
-    let lease = match tokens::lease_id() {
-        Ok(lease) => lease,
-        Err(e) => return super::internal("lease id", e),
-    };
+) -> Result<Response, HttpError> {
+    let lease = tokens::lease_id().map_err(|e| HttpError::internal("lease id", e))?;
     let name = format!("{token}/{}", request.worker.chars().take(100).collect::<String>());
     let grading = &state.grading;
     let store = &state.context.store;
     // An idle worker's empty claims are its heartbeat.
-    if let Err(e) = store.worker_seen(&name, now_ms()).await {
-        return super::internal("worker heartbeat", e);
-    }
+    let seen = store.worker_seen(&name, now_ms()).await;
+    seen.map_err(|e| HttpError::internal("worker heartbeat", e))?;
     let node: Option<String> = request.node.map(|n| n.chars().take(100).collect());
     let exercises = gradable(&name, &request.exercises);
     let claimed =
         store.claim(&name, node.as_deref(), &exercises, &lease, grading.lease_ms, now_ms()).await;
-    match claimed {
-        Ok(Some(c)) => {
-            grading.changed.notify_waiters();
-            tracing::info!("{name} took submission {} (job {})", c.submission.id, c.job);
-            Json(Job {
-                job: c.job,
-                lease: c.lease,
-                lease_s: grading.lease_ms as f64 / 1000.0,
-                attempt: c.attempt,
-                submission: c.submission.id,
-                exercise: c.submission.exercise,
-                file_name: c.submission.file_name,
-                script: c.submission.script,
-            })
-            .into_response()
-        }
-        Ok(None) => StatusCode::NO_CONTENT.into_response(),
-        Err(e) => super::internal("claim", e),
-    }
+    let Some(c) = claimed.map_err(|e| HttpError::internal("claim", e))? else {
+        return Ok(StatusCode::NO_CONTENT.into_response());
+    };
+    grading.changed.notify_waiters();
+    tracing::info!("{name} took submission {} (job {})", c.submission.id, c.job);
+    let job = Job {
+        job: c.job,
+        lease: c.lease,
+        lease_s: grading.lease_ms as f64 / 1000.0,
+        attempt: c.attempt,
+        submission: c.submission.id,
+        exercise: c.submission.exercise,
+        file_name: c.submission.file_name,
+        script: c.submission.script,
+    };
+    Ok(Json(job).into_response())
 }
 
 /// The exercises of the registry that a worker grades at the registry's version. A worker
@@ -107,12 +109,10 @@ pub async fn renew(
     Path(job): Path<i64>,
     _: Worker,
     Json(lease): Json<Lease>,
-) -> Response {
-    match state.context.store.renew(job, &lease.lease, state.grading.lease_ms, now_ms()).await {
-        Ok(true) => StatusCode::NO_CONTENT.into_response(),
-        Ok(false) => lost(),
-        Err(e) => super::internal("renew", e),
-    }
+) -> Result<Response, HttpError> {
+    let renewed =
+        state.context.store.renew(job, &lease.lease, state.grading.lease_ms, now_ms()).await;
+    done(renewed.map_err(|e| HttpError::internal("renew", e))?)
 }
 
 pub async fn event(
@@ -120,22 +120,20 @@ pub async fn event(
     Path(job): Path<i64>,
     _: Worker,
     Json(mut report): Json<Report>,
-) -> Response {
+) -> Result<Response, HttpError> {
     if let Event::Check { check } = &mut report.event {
         own_link(check);
     }
     if report.event.is_final() {
-        return (StatusCode::BAD_REQUEST, "a worker reports the verdict through /verdict")
-            .into_response();
+        let why = "a worker reports the verdict through /verdict";
+        return Err(HttpError::refused(StatusCode::BAD_REQUEST, why).text());
     }
-    match state.context.store.report(job, &report.lease, &report.event, now_ms()).await {
-        Ok(Some(_)) => {
-            state.grading.changed.notify_waiters();
-            StatusCode::NO_CONTENT.into_response()
-        }
-        Ok(None) => lost(),
-        Err(e) => super::internal("event", e),
+    let reported = state.context.store.report(job, &report.lease, &report.event, now_ms()).await;
+    let held = reported.map_err(|e| HttpError::internal("event", e))?.is_some();
+    if held {
+        state.grading.changed.notify_waiters();
     }
+    done(held)
 }
 
 pub async fn verdict(
@@ -143,26 +141,23 @@ pub async fn verdict(
     Path(job): Path<i64>,
     _: Worker,
     Json(mut finish): Json<Finish>,
-) -> Response {
+) -> Result<Response, HttpError> {
     finish.verdict.checks.iter_mut().for_each(own_link);
     let v = &finish.verdict;
     let json = serde_json::to_string(v).expect("a verdict serializes");
     let finished =
         state.context.store.finish(job, &finish.lease, v.status, &v.summary, &json, now_ms()).await;
-    match finished {
-        Ok(Some(f)) => {
-            state.grading.changed.notify_waiters();
-            tracing::info!(
-                "submission {} graded {:?}{}",
-                f.submission,
-                v.status,
-                if f.recorded.is_empty() { "" } else { ", exercise XP recorded" }
-            );
-            StatusCode::NO_CONTENT.into_response()
-        }
-        Ok(None) => lost(),
-        Err(e) => super::internal("verdict", e),
-    }
+    let Some(f) = finished.map_err(|e| HttpError::internal("verdict", e))? else {
+        return Err(lost());
+    };
+    state.grading.changed.notify_waiters();
+    tracing::info!(
+        "submission {} graded {:?}{}",
+        f.submission,
+        v.status,
+        if f.recorded.is_empty() { "" } else { ", exercise XP recorded" }
+    );
+    done(true)
 }
 
 /// A check's lesson section is the server's own, from the exercise registry by the check's id:
@@ -177,7 +172,7 @@ pub async fn failure(
     Path(job): Path<i64>,
     _: Worker,
     Json(failure): Json<Failure>,
-) -> Response {
+) -> Result<Response, HttpError> {
     let mut policy = state.grading.policy;
     let reason = if failure.stopped {
         // Stopped from outside, not broken: take it up again at once, elsewhere.
@@ -186,13 +181,11 @@ pub async fn failure(
     } else {
         format!("the grading platform failed: {}", failure.reason)
     };
-    match state.context.store.fail(job, &failure.lease, &reason, policy, now_ms()).await {
-        Ok(Some(outcome)) => {
-            state.grading.changed.notify_waiters();
-            tracing::warn!("job {job}: {reason} ({outcome:?})");
-            StatusCode::NO_CONTENT.into_response()
-        }
-        Ok(None) => lost(),
-        Err(e) => super::internal("failure", e),
-    }
+    let failed = state.context.store.fail(job, &failure.lease, &reason, policy, now_ms()).await;
+    let Some(outcome) = failed.map_err(|e| HttpError::internal("failure", e))? else {
+        return Err(lost());
+    };
+    state.grading.changed.notify_waiters();
+    tracing::warn!("job {job}: {reason} ({outcome:?})");
+    done(true)
 }

@@ -42,3 +42,21 @@ pub async fn submit(store: &Store, new: &lockstep_store::NewSubmission<'_>, at_m
     let unlimited = lockstep_store::Limit::new(format!("submit:{}", new.learner), u64::MAX, 3600);
     store.submit(new, at_ms, &unlimited).await.unwrap().expect("no limit reached")
 }
+
+/// Marks a lesson complete; `true` the first time.
+pub async fn complete(store: &Store, learner: &str, slug: &str, at: i64) -> bool {
+    let action = lockstep_xp::Action::LessonCompleted { lesson: slug.into() };
+    store.record(learner, &action, at).await.unwrap()
+}
+
+/// The lessons a learner completed (and did not reset), oldest first.
+pub async fn completed(store: &Store, learner: &str) -> Vec<String> {
+    let events = store.events(learner).await.unwrap();
+    events
+        .into_iter()
+        .filter_map(|e| match e.action {
+            lockstep_xp::Action::LessonCompleted { lesson } => Some(lesson),
+            _ => None,
+        })
+        .collect()
+}

@@ -25,7 +25,7 @@ pub fn InstructorPage() -> impl IntoView {
                             <section class="message-page">
                                 <h1>"Instructors only"</h1>
                                 <p>"This page shows every learner's progress, so only instructors see it. "
-                                   <a href="/account">"Sign in"</a>
+                                   <a href=lockstep_routes::ACCOUNT>"Sign in"</a>
                                    " with an instructor's account; an operator grants the role on the server with "
                                    <code>"lockstep admin grant-instructor EMAIL"</code> "."</p>
                             </section>

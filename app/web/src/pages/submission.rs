@@ -95,7 +95,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
         });
         (can_cancel && queued && !done.get()).then(|| {
             view! {
-                <form method="post" action=format!("/api/submissions/{id}/cancel") class="inline-form">
+                <form method="post" action=lockstep_routes::submission_cancel(id) class="inline-form">
                     <button type="submit" data-role="cancel">"Cancel this submission"</button>
                 </form>
             }
@@ -103,7 +103,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
     };
     let rerun = s.can_rerun.then(|| {
         view! {
-            <form method="post" action=format!("/api/submissions/{id}/rerun") class="inline-form">
+            <form method="post" action=lockstep_routes::submission_rerun(id) class="inline-form">
                 <button type="submit" data-role="rerun">"Grade it again"</button>
             </form>
         }
@@ -435,7 +435,7 @@ mod live {
 
     pub fn follow(id: i64, after: i64, graded: Graded) {
         let Graded { events, verdict, done, progress, earned, toast } = graded;
-        let url = format!("/api/submissions/{id}/events?after={after}");
+        let url = format!("{}?after={after}", lockstep_routes::submission_events(id));
         let Ok(source) = web_sys::EventSource::new(&url) else { return };
         let closing = source.clone();
         let on_event =

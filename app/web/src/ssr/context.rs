@@ -126,12 +126,49 @@ impl AppContext {
         account: Option<&str>,
         actions: &[lockstep_xp::Action],
     ) -> Result<Progressed, lockstep_store::StoreError> {
+        self.recording(learner, account, actions, |at| async move {
+            let mut recorded = Vec::with_capacity(actions.len());
+            for action in actions {
+                recorded.push(self.store.record(learner, action, at).await?);
+            }
+            Ok(recorded)
+        })
+        .await
+    }
+
+    /// Keeps a learner's answer to a quiz and records what it `earned`, in one transaction,
+    /// and says what that changed.
+    pub async fn record_answer_for(
+        &self,
+        learner: &str,
+        account: Option<&str>,
+        (lesson, quiz, answers): (&str, u32, &[Vec<usize>]),
+        earned: &[lockstep_xp::Action],
+    ) -> Result<Progressed, lockstep_store::StoreError> {
+        let store = &self.store;
+        self.recording(learner, account, earned, |at| {
+            store.record_quiz_answers(learner, lesson, quiz, answers, earned, at)
+        })
+        .await
+    }
+
+    /// Progress before and after `write` records `actions` (it says, per action, whether it was
+    /// recorded now: only those change the events, which are not read again).
+    async fn recording<F>(
+        &self,
+        learner: &str,
+        account: Option<&str>,
+        actions: &[lockstep_xp::Action],
+        write: impl FnOnce(i64) -> F,
+    ) -> Result<Progressed, lockstep_store::StoreError>
+    where
+        F: std::future::Future<Output = Result<Vec<bool>, lockstep_store::StoreError>>,
+    {
         let mut events = self.store.events(learner).await?;
         let before = self.progress_of(&events);
         let at = unix_now();
-        for action in actions {
-            // A first recording is the only change to the events; no need to read them again.
-            if self.store.record(learner, action, at).await? {
+        for (action, now) in actions.iter().zip(write(at).await?) {
+            if now {
                 events.push(lockstep_xp::Event { action: action.clone(), at });
             }
         }
