@@ -84,7 +84,7 @@ async fn refuse(http: &Http, base: &str, session: &str, script: &str, file_name:
 }
 
 /// Every string of a verdict a worker could write, but the enums, replaced by the payload, and
-/// every check's lesson link by a script link.
+/// the lesson of every check's section by a script link.
 fn hostile(value: &mut Value, key: &str) {
     match value {
         Value::String(s) if !matches!(key, "status" | "id" | "role") => {
@@ -100,7 +100,10 @@ fn verdict(file: &str) -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../gpu-runner/protocol/tests/verdicts")
         .join(file);
-    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // As workers write verdicts now: each check's section by ids, not the URL these carry.
+    let text = std::fs::read_to_string(path).unwrap();
+    let read: grading_protocol::Verdict = serde_json::from_str(&text).unwrap();
+    let mut v = serde_json::to_value(read).unwrap();
     hostile(&mut v, "");
     if let Some(check) = v["checks"].as_array_mut().and_then(|c| c.first_mut()) {
         // A failed check shows its hint and its lesson link.
@@ -119,7 +122,7 @@ async fn grade_as_hostile_worker(http: &Http, base: &str, token: &str, verdict: 
     let (id, lease) = (job["job"].as_i64().unwrap(), job["lease"].as_str().unwrap().to_string());
     let check = json!({ "kind": "check", "check": {
         "id": "sampler_sharding", "status": "fail", "required": true, "message": PAYLOAD,
-        "hint": PAYLOAD, "lesson": LINK,
+        "hint": PAYLOAD, "section": { "lesson": LINK, "heading": PAYLOAD },
     }});
     let report = json!({ "lease": lease, "event": check });
     let url = format!("{base}/api/worker/jobs/{id}/events");

@@ -53,8 +53,15 @@ pub enum Requester {
 }
 
 impl Requester {
+    fn learner(&self) -> Option<&str> {
+        match self {
+            Requester::Learner { learner, .. } => Some(learner),
+            Requester::Anonymous => None,
+        }
+    }
+
     pub fn owns(&self, s: &Submission) -> bool {
-        matches!(self, Requester::Learner { learner, .. } if *learner == s.learner_id)
+        s.is_owned_by(self.learner())
     }
 
     pub fn is_instructor(&self) -> bool {
@@ -62,7 +69,7 @@ impl Requester {
     }
 
     pub fn may_read(&self, s: &Submission) -> bool {
-        self.owns(s) || self.is_instructor()
+        s.may_be_read_by(self.learner(), self.is_instructor())
     }
 }
 

@@ -65,11 +65,13 @@ pub async fn editor_start(
             Err(_) => None,
         };
         return Ok(match found {
-            Some(s) if s.learner_id == account.learner_id && s.exercise == e.id => EditorStart {
-                script: s.script,
-                source: ScriptSource::Submission(s.id),
-                saved_ms: 0,
-            },
+            Some(s) if s.is_owned_by(Some(&account.learner_id)) && s.exercise == e.id => {
+                EditorStart {
+                    script: s.script,
+                    source: ScriptSource::Submission(s.id),
+                    saved_ms: 0,
+                }
+            }
             _ => starter(e.starter.clone()),
         });
     }
@@ -100,10 +102,11 @@ pub async fn submission(
     id: i64,
 ) -> Result<Option<SubmissionView>, StoreError> {
     let Some(s) = store.submission(id).await? else { return Ok(None) };
-    let owns = viewer.account().is_some_and(|a| a.learner_id == s.learner_id);
-    if !owns && !viewer.is_instructor() {
+    let reader = viewer.account().map(|a| a.learner_id.as_str());
+    if !s.may_be_read_by(reader, viewer.is_instructor()) {
         return Ok(None);
     }
+    let owns = s.is_owned_by(reader);
     let events = store.submission_events(id, 0).await?;
     let lesson = course.exercise(&s.exercise).map(|(l, _)| l);
     Ok(Some(SubmissionView {
