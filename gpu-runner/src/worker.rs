@@ -100,7 +100,7 @@ impl Client {
             node: node.map(Into::into),
             exercises: crate::exercises::gradable(),
         };
-        let path = lockstep_client::routes::WORKER_CLAIM_API;
+        let path = routes::WORKER_CLAIM_API;
         let response =
             self.0.post(path, &request).map_err(|e| ClaimError::Network(e.to_string()))?;
         if response.status().as_u16() == 204 {

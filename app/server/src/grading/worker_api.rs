@@ -92,16 +92,24 @@ fn gradable(worker: &str, offered: &[Gradable]) -> Vec<&'static str> {
     for exercise in grading_checks::exercises::ALL {
         match offered.iter().find(|g| g.exercise == exercise.id) {
             Some(g) if g.version == exercise.version => ids.push(exercise.id),
-            Some(g) => tracing::warn!(
+            Some(g) => warn_once(format!(
                 "{worker} grades {} at version {}, this server's is {}: it is given none",
-                exercise.id,
-                g.version,
-                exercise.version
-            ),
+                exercise.id, g.version, exercise.version
+            )),
             None => {}
         }
     }
     ids
+}
+
+/// Logs `message` the first time this process meets it: an idle worker claims every second,
+/// and its operator needs the line once, not once a second.
+fn warn_once(message: String) {
+    static SAID: std::sync::Mutex<std::collections::BTreeSet<String>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    if SAID.lock().unwrap_or_else(|e| e.into_inner()).insert(message.clone()) {
+        tracing::warn!("{message}");
+    }
 }
 
 pub async fn renew(
