@@ -107,7 +107,12 @@ fn gradable(worker: &str, offered: &[Gradable]) -> Vec<&'static str> {
 fn warn_once(message: String) {
     static SAID: std::sync::Mutex<std::collections::BTreeSet<String>> =
         std::sync::Mutex::new(std::collections::BTreeSet::new());
-    if SAID.lock().unwrap_or_else(|e| e.into_inner()).insert(message.clone()) {
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    // A worker names itself: however many names it tries, this stays small.
+    if said.len() >= 1_000 {
+        said.clear();
+    }
+    if said.insert(message.clone()) {
         tracing::warn!("{message}");
     }
 }
