@@ -97,14 +97,10 @@ impl From<&Submission> for SubmissionJson {
             created_at: s.created_at,
             finished_at: s.finished_at,
             url: lockstep_routes::submission(s.id),
-            events: format!("{}/events", api_url(s.id)),
+            events: lockstep_routes::submission_events(s.id),
             verdict: s.verdict.as_deref().and_then(|v| serde_json::from_str(v).ok()),
         }
     }
-}
-
-fn api_url(id: i64) -> String {
-    lockstep_routes::SUBMISSION_API.replace("{id}", &id.to_string())
 }
 
 /// Whether the request came from the exercise page's form (answered with redirects and
@@ -206,12 +202,13 @@ pub async fn create(
                 Json(serde_json::json!({
                     "id": id,
                     "url": lockstep_routes::submission(id),
-                    "api": api_url(id),
-                    "events": format!("{}/events", api_url(id)),
+                    "api": lockstep_routes::submission_api(id),
+                    "events": lockstep_routes::submission_events(id),
                 })),
             )
                 .into_response();
-            let location = HeaderValue::from_str(&api_url(id)).expect("ASCII");
+            let location =
+                HeaderValue::from_str(&lockstep_routes::submission_api(id)).expect("ASCII");
             response.headers_mut().insert(axum::http::header::LOCATION, location);
             Ok(response)
         }
