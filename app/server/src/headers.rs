@@ -7,7 +7,7 @@
 //! Styles may be inline: the simulations and the editor set style attributes.
 //!
 //! A nonce must differ between responses, and some pages are rendered once and sent many times
-//! (`page_cache`, `page_template`). So every page gets a fresh nonce here, on its way out: the
+//! (`page_cache`). So every page gets a fresh nonce here, on its way out: the
 //! one Leptos rendered into it is replaced wherever it appears (it is 128 random bits, which no
 //! lesson text contains), and the policy names the new one.
 

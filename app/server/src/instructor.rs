@@ -2,89 +2,40 @@
 
 use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
-use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use lockstep_web::ssr::{instructor, viewer};
-use tower_sessions::Session;
+use lockstep_web::ssr::instructor;
 
+use crate::http_error::HttpError;
+use crate::requester::Instructor;
 use crate::AppState;
 
-#[derive(Clone, Copy)]
-enum Export {
-    Learners,
-    Questions,
-}
-
-impl Export {
-    fn file_name(self) -> &'static str {
-        match self {
-            Export::Learners => "learners.csv",
-            Export::Questions => "questions.csv",
-        }
-    }
-}
-
 pub async fn learners_csv(
-    state: State<AppState>,
-    session: Session,
-    headers: HeaderMap,
-) -> Response {
-    csv(state, session, headers, Export::Learners).await
+    State(state): State<AppState>,
+    _: Instructor,
+) -> Result<Response, HttpError> {
+    let course = state.context.course.current();
+    let rows = state.context.store.learners_report().await.map_err(failed)?;
+    Ok(csv("learners.csv", instructor::learners_csv(&instructor::learners(&course, &rows))))
 }
 
 pub async fn questions_csv(
-    state: State<AppState>,
-    session: Session,
-    headers: HeaderMap,
-) -> Response {
-    csv(state, session, headers, Export::Questions).await
+    State(state): State<AppState>,
+    _: Instructor,
+) -> Result<Response, HttpError> {
+    let course = state.context.course.current();
+    let answers = state.context.store.first_quiz_answers().await.map_err(failed)?;
+    Ok(csv("questions.csv", instructor::questions_csv(&instructor::questions(&course, &answers))))
 }
 
-async fn csv(
-    State(state): State<AppState>,
-    session: Session,
-    headers: HeaderMap,
-    export: Export,
-) -> Response {
-    let store = &state.context.store;
-    let made = async {
-        let viewer = viewer::resolve(&state.context, Some(&session), &headers)
-            .await
-            .map_err(|e| e.to_string())?;
-        if !viewer.is_instructor() {
-            return Ok(None);
-        }
-        let course = state.context.course.current();
-        let text = match export {
-            Export::Learners => {
-                let rows = store.learners_report().await.map_err(|e| e.to_string())?;
-                instructor::learners_csv(&instructor::learners(&course, &rows))
-            }
-            Export::Questions => {
-                let answers = store.first_quiz_answers().await.map_err(|e| e.to_string())?;
-                instructor::questions_csv(&instructor::questions(&course, &answers))
-            }
-        };
-        Ok::<_, String>(Some(text))
-    };
-    let file = export.file_name();
-    match made.await {
-        Ok(Some(text)) => (
-            [
-                (CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-                (CONTENT_DISPOSITION, format!("attachment; filename=\"{file}\"")),
-            ],
-            text,
-        )
-            .into_response(),
-        Ok(None) => {
-            (StatusCode::FORBIDDEN, "instructors only: sign in with an instructor's account")
-                .into_response()
-        }
-        Err(e) => {
-            tracing::error!("instructor CSV: {e}");
-            (StatusCode::INTERNAL_SERVER_ERROR, "the export failed; the error has been logged")
-                .into_response()
-        }
-    }
+fn csv(file: &str, text: String) -> Response {
+    let disposition = format!("attachment; filename=\"{file}\"");
+    (
+        [(CONTENT_TYPE, "text/csv; charset=utf-8".to_string()), (CONTENT_DISPOSITION, disposition)],
+        text,
+    )
+        .into_response()
+}
+
+fn failed(e: lockstep_store::StoreError) -> HttpError {
+    HttpError::internal("instructor CSV", e).text()
 }

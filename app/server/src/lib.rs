@@ -13,9 +13,9 @@ mod headers;
 mod http_error;
 mod instructor;
 mod monitor;
-mod page_cache;
-mod page_template;
+pub mod page_cache;
 mod quiz;
+pub mod requester;
 mod server_fn_status;
 pub mod sessions;
 pub mod submit;
@@ -31,8 +31,9 @@ use leptos::prelude::*;
 use leptos_axum::{file_and_error_handler_with_context, generate_route_list, LeptosRoutes};
 use lockstep_course::live::LiveCourse;
 use lockstep_course::{Course, CourseError};
+use lockstep_rules::{LearnerCookie, Rules};
 use lockstep_store::{Store, StoreError};
-use lockstep_web::ssr::learner_cookie::LearnerCookie;
+use lockstep_web::ssr::request_parts::RequestParts;
 use lockstep_web::ssr::AppContext;
 use lockstep_web::{shell, App, OUTPUT_NAME};
 
@@ -157,11 +158,17 @@ pub struct AppState {
     pub public_origin: Option<String>,
     pub trust_forwarded_for: bool,
     pub sign_ups_per_hour: u64,
-    /// Rendered pages for anonymous visitors, per course version.
-    pub page_cache: Arc<page_cache::PageCache>,
-    /// Lesson pages rendered once per course version, filled per learner.
-    pub templates: Arc<page_template::Templates>,
+    /// Pages kept per course version: lessons as templates, filled per request.
+    pub pages: Arc<page_cache::PageCache>,
     pub grading: Arc<grading::Grading>,
+}
+
+impl AppState {
+    /// The application's rules, which every handler goes through to learn who is asking and
+    /// to record progress.
+    pub fn rules(&self) -> &Rules {
+        &self.context.rules
+    }
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -202,16 +209,18 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
     Ok(AppState {
         leptos_options,
         context: AppContext {
-            course: Arc::new(course),
-            store,
-            learner_cookie: LearnerCookie { secure: is_https(config.public_url.as_deref()) },
+            rules: Rules {
+                course: Arc::new(course),
+                store,
+                learner_cookie: LearnerCookie { secure: is_https(config.public_url.as_deref()) },
+            },
+            request_parts: RequestParts::default(),
         },
         sessions,
         public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
         trust_forwarded_for: config.trust_forwarded_for,
         sign_ups_per_hour: u64::from(config.sign_ups_per_hour),
-        page_cache: Arc::default(),
-        templates: Arc::default(),
+        pages: Arc::default(),
         grading: Arc::new(grading::Grading::new(
             i64::from(config.lease_seconds) * 1000,
             lockstep_store::RetryPolicy {
@@ -240,7 +249,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(file_and_error_handler_with_context::<AppState, _>(provide, shell))
         .layer(axum::middleware::from_fn(server_fn_status::refusals_are_4xx))
         .with_state(state.clone());
-    let templates = page_template::TemplateState { app: state.clone(), pages: pages.clone() };
+    let kept = page_cache::CacheState { app: state.clone(), pages: pages.clone() };
     use axum::routing::{get, post};
     use grading::{pilots, submissions, worker_api};
     use lockstep_routes as r;
@@ -281,11 +290,10 @@ pub fn router(state: AppState) -> Router {
         )
         // The pages and server functions.
         .fallback_service(pages)
-        .layer(axum::middleware::from_fn_with_state(templates, page_template::serve))
+        .layer(axum::middleware::from_fn_with_state(kept, page_cache::serve))
         // Every route, server functions included, sees the session (leptos_axum::extract
         // needs it as an extension) and the CSRF check, which runs first.
         .layer(sessions)
-        .layer(axum::middleware::from_fn_with_state(state.clone(), page_cache::serve))
         .layer(csrf)
         // Every answer, a refused one included, carries the security headers.
         .layer(axum::middleware::from_fn(headers::secure))

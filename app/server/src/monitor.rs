@@ -12,8 +12,8 @@ use axum::response::{IntoResponse, Response};
 use lockstep_store::Figures;
 
 use crate::grading::now_ms;
-use crate::grading::worker_api::Worker;
 use crate::http_error::HttpError;
+use crate::requester::Worker;
 use crate::AppState;
 
 /// The most of a browser's report that reaches the log.

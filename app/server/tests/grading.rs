@@ -209,7 +209,7 @@ async fn killed_app_loses_no_job(dir: &Path, url: &str) {
     let store = Store::connect(&url).await.unwrap();
     store.create_account("ada@example.org", "not-a-real-hash", "acct-ada", 0).await.unwrap();
     let token = "lsl_token-of-ada-for-the-crash-test";
-    let hash = lockstep_server::grading::tokens::hash(token);
+    let hash = lockstep_rules::tokens::hash(token);
     store.create_token(TokenKind::Learner, "cli", Some("acct-ada"), &hash, 0).await.unwrap();
     let worker_token = worker_token(&url, "crash-test");
 

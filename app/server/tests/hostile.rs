@@ -174,7 +174,7 @@ async fn every_page(url: &str, tmp: &Path) {
 
     // Two submissions, each graded by a hostile worker.
     let worker = "lsw_hostile-worker-token";
-    let hash = lockstep_server::grading::tokens::hash(worker);
+    let hash = lockstep_rules::tokens::hash(worker);
     assert!(store.create_token(TokenKind::Worker, "hostile", None, &hash, 0).await.unwrap());
     let mut submissions = Vec::new();
     for file in ["module_forward.json", "syntax_error.json"] {

@@ -613,6 +613,91 @@ fn without_nonce(html: &str) -> String {
     html.replace(nonce, "NONCE")
 }
 
+/// A part of the lesson page that differs on every request (as comments will): which response
+/// it is, and for whom.
+struct Counter(std::sync::atomic::AtomicU64);
+
+impl lockstep_web::ssr::request_parts::RequestPart for Counter {
+    fn name(&self) -> &'static str {
+        "counter"
+    }
+
+    fn html<'a>(
+        &'a self,
+        _: &'a lockstep_rules::Rules,
+        slug: &'a str,
+        requester: &'a lockstep_rules::Requester,
+    ) -> lockstep_web::ssr::request_parts::PartFuture<'a> {
+        Box::pin(async move {
+            let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+            let who = if requester.learner().is_some() { "a learner" } else { "a visitor" };
+            Ok(format!("<p class=\"probe\">{slug}: response {n}, for {who}</p>"))
+        })
+    }
+}
+
+/// A request part is written fresh into every response, for anonymous visitors and learners
+/// alike, while the lesson around it is rendered once per course version; the page around it
+/// is what a full render gives, whose element it fills.
+#[test]
+fn a_request_part_is_fresh_on_every_request_while_the_lesson_stays_kept() {
+    on_runtime(async {
+        let parts = lockstep_web::ssr::request_parts::RequestParts::new(vec![std::sync::Arc::new(
+            Counter(Default::default()),
+        )]);
+        let (app, kept) = app_with_parts(&course_dir(), parts).await;
+        let lesson = "/lessons/dataparallel";
+        let probe = |n: u32, who: &str| {
+            format!(
+                r#"<section data-part="counter" class="request-part"><p class="probe">dataparallel: response {n}, for {who}</p></section>"#
+            )
+        };
+        let first = get(&app, lesson, None).await;
+        let second = get(&app, lesson, None).await;
+        for (page, n) in [(&first, 1), (&second, 2)] {
+            assert_eq!(page.status, StatusCode::OK);
+            assert_eq!(page.headers["x-lockstep-page"], "filled");
+            assert!(page.body.contains(&probe(n, "a visitor")), "response {n}: {}", page.body);
+        }
+        assert_eq!(kept.renders(), 1, "the anonymous lesson page is kept: rendered once");
+        assert_eq!(
+            without_nonce(&first.body).replace(&probe(1, "a visitor"), ""),
+            without_nonce(&second.body).replace(&probe(2, "a visitor"), ""),
+            "only the request part differs"
+        );
+
+        let right = all_right(&app, None).await;
+        let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, None).await;
+        let cookie = learner_cookie(&res);
+        let mine = get(&app, lesson, Some(&cookie)).await;
+        // (Reading the quiz's order of options took a page too.)
+        let part = mine.body.split(r#"<p class="probe">"#).nth(1).unwrap().split("</p>").next();
+        assert!(
+            part.is_some_and(|p| p.ends_with("for a learner")
+                && !p.contains("response 1,")
+                && !p.contains("response 2,")),
+            "{part:?}"
+        );
+        assert!(mine.body.contains("20 XP"), "the learner's own parts are filled too");
+        assert_eq!(kept.renders(), 1, "one template serves learners and visitors");
+
+        // The full render has the part's element, empty: what the browser hydrates.
+        let full = get(&app, &format!("{lesson}?render=full"), None).await;
+        let empty = r#"<section data-part="counter" class="request-part"></section>"#;
+        assert!(full.body.contains(empty), "{}", full.body);
+        assert_eq!(
+            without_nonce(&second.body).replace(&probe(2, "a visitor"), empty),
+            without_nonce(&full.body),
+            "filled from the template, the page is the full render's"
+        );
+
+        // A page kept whole has no request part; one with a part would be rendered each time.
+        get(&app, "/", None).await;
+        get(&app, "/", None).await;
+        assert_eq!(kept.renders(), 2, "the index is kept whole, once");
+    })
+}
+
 /// Lesson pages are rendered once per course version and filled per learner. What a learner
 /// gets must be what a full render gives them, byte for byte, or the page would not hydrate (a
 /// query string asks for the full render).

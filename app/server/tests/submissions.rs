@@ -174,7 +174,7 @@ async fn pages(app: &App, store: &Store) {
     assert_eq!((health.status, health.body.as_str()), (StatusCode::OK, "ok\n"));
     assert_eq!(anonymous.get(app, "/metrics").await.status, StatusCode::UNAUTHORIZED);
     let token = "lsw_metrics-scraper";
-    let hash = lockstep_server::grading::tokens::hash(token);
+    let hash = lockstep_rules::tokens::hash(token);
     store
         .create_token(lockstep_store::TokenKind::Worker, "prometheus", None, &hash, 0)
         .await

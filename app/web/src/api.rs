@@ -10,13 +10,13 @@ use crate::model::{
 #[server]
 pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let viewer = ctx.viewer().await?;
-    let events = ctx.events(&viewer).await?;
-    let completed = crate::ssr::AppContext::completed_in(&events);
+    let requester = ctx.requester().await?;
+    let events = ctx.events(&requester).await?;
+    let completed = lockstep_rules::progress::completed_in(&events);
     Ok(crate::ssr::page_models::overview(
         &ctx.course.current(),
         &completed,
-        page_progress(&ctx, &viewer, &events).await?,
+        page_progress(&ctx, &requester, &events).await?,
     ))
 }
 
@@ -24,16 +24,16 @@ pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
 #[server]
 pub async fn get_lesson(slug: String) -> Result<LessonLookup, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    Ok(crate::ssr::page_models::lookup(&ctx.course.current(), &slug))
+    Ok(ctx.lesson(&slug))
 }
 
 /// What the lesson page shows of the learner reading it.
 #[server]
 pub async fn get_lesson_learner(slug: String) -> Result<LessonLearner, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let viewer = ctx.viewer().await?;
+    let requester = ctx.requester().await?;
     let notice = ctx.take_notice().await?;
-    ctx.lesson_learner(&viewer, crate::ssr::viewer::Reads::Fresh, &slug, notice).await
+    ctx.lesson_learner(&requester, lockstep_rules::Reads::Fresh, &slug, notice).await
 }
 
 /// Records that the learner finished a lesson. Works as a plain form post without JavaScript.
@@ -49,11 +49,11 @@ pub async fn complete_lesson(slug: String) -> Result<(), ServerFnError> {
 pub async fn explore_simulation(slug: String, index: u32) -> Result<Progressed, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let action = lockstep_xp::Action::SimulationExplored { lesson: slug.clone(), sim: index };
-    if !crate::ssr::page_models::facts(&ctx.course.current()).knows(&action) {
+    if !lockstep_rules::progress::facts(&ctx.course.current()).knows(&action) {
         let why = format!("lesson `{slug}` has no simulation {index}");
         return Err(crate::ssr::context::refuse(http::StatusCode::NOT_FOUND, why));
     }
-    ctx.record(&ctx.viewer().await?, action).await
+    ctx.record(&ctx.requester().await?, action).await
 }
 
 /// Resets the learner's progress in one lesson: its XP goes, and can be earned again. Works as
@@ -66,40 +66,40 @@ pub async fn reset_lesson(slug: String) -> Result<(), ServerFnError> {
 #[server]
 pub async fn get_xp_rules() -> Result<XpRules, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let viewer = ctx.viewer().await?;
-    let events = ctx.events(&viewer).await?;
-    let view = page_progress(&ctx, &viewer, &events).await?;
+    let requester = ctx.requester().await?;
+    let events = ctx.events(&requester).await?;
+    let view = page_progress(&ctx, &requester, &events).await?;
     Ok(crate::ssr::page_models::xp_rules(&ctx.progress_of(&events), view))
 }
 
 #[server]
 pub async fn get_account() -> Result<AccountPage, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let viewer = ctx.viewer().await?;
-    let events = ctx.events(&viewer).await?;
+    let requester = ctx.requester().await?;
+    let events = ctx.events(&requester).await?;
     Ok(AccountPage {
-        account: viewer.account().map(|a| crate::model::AccountInfo {
+        account: requester.account().map(|a| crate::model::AccountInfo {
             email: a.email.clone(),
-            instructor: viewer.is_instructor(),
+            instructor: requester.is_instructor(),
         }),
         error: ctx.take_form_error().await?,
         new_token: ctx.take_new_token().await?,
         form_email: ctx.take_form_email().await?,
-        progress: page_progress(&ctx, &viewer, &events).await?,
+        progress: page_progress(&ctx, &requester, &events).await?,
     })
 }
 
-/// Every learner's progress and every question's statistics; `None` unless the viewer is an
+/// Every learner's progress and every question's statistics; `None` unless the requester is an
 /// instructor.
 #[server]
 pub async fn get_instructor() -> Result<Option<InstructorView>, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let viewer = ctx.viewer().await?;
-    if !viewer.is_instructor() {
+    let requester = ctx.requester().await?;
+    if !requester.is_instructor() {
         return Ok(None);
     }
-    let events = ctx.events(&viewer).await?;
-    let progress = page_progress(&ctx, &viewer, &events).await?;
+    let events = ctx.events(&requester).await?;
+    let progress = page_progress(&ctx, &requester, &events).await?;
     let rows = ctx.store.learners_report().await.map_err(crate::ssr::context::internal)?;
     let answers = ctx.store.first_quiz_answers().await.map_err(crate::ssr::context::internal)?;
     let submissions =
@@ -112,17 +112,17 @@ pub async fn get_instructor() -> Result<Option<InstructorView>, ServerFnError> {
 #[cfg(feature = "ssr")]
 async fn page_progress(
     ctx: &crate::ssr::AppContext,
-    viewer: &crate::ssr::viewer::Viewer,
+    requester: &lockstep_rules::Requester,
     events: &[lockstep_xp::Event],
 ) -> Result<crate::model::ProgressView, ServerFnError> {
-    let mut view = ctx.progress_view(viewer, events);
+    let mut view = ctx.progress_view(requester, events);
     view.notice = ctx.take_notice().await?;
     Ok(view)
 }
 
-/// A graded exercise's page, with the viewer's submissions of it.
+/// A graded exercise's page, with the requester's submissions of it.
 ///
-/// `from`: `start` for the lesson's starting script, or the id of one of the viewer's
+/// `from`: `start` for the lesson's starting script, or the id of one of the requester's
 /// submissions to edit and resubmit; otherwise the editor opens on the latest draft.
 #[server]
 pub async fn get_exercise(
@@ -131,11 +131,11 @@ pub async fn get_exercise(
 ) -> Result<crate::model::ExercisePage, ServerFnError> {
     use crate::ssr::{context::internal, grading};
     let ctx = crate::ssr::context()?;
-    let viewer = ctx.viewer().await?;
-    let events = ctx.events(&viewer).await?;
+    let requester = ctx.requester().await?;
+    let events = ctx.events(&requester).await?;
     let course = ctx.course.current();
     let exercise = grading::exercise(&course, &id);
-    let submissions = match (viewer.account(), &exercise) {
+    let submissions = match (requester.account(), &exercise) {
         (Some(a), Some(_)) => ctx
             .store
             .submissions_of(&a.learner_id, Some(&id))
@@ -149,18 +149,18 @@ pub async fn get_exercise(
     let refused = ctx.take_draft().await?;
     // The starting script comes from the course: the page carries it once, in the editor.
     let editor = match course.exercise(&id) {
-        Some((_, e)) => grading::editor_start(&ctx.store, &viewer, e, refused, from.as_deref())
+        Some((_, e)) => grading::editor_start(&ctx.store, &requester, e, refused, from.as_deref())
             .await
             .map_err(internal)?,
         None => grading::starter(String::new()),
     };
     Ok(crate::model::ExercisePage {
         exercise,
-        signed_in: viewer.account().is_some(),
+        signed_in: requester.account().is_some(),
         error: ctx.take_form_error().await?,
         editor,
         submissions,
-        progress: page_progress(&ctx, &viewer, &events).await?,
+        progress: page_progress(&ctx, &requester, &events).await?,
     })
 }
 
@@ -168,14 +168,14 @@ pub async fn get_exercise(
 #[server]
 pub async fn get_submission(id: i64) -> Result<crate::model::SubmissionPage, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    let viewer = ctx.viewer().await?;
-    let events = ctx.events(&viewer).await?;
+    let requester = ctx.requester().await?;
+    let events = ctx.events(&requester).await?;
     let submission =
-        crate::ssr::grading::submission(&ctx.store, &ctx.course.current(), &viewer, &events, id)
+        crate::ssr::grading::submission(&ctx.store, &ctx.course.current(), &requester, &events, id)
             .await
             .map_err(crate::ssr::context::internal)?;
     Ok(crate::model::SubmissionPage {
         submission,
-        progress: page_progress(&ctx, &viewer, &events).await?,
+        progress: page_progress(&ctx, &requester, &events).await?,
     })
 }

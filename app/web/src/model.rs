@@ -173,6 +173,11 @@ pub struct LessonView {
     pub toc: Vec<TocItem>,
     pub prev: Option<NeighbourLink>,
     pub next: Option<NeighbourLink>,
+    /// The page's per-request parts, by name, in the order they follow the lesson: rendered
+    /// by the server on every request into the lesson page it keeps (`ssr::request_parts`).
+    /// None today: the page's bytes stay what they were without them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub request_parts: Vec<String>,
 }
 
 /// What a lesson page shows of the learner reading it. Apart from [`LessonView`], which is the

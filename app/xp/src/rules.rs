@@ -15,6 +15,35 @@ pub const RULES: [(&str, &str); 4] = [
     ("Pass a graded exercise (every check)", "100 XP each"),
 ];
 
+/// What a marked quiz earns: its pass, and a perfect score when this is the learner's first
+/// answer to it ever (a reset lesson's quiz is one its learner has already seen answered).
+pub fn quiz_answered(
+    lesson: &str,
+    quiz: u32,
+    passed: bool,
+    perfect: bool,
+    first: bool,
+) -> Vec<Action> {
+    let mut actions = Vec::new();
+    if passed {
+        actions.push(Action::QuizPassed { lesson: lesson.into(), quiz });
+    }
+    if perfect && first {
+        actions.push(Action::QuizPerfect { lesson: lesson.into(), quiz });
+    }
+    actions
+}
+
+/// What a passing verdict earns: the exercise, and a first try when it grades the learner's
+/// first submission of it.
+pub fn exercise_passed(exercise: &str, first_submission: bool) -> Vec<Action> {
+    let mut actions = vec![Action::ExercisePassed { exercise: exercise.into() }];
+    if first_submission {
+        actions.push(Action::ExerciseFirstTry { exercise: exercise.into() });
+    }
+    actions
+}
+
 /// XP for one action, the first time it is recorded.
 pub fn xp_for(course: &CourseFacts, action: &Action) -> u32 {
     match action {
@@ -24,5 +53,27 @@ pub fn xp_for(course: &CourseFacts, action: &Action) -> u32 {
         Action::QuizPerfect { .. } => 0,
         Action::ExercisePassed { .. } => EXERCISE_XP,
         Action::ExerciseFirstTry { .. } => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_perfect_score_counts_only_at_the_first_answer_ever() {
+        let pass = Action::QuizPassed { lesson: "l".into(), quiz: 1 };
+        let perfect = Action::QuizPerfect { lesson: "l".into(), quiz: 1 };
+        assert_eq!(quiz_answered("l", 1, true, true, true), [pass.clone(), perfect]);
+        assert_eq!(quiz_answered("l", 1, true, true, false), [pass]);
+        assert_eq!(quiz_answered("l", 1, false, false, true), []);
+    }
+
+    #[test]
+    fn a_first_try_counts_only_for_the_first_submission() {
+        let passed = Action::ExercisePassed { exercise: "e".into() };
+        let first = Action::ExerciseFirstTry { exercise: "e".into() };
+        assert_eq!(exercise_passed("e", true), [passed.clone(), first]);
+        assert_eq!(exercise_passed("e", false), [passed]);
     }
 }

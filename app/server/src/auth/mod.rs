@@ -17,10 +17,10 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
+use lockstep_rules::flash::{self, FORM_EMAIL, FORM_ERROR};
+use lockstep_rules::requester::{SignedIn, SIGNED_IN};
+use lockstep_rules::{learner_cookie, unix_now, Requester};
 use lockstep_store::Account;
-use lockstep_web::ssr::context::unix_now;
-use lockstep_web::ssr::learner_cookie;
-use lockstep_web::ssr::viewer::{self, SignedIn, Viewer, FORM_EMAIL, FORM_ERROR, SIGNED_IN};
 use lockstep_xp::Action;
 use policy::FormError;
 use serde::Deserialize;
@@ -38,7 +38,7 @@ enum AuthError {
     #[error("session: {0}")]
     Session(#[from] tower_sessions::session::Error),
     #[error(transparent)]
-    Viewer(#[from] viewer::ViewerError),
+    Rules(#[from] lockstep_rules::RulesError),
     #[error("password hashing: {0}")]
     Hashing(String),
     #[error("{0}")]
@@ -147,14 +147,12 @@ pub async fn sign_out(session: Session) -> Response {
 pub async fn change_password(
     State(state): State<AppState>,
     session: Session,
-    headers: HeaderMap,
+    requester: Requester,
     Form(form): Form<PasswordChange>,
 ) -> Response {
     let outcome = async {
         let store = &state.context.store;
-        let Viewer::SignedIn(account) =
-            viewer::resolve(&state.context, Some(&session), &headers).await?
-        else {
+        let Some(account) = requester.account() else {
             return Ok(crate::see_other("/account", None));
         };
         policy::check_password(&form.new, &account.email)?;
@@ -178,7 +176,7 @@ pub async fn change_password(
         // session carries on under a new id.
         session.cycle_id().await?;
         session.insert(SIGNED_IN, SignedIn::today(account.id, epoch)).await?;
-        viewer::leave_notice(
+        flash::leave_notice(
             &session,
             "Password changed. Other devices are signed out and your terminal token is revoked."
                 .into(),
@@ -201,14 +199,14 @@ async fn sign_in_as(
     session.insert(SIGNED_IN, SignedIn::today(account.id, account.session_epoch)).await?;
     // Only a learner this server issued and has not merged yet: a planted or replayed cookie
     // merges nothing.
-    let Some(anonymous) = viewer::anonymous_learner(&state.context, headers).await? else {
-        viewer::leave_notice(session, format!("Signed in as {}.", account.email)).await?;
+    let Some(anonymous) = state.rules().anonymous_learner(headers).await? else {
+        flash::leave_notice(session, format!("Signed in as {}.", account.email)).await?;
         return Ok(crate::see_other("/", None));
     };
     let store = &state.context.store;
-    let before = state.context.progress_of(&store.events(&account.learner_id).await?);
+    let before = state.rules().progress_of(&store.events(&account.learner_id).await?);
     let merged = store.merge_learner(&anonymous, &account.learner_id).await?;
-    let after = state.context.progress_of(&store.events(&account.learner_id).await?);
+    let after = state.rules().progress_of(&store.events(&account.learner_id).await?);
     let gained = after.xp.saturating_sub(before.xp);
     tracing::info!(
         "account {} merged {} actions from this browser ({} already had)",
@@ -216,7 +214,7 @@ async fn sign_in_as(
         merged.moved.len(),
         merged.already_had
     );
-    viewer::leave_notice(
+    flash::leave_notice(
         session,
         merge_message(&account.email, &merged.moved, merged.already_had, gained),
     )

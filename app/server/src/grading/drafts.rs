@@ -3,15 +3,15 @@
 //! learners' drafts stay in their browser (the editor keeps a copy there for everyone).
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use tower_sessions::Session;
 
+use super::now_ms;
 use super::submissions::{is_plain_file_name, ScriptError, MAX_SCRIPT_BYTES};
-use super::{now_ms, Requester};
 use crate::http_error::HttpError;
+use crate::requester::ApiRequester;
 use crate::AppState;
 
 #[derive(Debug, Deserialize)]
@@ -25,17 +25,12 @@ pub struct NewDraft {
 /// Answers `{"saved_ms": …}`, the time the editor compares its browser copy with.
 pub async fn save(
     State(state): State<AppState>,
-    session: Session,
-    headers: HeaderMap,
+    ApiRequester(requester): ApiRequester,
     Json(draft): Json<NewDraft>,
 ) -> Result<Response, HttpError> {
     let refuse = |status, why: String| Err(HttpError::refused(status, why));
-    let requester = super::requester(&state, Some(&session), &headers).await;
-    let learner = match requester.map_err(|e| HttpError::internal("requester", e))? {
-        Requester::Learner { learner, .. } => learner,
-        Requester::Anonymous => {
-            return refuse(StatusCode::UNAUTHORIZED, "sign in to keep drafts on the server".into())
-        }
+    let Some(learner) = requester.known_learner() else {
+        return refuse(StatusCode::UNAUTHORIZED, "sign in to keep drafts on the server".into());
     };
     let course = state.context.course.current();
     // Only exercises the course declares: a made-up id would be a row nobody reads.
@@ -53,11 +48,8 @@ pub async fn save(
         return refuse(StatusCode::BAD_REQUEST, ScriptError::FileName(file_name).to_string());
     }
     let now = now_ms();
-    let saved = state
-        .context
-        .store
-        .save_draft(&learner, &exercise.id, &draft.script, &file_name, now)
-        .await;
+    let saved =
+        state.context.store.save_draft(learner, &exercise.id, &draft.script, &file_name, now).await;
     saved.map_err(|e| HttpError::internal("draft", e))?;
     Ok(Json(serde_json::json!({ "saved_ms": now })).into_response())
 }

@@ -11,11 +11,8 @@ pub mod worker_api;
 
 use std::time::Duration;
 
-use axum::http::HeaderMap;
-use lockstep_store::{RetryPolicy, Submission, TokenOwner};
-use lockstep_web::ssr::viewer::{self, Viewer};
+use lockstep_store::RetryPolicy;
 use tokio::sync::Notify;
-use tower_sessions::Session;
 
 use crate::AppState;
 
@@ -41,60 +38,6 @@ impl Grading {
 impl Default for Grading {
     fn default() -> Grading {
         Grading::new(60_000, RetryPolicy::default(), 20)
-    }
-}
-
-/// Who is asking about submissions: a learner (signed in, or by their terminal token) or
-/// nobody in particular.
-#[derive(Debug, Clone)]
-pub enum Requester {
-    Learner { learner: String, instructor: bool },
-    Anonymous,
-}
-
-impl Requester {
-    fn learner(&self) -> Option<&str> {
-        match self {
-            Requester::Learner { learner, .. } => Some(learner),
-            Requester::Anonymous => None,
-        }
-    }
-
-    pub fn owns(&self, s: &Submission) -> bool {
-        s.is_owned_by(self.learner())
-    }
-
-    pub fn is_instructor(&self) -> bool {
-        matches!(self, Requester::Learner { instructor: true, .. })
-    }
-
-    pub fn may_read(&self, s: &Submission) -> bool {
-        s.may_be_read_by(self.learner(), self.is_instructor())
-    }
-}
-
-/// The requester: a learner's bearer token when the request has one (a worker's token is
-/// nobody here), else the session's account. Anonymous browsers have no submissions.
-pub async fn requester(
-    state: &AppState,
-    session: Option<&Session>,
-    headers: &HeaderMap,
-) -> Result<Requester, String> {
-    let store = &state.context.store;
-    if let Some(token) = tokens::bearer(headers) {
-        return match store.token_owner(&tokens::hash(token)).await.map_err(|e| e.to_string())? {
-            Some(TokenOwner::Learner { learner_id, .. }) => {
-                Ok(Requester::Learner { learner: learner_id, instructor: false })
-            }
-            _ => Ok(Requester::Anonymous),
-        };
-    }
-    match viewer::resolve(&state.context, session, headers).await.map_err(|e| e.to_string())? {
-        Viewer::SignedIn(account) => Ok(Requester::Learner {
-            instructor: account.role == lockstep_store::Role::Instructor,
-            learner: account.learner_id,
-        }),
-        Viewer::Anonymous { .. } => Ok(Requester::Anonymous),
     }
 }
 

@@ -8,8 +8,8 @@ use axum::Json;
 use grading_protocol::live::{Demand, Event, NodeWait, Pilot, PilotReport, PilotState};
 
 use super::now_ms;
-use super::worker_api::Worker;
 use crate::http_error::HttpError;
+use crate::requester::Worker;
 use crate::AppState;
 
 /// How long a worker whose lease was taken back stays in the answer's `lost`: several of the

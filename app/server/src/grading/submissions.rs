@@ -13,13 +13,14 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use lockstep_rules::{flash, Requester};
 use lockstep_store::{NewSubmission, Submission};
-use lockstep_web::ssr::viewer;
 use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 
-use super::{now_ms, Requester};
+use super::now_ms;
 use crate::http_error::HttpError;
+use crate::requester::ApiRequester;
 use crate::AppState;
 
 /// The largest script accepted.
@@ -217,10 +218,10 @@ pub async fn create(
         (Err((_, why)), true) => {
             // The exercise page shows what went wrong, with the learner's script still there:
             // nothing was queued.
-            let kept = viewer::leave_form_error(&session, why).await;
+            let kept = flash::leave_form_error(&session, why).await;
             kept.map_err(|e| HttpError::internal("form error", e))?;
             if script.script.len() <= MAX_SCRIPT_BYTES {
-                let kept = session.insert(viewer::DRAFT, &script.script).await;
+                let kept = session.insert(flash::DRAFT, &script.script).await;
                 kept.map_err(|e| HttpError::internal("draft", e))?;
             }
             let back = if lockstep_routes::is_exercise_id(&script.exercise) {
@@ -239,14 +240,19 @@ async fn queue(
     headers: &HeaderMap,
     new: &NewScript,
 ) -> Result<i64, (StatusCode, String)> {
-    let learner = match super::requester(state, Some(session), headers).await {
-        Ok(Requester::Learner { learner, .. }) => learner,
-        Ok(Requester::Anonymous) => return Err((
+    let requester = match state.rules().api_requester(Some(session), headers).await {
+        Ok(requester) => requester,
+        Err(e) => {
+            tracing::error!("who is asking: {e}");
+            return Err((StatusCode::INTERNAL_SERVER_ERROR, crate::http_error::LOGGED.into()));
+        }
+    };
+    let Some(learner) = requester.known_learner() else {
+        return Err((
             StatusCode::UNAUTHORIZED,
             "sign in to submit: grading runs your script for minutes, so it is kept for accounts"
                 .into(),
-        )),
-        Err(e) => return Err((StatusCode::INTERNAL_SERVER_ERROR, e)),
+        ));
     };
     let course = state.context.course.current();
     let Some((_, exercise)) = course.exercise(&new.exercise) else {
@@ -259,7 +265,7 @@ async fn queue(
     let per_hour = state.grading.per_hour;
     let limit = lockstep_store::Limit::new(format!("submit:{learner}"), per_hour, 3600);
     let submission = NewSubmission {
-        learner: &learner,
+        learner,
         exercise: &exercise.id,
         file_name: &file_name,
         script: &new.script,
@@ -281,7 +287,7 @@ async fn queue(
     state.grading.changed.notify_waiters();
     // What was submitted is the learner's latest script: the editor opens on it next time.
     // The submission is queued already, so a failure here costs the draft, not the grading.
-    if let Err(e) = store.save_draft(&learner, &exercise.id, &new.script, &file_name, now).await {
+    if let Err(e) = store.save_draft(learner, &exercise.id, &new.script, &file_name, now).await {
         tracing::error!("keeping submission {id} as the draft: {e}");
     }
     Ok(id)
@@ -294,7 +300,9 @@ async fn readable(
     headers: &HeaderMap,
     id: i64,
 ) -> Result<(Submission, Requester), HttpError> {
-    let requester = super::requester(state, Some(session), headers)
+    let requester = state
+        .rules()
+        .api_requester(Some(session), headers)
         .await
         .map_err(|e| HttpError::internal("requester", e))?;
     let found = state.context.store.submission(id).await;
@@ -321,17 +329,13 @@ pub async fn show(
 /// `GET /api/submissions`: the requester's own submissions, newest first.
 pub async fn list(
     State(state): State<AppState>,
-    session: Session,
-    headers: HeaderMap,
+    requester: ApiRequester,
 ) -> Result<Response, HttpError> {
-    let requester = super::requester(&state, Some(&session), &headers).await;
-    let learner = match requester.map_err(|e| HttpError::internal("requester", e))? {
-        Requester::Learner { learner, .. } => learner,
-        Requester::Anonymous => {
-            return Err(HttpError::refused(StatusCode::UNAUTHORIZED, "sign in first"))
-        }
+    let ApiRequester(requester) = requester;
+    let Some(learner) = requester.known_learner() else {
+        return Err(HttpError::refused(StatusCode::UNAUTHORIZED, "sign in first"));
     };
-    let list = state.context.store.submissions_of(&learner, None).await;
+    let list = state.context.store.submissions_of(learner, None).await;
     let list = list.map_err(|e| HttpError::internal("list", e))?;
     Ok(Json(list.iter().map(SubmissionJson::from).collect::<Vec<_>>()).into_response())
 }

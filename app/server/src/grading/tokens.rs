@@ -1,66 +1,25 @@
-//! Bearer tokens: made here, shown once, kept only as a SHA-256 hash.
+//! Terminal tokens for learners (`lockstep submit`); tokens themselves are
+//! `lockstep_rules::tokens`.
 
-use axum::http::header::AUTHORIZATION;
-use axum::http::HeaderMap;
 use axum::response::IntoResponse;
-use sha2::{Digest, Sha256};
+use lockstep_rules::flash::NEW_TOKEN;
+use lockstep_rules::tokens::{new_token, LEARNER_PREFIX};
+use lockstep_rules::Requester;
 
 use crate::http_error::HttpError;
-
-/// A worker's token starts `lsw_`, a learner's `lsl_`: a token pasted in the wrong place says
-/// what it is.
-pub const WORKER_PREFIX: &str = "lsw_";
-pub const LEARNER_PREFIX: &str = "lsl_";
-
-/// A new token (`prefix` and 256 random bits in hex) and the hash to store.
-pub fn new_token(prefix: &str) -> Result<(String, String), getrandom::Error> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)?;
-    let token = format!("{prefix}{}", hex(&bytes));
-    let hash = hash(&token);
-    Ok((token, hash))
-}
-
-pub fn hash(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
-}
-
-/// A random id for a lease: 128 bits in hex.
-pub fn lease_id() -> Result<String, getrandom::Error> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)?;
-    Ok(hex(&bytes))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The token of `Authorization: Bearer TOKEN`, if the request has one.
-pub fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
-}
 
 /// `POST /account/token`: a new terminal token for the signed-in learner, replacing their last
 /// one, shown once on the account page.
 pub async fn create_learner_token(
     axum::extract::State(state): axum::extract::State<crate::AppState>,
     session: tower_sessions::Session,
-    headers: HeaderMap,
+    requester: Requester,
 ) -> axum::response::Response {
-    use lockstep_web::ssr::viewer::{self, Viewer, NEW_TOKEN};
     let made = async {
         let store = &state.context.store;
-        let Viewer::SignedIn(account) = viewer::resolve(&state.context, Some(&session), &headers)
-            .await
-            .map_err(|e| e.to_string())?
-        else {
-            return Ok(());
-        };
+        let Some(account) = requester.account() else { return Ok(()) };
         let (token, hash) = new_token(LEARNER_PREFIX).map_err(|e| e.to_string())?;
-        let now = lockstep_web::ssr::context::unix_now();
+        let now = lockstep_rules::unix_now();
         store.revoke_learner_tokens(&account.learner_id, now).await.map_err(|e| e.to_string())?;
         let kind = lockstep_store::TokenKind::Learner;
         store
@@ -72,33 +31,5 @@ pub async fn create_learner_token(
     match made.await {
         Ok(()) => crate::see_other(lockstep_routes::ACCOUNT, None),
         Err(e) => HttpError::internal("learner token", e).into_response(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens_are_random_and_hashed() {
-        let (a, hash_a) = new_token(WORKER_PREFIX).unwrap();
-        let (b, _) = new_token(WORKER_PREFIX).unwrap();
-        assert_ne!(a, b);
-        assert!(a.starts_with("lsw_") && a.len() == 4 + 64, "{a}");
-        assert_eq!(hash(&a), hash_a);
-        assert_eq!(hash_a.len(), 64);
-        assert_ne!(hash_a, a[4..], "the stored hash is not the token");
-    }
-
-    #[test]
-    fn bearer_tokens_are_read_from_the_header() {
-        let mut headers = HeaderMap::new();
-        assert_eq!(bearer(&headers), None);
-        headers.insert(AUTHORIZATION, "Bearer lsw_abc".parse().unwrap());
-        assert_eq!(bearer(&headers), Some("lsw_abc"));
-        headers.insert(AUTHORIZATION, "bearer  lsw_abc ".parse().unwrap());
-        assert_eq!(bearer(&headers), Some("lsw_abc"));
-        headers.insert(AUTHORIZATION, "Basic abc".parse().unwrap());
-        assert_eq!(bearer(&headers), None);
     }
 }

@@ -3,36 +3,16 @@
 //! authenticates with its bearer token and never sees the database; everything it does with a
 //! job names the lease, and a lease it no longer holds gets 409 Conflict.
 
-use axum::extract::{FromRequestParts, Path, State};
-use axum::http::request::Parts;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use grading_protocol::live::{ClaimRequest, Event, Failure, Finish, Gradable, Job, Lease, Report};
-use lockstep_store::TokenOwner;
 
-use super::{now_ms, tokens};
+use super::now_ms;
 use crate::http_error::HttpError;
+use crate::requester::Worker;
 use crate::AppState;
-
-/// A request from a worker: the name of its live worker token. Extracted before the body, so
-/// a caller without a token is refused before anything it sent is read.
-pub struct Worker(pub String);
-
-impl FromRequestParts<AppState> for Worker {
-    type Rejection = HttpError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Worker, HttpError> {
-        let refuse = |why: &'static str| HttpError::refused(StatusCode::UNAUTHORIZED, why).text();
-        let token =
-            tokens::bearer(&parts.headers).ok_or_else(|| refuse("a worker token is required"))?;
-        let owner = state.context.store.token_owner(&tokens::hash(token)).await;
-        match owner.map_err(|e| HttpError::internal("worker token", e))? {
-            Some(TokenOwner::Worker { name }) => Ok(Worker(name)),
-            _ => Err(refuse("this is not a live worker token")),
-        }
-    }
-}
 
 /// What a worker is told of a job whose lease it no longer holds. Workers read the API's
 /// refusals as text.
@@ -55,7 +35,8 @@ pub async fn claim(
     Worker(token): Worker,
     Json(request): Json<ClaimRequest>,
 ) -> Result<Response, HttpError> {
-    let lease = tokens::lease_id().map_err(|e| HttpError::internal("lease id", e))?;
+    let lease =
+        lockstep_rules::tokens::lease_id().map_err(|e| HttpError::internal("lease id", e))?;
     let name = format!("{token}/{}", request.worker.chars().take(100).collect::<String>());
     let grading = &state.grading;
     let store = &state.context.store;

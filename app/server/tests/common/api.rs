@@ -93,7 +93,7 @@ pub async fn start(db: &Path) -> (String, Store, String, String) {
     let store = Store::connect(&url).await.unwrap();
     store.create_account("ada@example.org", "not-a-real-hash", "acct-ada", 0).await.unwrap();
     let learner_token = "lsl_test-token-of-ada";
-    let hash = lockstep_server::grading::tokens::hash(learner_token);
+    let hash = lockstep_rules::tokens::hash(learner_token);
     assert!(store
         .create_token(TokenKind::Learner, "cli", Some("acct-ada"), &hash, 0)
         .await

@@ -48,6 +48,20 @@ pub async fn app_on(lessons_dir: &Path, url: &str, dir: tempfile::TempDir) -> Ap
     App { router: router(state), _db: dir }
 }
 
+/// The app with `parts` on every lesson page, and the pages it keeps.
+pub async fn app_with_parts(
+    lessons_dir: &Path,
+    parts: lockstep_web::ssr::request_parts::RequestParts,
+) -> (App, std::sync::Arc<lockstep_server::page_cache::PageCache>) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());
+    let config = Config::local(lessons_dir.to_path_buf(), dir.path().join("site"), url);
+    let mut state = build_state(&config).await.unwrap();
+    state.context.request_parts = parts;
+    let kept = state.pages.clone();
+    (App { router: router(state), _db: dir }, kept)
+}
+
 /// A new, empty database on the PostgreSQL server the test command starts; its URL.
 pub async fn postgres_database(name: &str) -> String {
     use sqlx::{Connection, Executor};

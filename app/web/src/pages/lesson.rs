@@ -181,6 +181,19 @@ fn slot(part: LearnerPart, lesson: &LessonView, state: &LearnerState) -> AnyView
     learner_part(part, lesson, state)
 }
 
+/// A per-request part's place. Its content is the server's, written into the page it sends
+/// (`ssr::request_parts`); the page itself renders the element empty, and hydration leaves what
+/// the server wrote inside it alone (an `inner_html` is not set again on hydration).
+fn request_part(name: &str) -> AnyView {
+    #[cfg(feature = "ssr")]
+    if crate::ssr::template::rendering_template() {
+        let slot = format!("{}{name}", crate::ssr::request_parts::SLOT_PREFIX);
+        return view! { <template data-slot=slot></template> }.into_any();
+    }
+    view! { <section class="request-part" data-part=name.to_string() inner_html=""></section> }
+        .into_any()
+}
+
 #[component]
 fn Lesson(
     lesson: LessonView,
@@ -239,6 +252,7 @@ fn Lesson(
             BodyBlock::Quiz(quiz) => slot(LearnerPart::Quiz(quiz.index), &lesson, &state),
         })
         .collect_view();
+    let requests = lesson.request_parts.iter().map(|name| request_part(name)).collect_view();
     let LessonView { position, total, title, minutes, tags, summary, toc, prev, next, .. } = lesson;
     view! {
         <Title text=title.clone()/>
@@ -261,6 +275,7 @@ fn Lesson(
                     {prev.map(|p| view! { <a class="prev" rel="prev" href=lockstep_routes::lesson(&p.slug)>"← " {p.title}</a> })}
                     {next.map(|n| view! { <a class="next" rel="next" href=lockstep_routes::lesson(&n.slug)>{n.title} " →"</a> })}
                 </nav>
+                {requests}
             </article>
             <aside class="lesson-aside">
                 <Toc entries=toc/>

@@ -5,10 +5,10 @@
 use lockstep_course::Course;
 use lockstep_store::{Store, StoreError, Submission};
 
-use super::viewer::Viewer;
 use crate::model::{
     CheckPreview, EditorStart, ExerciseView, LiveEvent, ScriptSource, SubmissionRow, SubmissionView,
 };
+use lockstep_rules::Requester;
 
 pub fn exercise(course: &Course, id: &str) -> Option<ExerciseView> {
     let (lesson, e) = course.exercise(id)?;
@@ -41,12 +41,12 @@ pub fn starter(script: String) -> EditorStart {
 }
 
 /// What the exercise editor opens on: the script a refused submission left, else what `from`
-/// asks for (`start`, or a submission of the viewer's own), else the account's latest draft,
-/// else the starting script. A submission that is not the viewer's is not shown: the starting
+/// asks for (`start`, or a submission of the requester's own), else the account's latest draft,
+/// else the starting script. A submission that is not the requester's is not shown: the starting
 /// script takes its place, as for one that does not exist.
 pub async fn editor_start(
     store: &Store,
-    viewer: &Viewer,
+    requester: &Requester,
     e: &lockstep_course::Exercise,
     refused: Option<String>,
     from: Option<&str>,
@@ -58,20 +58,18 @@ pub async fn editor_start(
         let script = e.starter.clone();
         return Ok(EditorStart { script, source: ScriptSource::StartOver, saved_ms: 0 });
     }
-    let Some(account) = viewer.account() else { return Ok(starter(e.starter.clone())) };
+    let Some(account) = requester.account() else { return Ok(starter(e.starter.clone())) };
     if let Some(id) = from {
         let found = match id.parse::<i64>() {
             Ok(id) => store.submission(id).await?,
             Err(_) => None,
         };
         return Ok(match found {
-            Some(s) if s.is_owned_by(Some(&account.learner_id)) && s.exercise == e.id => {
-                EditorStart {
-                    script: s.script,
-                    source: ScriptSource::Submission(s.id),
-                    saved_ms: 0,
-                }
-            }
+            Some(s) if requester.owns(&s) && s.exercise == e.id => EditorStart {
+                script: s.script,
+                source: ScriptSource::Submission(s.id),
+                saved_ms: 0,
+            },
             _ => starter(e.starter.clone()),
         });
     }
@@ -92,21 +90,20 @@ pub fn row(s: &Submission) -> SubmissionRow {
     }
 }
 
-/// The submission as its page shows it, if `viewer` may read it. `events`: the viewer's XP
+/// The submission as its page shows it, if `requester` may read it. `events`: the requester's XP
 /// events, for what the submission earned.
 pub async fn submission(
     store: &Store,
     course: &Course,
-    viewer: &Viewer,
+    requester: &Requester,
     xp_events: &[lockstep_xp::Event],
     id: i64,
 ) -> Result<Option<SubmissionView>, StoreError> {
     let Some(s) = store.submission(id).await? else { return Ok(None) };
-    let reader = viewer.account().map(|a| a.learner_id.as_str());
-    if !s.may_be_read_by(reader, viewer.is_instructor()) {
+    if !requester.may_read(&s) {
         return Ok(None);
     }
-    let owns = s.is_owned_by(reader);
+    let owns = requester.owns(&s);
     let events = store.submission_events(id, 0).await?;
     let lesson = course.exercise(&s.exercise).map(|(l, _)| l);
     Ok(Some(SubmissionView {
@@ -119,10 +116,10 @@ pub async fn submission(
         events: events.into_iter().map(|e| LiveEvent { id: e.id, event: e.event }).collect(),
         verdict: s.verdict.as_deref().and_then(|v| serde_json::from_str(v).ok()),
         can_cancel: owns && s.status == lockstep_store::SubmissionStatus::Queued,
-        can_rerun: viewer.is_instructor() && s.status.is_final(),
+        can_rerun: requester.is_instructor() && s.status.is_final(),
         own: owns,
         script: lockstep_highlight::highlight("python", &s.script),
-        earned: if owns { earned(course, viewer, xp_events, &s) } else { None },
+        earned: if owns { earned(course, requester, xp_events, &s) } else { None },
         exercise: s.exercise,
     }))
 }
@@ -132,7 +129,7 @@ pub async fn submission(
 /// progress before it.
 fn earned(
     course: &Course,
-    viewer: &Viewer,
+    requester: &Requester,
     events: &[lockstep_xp::Event],
     s: &Submission,
 ) -> Option<crate::model::Progressed> {
@@ -151,10 +148,10 @@ fn earned(
         return None;
     }
     let before: Vec<lockstep_xp::Event> = events.iter().filter(|e| !of_this(e)).cloned().collect();
-    let facts = super::page_models::facts(course);
+    let facts = lockstep_rules::progress::facts(course);
     Some(super::page_models::progressed(
         &lockstep_xp::progress(&facts, &before),
         &lockstep_xp::progress(&facts, events),
-        viewer.account().map(|a| a.email.as_str()),
+        requester.account().map(|a| a.email.as_str()),
     ))
 }

@@ -4,8 +4,8 @@
 use lockstep_course::{Block, Course, LessonEntry};
 use lockstep_store::{LearnerRow, QuizAnswerRow};
 
-use super::page_models::facts;
 use crate::model::{LearnerSummary, ProgressView, QuestionStat};
+use lockstep_rules::progress::facts;
 
 pub fn learners(course: &Course, rows: &[LearnerRow]) -> Vec<LearnerSummary> {
     let facts = facts(course);

@@ -1,14 +1,14 @@
-//! The server's half of the app, compiled only with `ssr`: what server functions run against
-//! ([`context`]), who is asking ([`viewer`]: an account's session or the anonymous
-//! [`learner_cookie`]), and the conversion from the course's
-//! types to the page models the browser receives ([`page_models`]).
+//! The server's half of the app, compiled only with `ssr`: the application's rules adapted to
+//! Leptos ([`context`]; the rules themselves are `lockstep-rules`), and the conversion from the
+//! course's and the store's types to the page models the browser receives ([`page_models`],
+//! [`grading`], [`instructor`]); [`template`] cuts a rendered lesson page where its per-request
+//! parts go, and [`request_parts`] are what is fresh on every request.
 
 pub mod context;
 pub mod grading;
 pub mod instructor;
-pub mod learner_cookie;
 pub mod page_models;
+pub mod request_parts;
 pub mod template;
-pub mod viewer;
 
 pub use context::{context, AppContext};

@@ -3,7 +3,7 @@
 
 use lockstep_course::{Block, Course, LessonEntry, Quiz};
 use lockstep_store::LastAnswers;
-use lockstep_xp::{CourseFacts, LessonFacts, Progress};
+use lockstep_xp::Progress;
 
 use crate::model::{
     AchievementView, BodyBlock, CourseOverview, LessonCard, LessonLearner, LessonLookup,
@@ -91,6 +91,7 @@ pub fn lookup(course: &Course, slug: &str) -> LessonLookup {
             .collect(),
         prev: index.checked_sub(1).and_then(neighbour),
         next: neighbour(index + 1),
+        request_parts: Vec::new(),
     })
 }
 
@@ -142,9 +143,7 @@ pub fn lesson_learner(
 
 /// What fixes a learner's order of a quiz's options (with the attempt): the learner, or for
 /// a browser not yet given an id the same for everyone, so such pages can be cached.
-pub fn quiz_key(learner: Option<&str>, slug: &str, quiz: u32) -> String {
-    format!("{}/{slug}#{quiz}", learner.unwrap_or(""))
-}
+pub use lockstep_rules::quiz::quiz_key;
 
 /// The review of the learner's last answers (`shown`: the order that attempt showed), when
 /// they still fit the quiz as it is now. The right answers only once passed.
@@ -200,27 +199,6 @@ fn quiz_block(slug: &str, index: u32, quiz: &Quiz) -> QuizBlock {
 /// What the XP rules need to know of the course: each ready lesson's XP and how many
 /// simulations and quizzes it embeds. (A broken lesson's events are kept and count again once
 /// it is mended.)
-pub fn facts(course: &Course) -> CourseFacts {
-    let lessons = course
-        .lessons
-        .iter()
-        .filter_map(|entry| match entry {
-            LessonEntry::Ready(l) => {
-                let count = |f: fn(&Block) -> bool| l.body.iter().filter(|b| f(b)).count() as u32;
-                Some(LessonFacts {
-                    slug: l.slug.clone(),
-                    xp: l.front.xp,
-                    simulations: count(|b| matches!(b, Block::Simulation(_))),
-                    quizzes: count(|b| matches!(b, Block::Quiz(_))),
-                })
-            }
-            LessonEntry::Broken { .. } => None,
-        })
-        .collect();
-    let exercises = course.exercises().map(|(_, e)| e.id.clone()).collect();
-    CourseFacts { lessons, exercises }
-}
-
 /// `account`: the signed-in account's email.
 pub fn progress_view(p: &Progress, account: Option<&str>) -> ProgressView {
     ProgressView {
@@ -282,7 +260,8 @@ pub fn xp_rules(progress: &Progress, view: ProgressView) -> XpRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_xp::{progress, Event, LEVELS};
+    use lockstep_rules::progress::facts;
+    use lockstep_xp::{progress, CourseFacts, Event, LEVELS};
 
     fn course_facts() -> CourseFacts {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");

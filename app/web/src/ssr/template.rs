@@ -46,12 +46,14 @@ pub struct Template {
     fixed_len: usize,
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Piece {
     Html(String),
     Part(LearnerPart),
     /// The learner's data for hydration, as Leptos serializes a resource's value.
     LearnerData,
+    /// A request part, by name: filled on every response, never kept filled.
+    Request(String),
 }
 
 const SLOT_START: &str = "<template data-slot=\"";
@@ -77,36 +79,87 @@ impl Template {
         pieces.push(Piece::LearnerData);
         pieces.push(Piece::Html(";".into()));
         cut_slots(after, &mut pieces)?;
-        let fixed_len = pieces
-            .iter()
-            .map(|p| match p {
-                Piece::Html(h) => h.len(),
-                _ => 0,
-            })
-            .sum();
+        let fixed_len = fixed_len(&pieces);
         Ok(Template { lesson, pieces, fixed_len })
     }
 
-    /// The page for `learner`.
-    pub fn fill(&self, learner: LessonLearner) -> String {
+    /// The page for `learner`, with each request part's HTML from `requests` (name, HTML); a
+    /// part missing there is left empty.
+    pub fn fill(&self, learner: LessonLearner, requests: &[(String, String)]) -> String {
+        let pieces = self.render(Some(learner), Some(requests));
+        let mut page = String::with_capacity(self.fixed_len + 8192);
+        for piece in pieces {
+            if let Piece::Html(html) = piece {
+                page.push_str(&html);
+            }
+        }
+        page
+    }
+
+    /// The template with the learner's parts rendered for `learner` once (every anonymous
+    /// visitor is the same learner): only the request parts are left to fill.
+    pub fn with_learner(&self, learner: LessonLearner) -> Template {
+        let pieces = self.render(Some(learner), None);
+        let fixed_len = fixed_len(&pieces);
+        Template { lesson: self.lesson.clone(), pieces, fixed_len }
+    }
+
+    /// The request parts left to fill, in page order.
+    pub fn request_parts(&self) -> Vec<&str> {
+        self.pieces
+            .iter()
+            .filter_map(|p| if let Piece::Request(n) = p { Some(n.as_str()) } else { None })
+            .collect()
+    }
+
+    /// The HTML, when nothing is left to fill.
+    pub fn html(&self) -> Option<&str> {
+        match &self.pieces[..] {
+            [] => Some(""),
+            [Piece::Html(html)] => Some(html),
+            _ => None,
+        }
+    }
+
+    /// The pieces with what is given filled in, runs of HTML joined.
+    fn render(
+        &self,
+        learner: Option<LessonLearner>,
+        requests: Option<&[(String, String)]>,
+    ) -> Vec<Piece> {
         let owner = Owner::new();
         owner.with(|| {
-            let state = LearnerState::new(learner, ServerAction::new(), ServerAction::new());
-            let mut page = String::with_capacity(self.fixed_len + 8192);
+            let state =
+                learner.map(|l| LearnerState::new(l, ServerAction::new(), ServerAction::new()));
+            let mut out: Vec<Piece> = Vec::new();
+            let push = |out: &mut Vec<Piece>, html: &str| match out.last_mut() {
+                Some(Piece::Html(last)) => last.push_str(html),
+                _ => out.push(Piece::Html(html.to_string())),
+            };
             for piece in &self.pieces {
-                match piece {
-                    Piece::Html(html) => page.push_str(html),
-                    Piece::Part(part) => {
-                        page.push_str(&learner_part(*part, &self.lesson, &state).to_html())
+                match (piece, &state, requests) {
+                    (Piece::Html(html), ..) => push(&mut out, html),
+                    (Piece::Part(part), Some(state), _) => {
+                        push(&mut out, &learner_part(*part, &self.lesson, state).to_html())
                     }
-                    Piece::LearnerData => {
-                        page.push_str(&serialized(&state.learner.get_untracked()))
+                    (Piece::LearnerData, Some(state), _) => {
+                        push(&mut out, &serialized(&state.learner.get_untracked()))
                     }
+                    (Piece::Request(name), _, Some(requests)) => {
+                        let html = requests.iter().find(|(n, _)| n == name).map_or("", |(_, h)| h);
+                        push(&mut out, &super::request_parts::section(name, html))
+                    }
+                    (unfilled, ..) => out.push(unfilled.clone()),
                 }
             }
-            page
+            out
         })
     }
+}
+
+/// The bytes of HTML that are the same for everyone, to size the page.
+fn fixed_len(pieces: &[Piece]) -> usize {
+    pieces.iter().map(|p| if let Piece::Html(h) = p { h.len() } else { 0 }).sum()
 }
 
 /// Splits `html` at the learner parts' placeholders.
@@ -116,9 +169,13 @@ fn cut_slots(mut html: &str, pieces: &mut Vec<Piece>) -> Result<(), TemplateErro
         let rest = &html[start + SLOT_START.len()..];
         let end = rest.find(SLOT_END).ok_or(TemplateError::Unclosed)?;
         let name = &rest[..end];
-        let part =
-            LearnerPart::from_name(name).ok_or_else(|| TemplateError::UnknownPart(name.into()))?;
-        pieces.push(Piece::Part(part));
+        if let Some(request) = name.strip_prefix(super::request_parts::SLOT_PREFIX) {
+            pieces.push(Piece::Request(request.to_string()));
+        } else {
+            let part = LearnerPart::from_name(name)
+                .ok_or_else(|| TemplateError::UnknownPart(name.into()))?;
+            pieces.push(Piece::Part(part));
+        }
         html = &rest[end + SLOT_END.len()..];
     }
     pieces.push(Piece::Html(html.to_string()));
@@ -152,6 +209,7 @@ mod tests {
             toc: vec![],
             prev: None,
             next: None,
+            request_parts: vec![],
         }
     }
 
@@ -178,6 +236,38 @@ mod tests {
                 Piece::Html("</script>".into()),
             ]
         );
+    }
+
+    /// A request part stays a placeholder in the template kept for anonymous visitors, and
+    /// each fill writes what it is given for this response.
+    #[test]
+    fn request_parts_are_never_kept_filled() {
+        let anonymous = LessonLearner::default();
+        let html = format!(
+            "<p>a</p><template data-slot=\"request:talk\"></template><script>X = {};</script>",
+            serialized(&anonymous)
+        );
+        let t = Template::parse(&html, lesson(), &anonymous).unwrap();
+        let kept = t.with_learner(anonymous.clone());
+        assert_eq!(kept.request_parts(), ["talk"]);
+        assert_eq!(kept.html(), None, "a request part is left to fill");
+        let page = |n: u32| kept.fill(anonymous.clone(), &[("talk".into(), format!("<i>{n}</i>"))]);
+        let (first, second) = (page(1), page(2));
+        assert!(
+            first.contains(r#"<section data-part="talk" class="request-part"><i>1</i></section>"#),
+            "{first}"
+        );
+        assert!(second.contains("<i>2</i>") && !second.contains("<i>1</i>"), "{second}");
+        assert!(kept
+            .fill(anonymous.clone(), &[])
+            .contains(r#"data-part="talk" class="request-part"></section>"#));
+        let without = Template::parse(
+            &format!("<p>a</p>{}", &html[html.find("<script>").unwrap()..]),
+            lesson(),
+            &anonymous,
+        )
+        .unwrap();
+        assert!(without.with_learner(anonymous).html().is_some(), "nothing left to fill");
     }
 
     #[test]

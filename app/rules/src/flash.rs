@@ -1,0 +1,68 @@
+//! One-time messages a request leaves in the session for the next page the browser loads
+//! (post, redirect, get): shown once, then removed.
+
+use tower_sessions::Session;
+
+use crate::RulesError;
+
+/// What was merged, XP earned by a form post.
+pub const NOTICE: &str = "notice";
+/// What went wrong with the last account form, for the account page.
+pub const FORM_ERROR: &str = "form_error";
+/// The email a refused sign-in or sign-up was typed with, as `FORM:EMAIL`
+/// (`sign-in:ada@example.org`), so the account page gives it back.
+pub const FORM_EMAIL: &str = "form_email";
+/// A refused submission's script, so the exercise page keeps it.
+pub const DRAFT: &str = "draft";
+/// A terminal token just made, for the account page to show once.
+pub const NEW_TOKEN: &str = "new_token";
+
+/// Takes the one-time notice for this page, if there is one.
+pub async fn take_notice(session: Option<&Session>) -> Result<Option<String>, RulesError> {
+    take(session, NOTICE).await
+}
+
+/// Takes the account form's error, if the last post left one.
+pub async fn take_form_error(session: Option<&Session>) -> Result<Option<String>, RulesError> {
+    take(session, FORM_ERROR).await
+}
+
+/// Takes the email the last refused account form was typed with: (form, email).
+pub async fn take_form_email(
+    session: Option<&Session>,
+) -> Result<Option<(String, String)>, RulesError> {
+    let kept = take(session, FORM_EMAIL).await?;
+    Ok(kept.and_then(|k| k.split_once(':').map(|(f, e)| (f.to_string(), e.to_string()))))
+}
+
+/// Takes the refused submission's script, if the last post left one.
+pub async fn take_draft(session: Option<&Session>) -> Result<Option<String>, RulesError> {
+    take(session, DRAFT).await
+}
+
+pub async fn take_new_token(session: Option<&Session>) -> Result<Option<String>, RulesError> {
+    take(session, NEW_TOKEN).await
+}
+
+/// Removes a one-time message from the session and returns it.
+///
+/// Looks before removing: tower-sessions marks a session modified on every `remove`, even of a
+/// key that is not there, and a modified session is written back to the database, so removing
+/// blindly would cost every page view a write.
+async fn take(session: Option<&Session>, key: &str) -> Result<Option<String>, RulesError> {
+    let Some(session) = session else { return Ok(None) };
+    if session.get_value(key).await?.is_none() {
+        return Ok(None);
+    }
+    Ok(session.remove::<String>(key).await?)
+}
+
+/// Leaves what went wrong with a form for the page it came from.
+pub async fn leave_form_error(session: &Session, message: String) -> Result<(), RulesError> {
+    Ok(session.insert(FORM_ERROR, message).await?)
+}
+
+/// Leaves a message for the next page the browser loads.
+pub async fn leave_notice(session: &Session, message: String) -> Result<(), RulesError> {
+    Ok(session.insert(NOTICE, message).await?)
+}

@@ -1,0 +1,49 @@
+//! The application's rules, below the pages and the HTTP edge: who is asking
+//! ([`requester`]) and what they may read, how progress is recorded and what it earned
+//! ([`progress`]), and how a quiz's answers are marked and recorded with their XP ([`quiz`]).
+//!
+//! The web crate's server half (server functions, page models) and the axum server (forms,
+//! the API, the CSV exports) both come here, so each rule is written once. Nothing here knows
+//! HTML, Leptos or HTTP status codes; the callers turn [`RulesError`] into their own answers.
+
+use std::sync::Arc;
+
+use lockstep_course::live::LiveCourse;
+use lockstep_store::{Store, StoreError};
+
+pub mod flash;
+pub mod learner_cookie;
+pub mod progress;
+pub mod quiz;
+pub mod requester;
+pub mod tokens;
+
+pub use learner_cookie::LearnerCookie;
+pub use progress::Recorded;
+pub use requester::{Reads, Requester};
+
+/// The live course and the database, with how this site names its anonymous learners: what
+/// every rule runs against. Cheap to clone (shared handles).
+#[derive(Clone)]
+pub struct Rules {
+    pub course: Arc<LiveCourse>,
+    pub store: Store,
+    pub learner_cookie: LearnerCookie,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error("session store: {0}")]
+    Session(#[from] tower_sessions::session::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("no randomness for a new id: {0}")]
+    Randomness(String),
+}
+
+/// Now, in Unix seconds: when progress is recorded.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}

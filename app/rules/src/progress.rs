@@ -1,0 +1,142 @@
+//! Progress: the learner's events, read as XP by `lockstep-xp`'s rules, and the one way an
+//! action is recorded from a request (simulations, lessons, quiz passes; an exercise's pass is
+//! recorded by the store in its verdict's own transaction, with the actions
+//! [`lockstep_xp::exercise_passed`] names).
+
+use lockstep_course::{Block, Course, LessonEntry};
+use lockstep_store::StoreError;
+use lockstep_xp::{Action, CourseFacts, Event, LessonFacts, Progress};
+
+use crate::{Requester, Rules, RulesError};
+
+/// What recording changed: the learner's progress before and after it.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub before: Progress,
+    pub after: Progress,
+}
+
+/// What the XP rules need to know of the course.
+pub fn facts(course: &Course) -> CourseFacts {
+    let lessons = course
+        .lessons
+        .iter()
+        .filter_map(|entry| match entry {
+            LessonEntry::Ready(l) => {
+                let count = |f: fn(&Block) -> bool| l.body.iter().filter(|b| f(b)).count() as u32;
+                Some(LessonFacts {
+                    slug: l.slug.clone(),
+                    xp: l.front.xp,
+                    simulations: count(|b| matches!(b, Block::Simulation(_))),
+                    quizzes: count(|b| matches!(b, Block::Quiz(_))),
+                })
+            }
+            LessonEntry::Broken { .. } => None,
+        })
+        .collect();
+    let exercises = course.exercises().map(|(_, e)| e.id.clone()).collect();
+    CourseFacts { lessons, exercises }
+}
+
+/// The lessons the events say were completed.
+pub fn completed_in(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.action {
+            Action::LessonCompleted { lesson } => Some(lesson.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether the learner has anything recorded in the lesson (to offer a reset).
+pub fn has_progress_in(events: &[Event], slug: &str) -> bool {
+    events.iter().any(|e| e.action.lesson() == Some(slug))
+}
+
+impl Rules {
+    /// Progress by the XP rules, from events, in the course as it is now.
+    pub fn progress_of(&self, events: &[Event]) -> Progress {
+        lockstep_xp::progress(&facts(&self.course.current()), events)
+    }
+
+    /// The requester's live events; none for a browser that has recorded nothing.
+    pub async fn events(&self, requester: &Requester) -> Result<Vec<Event>, RulesError> {
+        match requester.learner() {
+            Some(id) => Ok(self.store.events(id).await?),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Records `action` for the requester, making an anonymous browser a learner if it has
+    /// none yet: then the `Set-Cookie` value that gives it to the browser comes back too.
+    pub async fn record(
+        &self,
+        requester: &Requester,
+        action: Action,
+    ) -> Result<(Recorded, Option<http::HeaderValue>), RulesError> {
+        let (learner, cookie) = self.learner_of(requester).await?;
+        Ok((self.record_for(&learner, &[action]).await?, cookie))
+    }
+
+    /// The learner a request records for, issuing an anonymous one (and its cookie) when the
+    /// browser has none.
+    pub(crate) async fn learner_of(
+        &self,
+        requester: &Requester,
+    ) -> Result<(String, Option<http::HeaderValue>), RulesError> {
+        match requester.learner() {
+            Some(id) => Ok((id.to_string(), None)),
+            None => {
+                let (id, cookie) = self.issue_learner().await?;
+                Ok((id, Some(cookie)))
+            }
+        }
+    }
+
+    /// Records `actions` for `learner` and says what they changed.
+    pub async fn record_for(
+        &self,
+        learner: &str,
+        actions: &[Action],
+    ) -> Result<Recorded, StoreError> {
+        self.recording(learner, actions, |at| async move {
+            let mut recorded = Vec::with_capacity(actions.len());
+            for action in actions {
+                recorded.push(self.store.record(learner, action, at).await?);
+            }
+            Ok(recorded)
+        })
+        .await
+    }
+
+    /// Progress before and after `write` records `actions` (it says, per action, whether it
+    /// was recorded now: only those change the events, which are not read again).
+    pub(crate) async fn recording<F>(
+        &self,
+        learner: &str,
+        actions: &[Action],
+        write: impl FnOnce(i64) -> F,
+    ) -> Result<Recorded, StoreError>
+    where
+        F: std::future::Future<Output = Result<Vec<bool>, StoreError>>,
+    {
+        let mut events = self.store.events(learner).await?;
+        let before = self.progress_of(&events);
+        let at = crate::unix_now();
+        for (action, now) in actions.iter().zip(write(at).await?) {
+            if now {
+                events.push(Event { action: action.clone(), at });
+            }
+        }
+        Ok(Recorded { before, after: self.progress_of(&events) })
+    }
+
+    /// Resets the requester's progress in a lesson.
+    pub async fn reset_lesson(&self, requester: &Requester, slug: &str) -> Result<(), RulesError> {
+        if let Some(id) = requester.learner() {
+            self.store.reset_lesson(id, slug, crate::unix_now()).await?;
+        }
+        Ok(())
+    }
+}

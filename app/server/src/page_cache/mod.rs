@@ -1,0 +1,298 @@
+//! Pages kept between requests, under the freshness rule (ARCHITECTURE.md, "Freshness"):
+//! what is the same for everyone is kept per course version, a learner's parts are rendered
+//! per request (from what the store keeps of them), and a request part is rendered on every
+//! response. One middleware serves both kinds of kept page:
+//!
+//! - a lesson (`GET /lessons/<slug>`): rendered once per course version as a template
+//!   (`lockstep_web::ssr::template`). An anonymous visitor (no learner or session cookie) gets
+//!   it with the anonymous learner's parts, rendered once; anyone else with their own; and
+//!   every response gets the page's request parts fresh (`lockstep_web::ssr::request_parts`).
+//! - the index and `/xp` for anonymous visitors: kept whole. A render that has a request part
+//!   in it is never kept whole: it is rendered afresh for every request instead.
+//!
+//! Nothing here can keep a request part filled: a template keeps it as a placeholder, and only
+//! [`Template::fill`], on the way out of each response, writes it. Entries remember the course
+//! they were rendered from; a live reload makes a new course, and the next request renders
+//! afresh. A query string, a lesson that is missing or broken, and anything that fails here go
+//! to the full render.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use leptos::prelude::ServerFnError;
+use lockstep_course::{Course, LessonEntry};
+use lockstep_rules::{flash, Reads, Requester, RulesError};
+use lockstep_web::model::{LessonLearner, LessonLookup};
+use lockstep_web::ssr::template::{RenderTemplate, Template, TemplateError};
+use tower::ServiceExt;
+use tower_sessions::Session;
+
+use crate::AppState;
+
+/// Marks a lesson page filled from its template, for operators and tests (like `X-Cache`).
+pub const FILLED: (&str, &str) = ("x-lockstep-page", "filled");
+
+/// Lessons, the index and the XP page: well under this many.
+const MAX_ENTRIES: usize = 256;
+
+/// The pages whole for anonymous visitors, besides lessons.
+const WHOLE_PAGES: [&str; 2] = ["/", "/xp"];
+
+#[derive(Default)]
+pub struct PageCache {
+    entries: RwLock<HashMap<String, Kept>>,
+    /// Pages rendered to be kept, since the start.
+    renders: AtomicU64,
+}
+
+impl PageCache {
+    /// How many pages were rendered to be kept: a kept page is rendered once per course
+    /// version, however many requests it serves.
+    pub fn renders(&self) -> u64 {
+        self.renders.load(Ordering::Relaxed)
+    }
+
+    fn get(&self, key: &str, course: &Arc<Course>) -> Option<Kept> {
+        let entries = self.entries.read().unwrap_or_else(|e| e.into_inner());
+        entries.get(key).filter(|k| Arc::ptr_eq(k.course(), course)).cloned()
+    }
+
+    fn keep(&self, key: String, kept: Kept) {
+        self.renders.fetch_add(1, Ordering::Relaxed);
+        let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
+        if entries.len() >= MAX_ENTRIES {
+            entries.clear();
+        }
+        entries.insert(key, kept);
+    }
+}
+
+#[derive(Clone)]
+enum Kept {
+    Whole(Arc<Whole>),
+    Lesson(Arc<Lesson>),
+}
+
+impl Kept {
+    fn course(&self) -> &Arc<Course> {
+        match self {
+            Kept::Whole(w) => &w.course,
+            Kept::Lesson(l) => &l.course,
+        }
+    }
+}
+
+/// A page the same for every anonymous visitor, with nothing per request in it.
+struct Whole {
+    course: Arc<Course>,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+struct Lesson {
+    course: Arc<Course>,
+    headers: HeaderMap,
+    /// Cut where a learner's parts and the request parts go.
+    template: Template,
+    /// With the anonymous learner's parts written in: only the request parts are left.
+    anonymous: Template,
+    /// `anonymous`'s bytes, when it has no request part.
+    anonymous_page: Option<Bytes>,
+}
+
+/// What the middleware needs: the app, and its pages to render with.
+#[derive(Clone)]
+pub struct CacheState {
+    pub app: AppState,
+    pub pages: Router,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum PageError {
+    #[error("rendering the template answered {0}")]
+    Status(StatusCode),
+    #[error("reading the template: {0}")]
+    Body(#[from] axum::Error),
+    #[error("the template is not UTF-8")]
+    Utf8(#[from] std::string::FromUtf8Error),
+    #[error("the lesson went away while its template rendered")]
+    Gone,
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("the learner's part: {0}")]
+    Learner(ServerFnError),
+    #[error("request part `{0}`: {1}")]
+    RequestPart(String, String),
+}
+
+pub async fn serve(State(state): State<CacheState>, req: Request, next: Next) -> Response {
+    if req.method() != Method::GET || req.uri().query().is_some() {
+        return next.run(req).await;
+    }
+    let anonymous = !personal(req.headers());
+    let course = state.app.context.course.current();
+    let path = req.uri().path();
+    if let Some(slug) = lockstep_routes::lesson_slug(path).map(str::to_string) {
+        if !matches!(course.find(&slug), Some((_, LessonEntry::Ready(_)))) {
+            return next.run(req).await;
+        }
+        let session = req.extensions().get::<Session>().cloned();
+        let page = lesson_page(&state, &course, &slug, anonymous, session, req.headers()).await;
+        return match page {
+            Ok(page) => page,
+            Err(e) => {
+                tracing::error!("lesson `{slug}` from its template: {e}; rendering it in full");
+                next.run(req).await
+            }
+        };
+    }
+    if anonymous && WHOLE_PAGES.contains(&path) {
+        return whole_page(&state.app, &course, req, next).await;
+    }
+    next.run(req).await
+}
+
+/// Whether the request carries a learner or a session: then the page is theirs.
+fn personal(headers: &HeaderMap) -> bool {
+    headers.get_all(COOKIE).iter().any(|v| {
+        v.to_str()
+            .map_or(true, |v| v.contains("lockstep_learner=") || v.contains("lockstep_session="))
+    })
+}
+
+async fn whole_page(state: &AppState, course: &Arc<Course>, req: Request, next: Next) -> Response {
+    let key = req.uri().path().to_string();
+    if let Some(Kept::Whole(hit)) = state.pages.get(&key, course) {
+        let mut response = Body::from(hit.body.clone()).into_response();
+        *response.headers_mut() = hit.headers.clone();
+        return response;
+    }
+    let response = next.run(req).await;
+    if response.status() != StatusCode::OK || response.headers().contains_key(SET_COOKIE) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let body = match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            tracing::error!("reading a page to keep it: {e}");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    // A request part's place is in the page: what fills it is this response's only.
+    let per_request = memchr_contains(&body, br#"class="request-part""#);
+    if !per_request {
+        let whole =
+            Whole { course: course.clone(), headers: parts.headers.clone(), body: body.clone() };
+        state.pages.keep(key, Kept::Whole(Arc::new(whole)));
+    }
+    Response::from_parts(parts, Body::from(body))
+}
+
+fn memchr_contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+async fn lesson_page(
+    state: &CacheState,
+    course: &Arc<Course>,
+    slug: &str,
+    anonymous: bool,
+    session: Option<Session>,
+    headers: &HeaderMap,
+) -> Result<Response, PageError> {
+    let key = lockstep_routes::lesson(slug);
+    let lesson = match state.app.pages.get(&key, course) {
+        Some(Kept::Lesson(lesson)) => lesson,
+        _ => render_template(state, course, slug, key).await?,
+    };
+    let html = if anonymous {
+        match &lesson.anonymous_page {
+            Some(page) => Body::from(page.clone()),
+            None => {
+                let requester = Requester::Anonymous { learner: None };
+                let requests = request_parts(&state.app, &lesson.anonymous, slug, &requester);
+                let requests = requests.await?;
+                // Its learner's parts are written in already: the learner given is not read.
+                Body::from(lesson.anonymous.fill(LessonLearner::default(), &requests))
+            }
+        }
+    } else {
+        let rules = state.app.rules();
+        // The page only shows the learner: what this process keeps of them will do.
+        let requester = rules.requester_reading(Reads::Kept, session.as_ref(), headers).await?;
+        let notice = flash::take_notice(session.as_ref()).await?;
+        let learner = state.app.context.lesson_learner(&requester, Reads::Kept, slug, notice);
+        let learner = learner.await.map_err(PageError::Learner)?;
+        let requests = request_parts(&state.app, &lesson.template, slug, &requester).await?;
+        Body::from(lesson.template.fill(learner, &requests))
+    };
+    let mut response = html.into_response();
+    *response.headers_mut() = lesson.headers.clone();
+    response.headers_mut().insert(FILLED.0, HeaderValue::from_static(FILLED.1));
+    Ok(response)
+}
+
+/// The HTML of each request part `template` has, for this response.
+async fn request_parts(
+    state: &AppState,
+    template: &Template,
+    slug: &str,
+    requester: &Requester,
+) -> Result<Vec<(String, String)>, PageError> {
+    let mut filled = Vec::new();
+    for name in template.request_parts() {
+        // A part the page names that this server does not have stays empty.
+        let Some(part) = state.context.request_parts.find(name) else { continue };
+        let html = part.html(state.rules(), slug, requester).await;
+        filled.push((name.to_string(), html.map_err(|e| PageError::RequestPart(name.into(), e))?));
+    }
+    Ok(filled)
+}
+
+/// Renders the lesson as a template: the page an anonymous visitor gets, with placeholders.
+async fn render_template(
+    state: &CacheState,
+    course: &Arc<Course>,
+    slug: &str,
+    key: String,
+) -> Result<Arc<Lesson>, PageError> {
+    let mut req = Request::new(Body::empty());
+    *req.uri_mut() = key.parse().expect("lesson paths are URIs");
+    req.extensions_mut().insert(RenderTemplate);
+    let Ok::<_, Infallible>(response) = state.pages.clone().oneshot(req).await;
+    if response.status() != StatusCode::OK {
+        return Err(PageError::Status(response.status()));
+    }
+    let (parts, body) = response.into_parts();
+    let html = String::from_utf8(axum::body::to_bytes(body, usize::MAX).await?.to_vec())?;
+    let LessonLookup::Found(view) = state.app.context.lesson(slug) else {
+        return Err(PageError::Gone);
+    };
+    let nobody = Requester::Anonymous { learner: None };
+    let anonymous = state.app.context.lesson_learner(&nobody, Reads::Fresh, slug, None).await;
+    let anonymous = anonymous.map_err(PageError::Learner)?;
+    let template = Template::parse(&html, view, &anonymous)?;
+    let anonymous = template.with_learner(anonymous);
+    let anonymous_page = anonymous.html().map(|html| Bytes::from(html.to_string()));
+    let lesson = Arc::new(Lesson {
+        course: course.clone(),
+        headers: parts.headers,
+        template,
+        anonymous,
+        anonymous_page,
+    });
+    state.app.pages.keep(key, Kept::Lesson(lesson.clone()));
+    Ok(lesson)
+}
