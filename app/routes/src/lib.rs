@@ -34,6 +34,9 @@ pub fn quiz_answers(slug: &str, quiz: u32) -> String {
 pub const QUIZ_ANSWERS_ROUTE: &str = "/lessons/{slug}/quizzes/{quiz}";
 
 /// The XP rules, levels and the learner's achievements; `XP_QUIZZES` is its part on quizzes.
+/// The course index.
+pub const HOME: &str = "/";
+
 pub const XP: &str = "/xp";
 pub const XP_QUIZZES: &str = "/xp#quizzes";
 /// The first path segments of the pages with one parameter (as the app's router spells them).

@@ -45,16 +45,12 @@ pub async fn healthz(State(state): State<AppState>) -> Response {
     }
 }
 
-pub async fn metrics(State(state): State<AppState>, _: Worker) -> Response {
+pub async fn metrics(State(state): State<AppState>, _: Worker) -> Result<Response, HttpError> {
     let now = now_ms();
-    match state.context.store.figures(now).await {
-        Ok(figures) => (
-            [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
-            render(&figures, now),
-        )
-            .into_response(),
-        Err(e) => HttpError::internal("metrics", e).into_response(),
-    }
+    let figures = state.context.store.figures(now).await;
+    let figures = figures.map_err(|e| HttpError::internal("metrics", e).text())?;
+    let text = [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")];
+    Ok((text, render(&figures, now)).into_response())
 }
 
 /// The verdicts a grade ends with, so that each series exists from the start (a rate over a

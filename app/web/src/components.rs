@@ -10,12 +10,12 @@ pub fn SiteHeader() -> impl IntoView {
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
         <header class="site-header">
-            <A href="/" attr:class="brand">
+            <A href=lockstep_routes::HOME attr:class="brand">
                 <span class="brand-mark" aria-hidden="true">"⇄"</span>
                 " Lockstep"
             </A>
             <nav aria-label="Site">
-                <A href="/">"Course"</A>
+                <A href=lockstep_routes::HOME>"Course"</A>
                 <A href=lockstep_routes::XP>"XP & levels"</A>
                 <A href=lockstep_routes::ACCOUNT>"Account"</A>
             </nav>

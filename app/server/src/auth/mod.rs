@@ -141,7 +141,7 @@ pub async fn sign_out(session: Session) -> Response {
     if let Err(e) = session.flush().await {
         return internal(AuthError::from(e));
     }
-    crate::see_other("/", None)
+    crate::see_other(lockstep_routes::HOME, None)
 }
 
 pub async fn change_password(
@@ -153,7 +153,7 @@ pub async fn change_password(
     let outcome = async {
         let store = &state.context.store;
         let Some(account) = requester.account() else {
-            return Ok(crate::see_other("/account", None));
+            return Ok(crate::see_other(lockstep_routes::ACCOUNT, None));
         };
         policy::check_password(&form.new, &account.email)?;
         // Checking the current password is a guess at it like a sign-in: counted against the
@@ -170,7 +170,7 @@ pub async fn change_password(
         store.clear_attempts(&limit.key).await?;
         let hash = hash(form.new).await?;
         let Some(epoch) = store.set_password_hash(account.id, &hash, now).await? else {
-            return Ok(crate::see_other("/account", None));
+            return Ok(crate::see_other(lockstep_routes::ACCOUNT, None));
         };
         // The new epoch ends every other session, and the terminal tokens are revoked; this
         // session carries on under a new id.
@@ -182,7 +182,7 @@ pub async fn change_password(
                 .into(),
         )
         .await?;
-        Ok(crate::see_other("/account", None))
+        Ok(crate::see_other(lockstep_routes::ACCOUNT, None))
     };
     finish(&session, outcome.await, None).await
 }
@@ -201,7 +201,7 @@ async fn sign_in_as(
     // merges nothing.
     let Some(anonymous) = state.rules().anonymous_learner(headers).await? else {
         flash::leave_notice(session, format!("Signed in as {}.", account.email)).await?;
-        return Ok(crate::see_other("/", None));
+        return Ok(crate::see_other(lockstep_routes::HOME, None));
     };
     let store = &state.context.store;
     let before = state.rules().progress_of(&store.events(&account.learner_id).await?);
@@ -219,7 +219,7 @@ async fn sign_in_as(
         merge_message(&account.email, &merged.moved, merged.already_had, gained),
     )
     .await?;
-    Ok(crate::see_other("/", Some(state.context.learner_cookie.forget())))
+    Ok(crate::see_other(lockstep_routes::HOME, Some(state.context.learner_cookie.forget())))
 }
 
 /// "Signed in as ada@example.org. Merged from this browser: 2 lessons, 1 quiz (+170 XP);
@@ -316,7 +316,7 @@ async fn finish(
                 Ok::<_, tower_sessions::session::Error>(())
             };
             match kept.await {
-                Ok(()) => crate::see_other("/account", None),
+                Ok(()) => crate::see_other(lockstep_routes::ACCOUNT, None),
                 Err(e) => internal(AuthError::from(e)),
             }
         }

@@ -20,7 +20,7 @@ pub async fn report(
     State(state): State<AppState>,
     _: Worker,
     Json(report): Json<PilotReport>,
-) -> Response {
+) -> Result<Response, HttpError> {
     let store = &state.context.store;
     let now = now_ms();
     let answer = async {
@@ -48,10 +48,8 @@ pub async fn report(
         let lost = store.lost_workers(now - LOST_FOR_MS).await?;
         Ok::<_, lockstep_store::StoreError>(Demand { due: due.len() as u64, running, lost })
     };
-    match answer.await {
-        Ok(demand) => Json(demand).into_response(),
-        Err(e) => HttpError::internal("pilots", e).into_response(),
-    }
+    let demand = answer.await.map_err(|e| HttpError::internal("pilots", e))?;
+    Ok(Json(demand).into_response())
 }
 
 /// What each of `due` queued jobs (in the order workers take them) waits for. Pilots that run

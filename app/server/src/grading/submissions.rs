@@ -194,7 +194,7 @@ pub async fn create(
     };
     let outcome = match refused {
         Some(why) => Err((StatusCode::BAD_REQUEST, why)),
-        None => queue(&state, &session, &headers, &script).await,
+        None => queue(&state, &session, &headers, &script).await?,
     };
     match (outcome, form) {
         (Ok(id), false) => {
@@ -239,27 +239,25 @@ async fn queue(
     session: &Session,
     headers: &HeaderMap,
     new: &NewScript,
-) -> Result<i64, (StatusCode, String)> {
-    let requester = match state.rules().api_requester(Some(session), headers).await {
-        Ok(requester) => requester,
-        Err(e) => {
-            tracing::error!("who is asking: {e}");
-            return Err((StatusCode::INTERNAL_SERVER_ERROR, crate::http_error::LOGGED.into()));
-        }
-    };
+) -> Result<Result<i64, (StatusCode, String)>, HttpError> {
+    let requester = state.rules().api_requester(Some(session), headers).await;
+    let requester = requester.map_err(|e| HttpError::internal("who is asking", e))?;
     let Some(learner) = requester.known_learner() else {
-        return Err((
+        return Ok(Err((
             StatusCode::UNAUTHORIZED,
             "sign in to submit: grading runs your script for minutes, so it is kept for accounts"
                 .into(),
-        ));
+        )));
     };
     let course = state.context.course.current();
     let Some((_, exercise)) = course.exercise(&new.exercise) else {
-        return Err((StatusCode::NOT_FOUND, format!("there is no exercise `{}`", new.exercise)));
+        let why = format!("there is no exercise `{}`", new.exercise);
+        return Ok(Err((StatusCode::NOT_FOUND, why)));
     };
     let file_name = new.file_name.clone().unwrap_or_else(|| exercise.file_name.clone());
-    check_script(&new.script, &file_name).map_err(|e| (StatusCode::BAD_REQUEST, e.to_string()))?;
+    if let Err(e) = check_script(&new.script, &file_name) {
+        return Ok(Err((StatusCode::BAD_REQUEST, e.to_string())));
+    }
     let store = &state.context.store;
     let now = now_ms();
     let per_hour = state.grading.per_hour;
@@ -270,27 +268,25 @@ async fn queue(
         file_name: &file_name,
         script: &new.script,
     };
-    let id = store
-        .submit(&submission, now, &limit)
-        .await
-        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
-        .map_err(|refused| {
+    let submitted = store.submit(&submission, now, &limit).await;
+    let id = match submitted.map_err(|e| HttpError::internal("submit", e))? {
+        Ok(id) => id,
+        Err(refused) => {
             let minutes = refused.minutes_left(now / 1000);
-            (
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "you submitted {per_hour} scripts in the last hour, the most a learner may; \
-                     try again in {minutes} minutes"
-                ),
-            )
-        })?;
+            let why = format!(
+                "you submitted {per_hour} scripts in the last hour, the most a learner may; \
+                 try again in {minutes} minutes"
+            );
+            return Ok(Err((StatusCode::TOO_MANY_REQUESTS, why)));
+        }
+    };
     state.grading.changed.notify_waiters();
     // What was submitted is the learner's latest script: the editor opens on it next time.
     // The submission is queued already, so a failure here costs the draft, not the grading.
     if let Err(e) = store.save_draft(learner, &exercise.id, &new.script, &file_name, now).await {
         tracing::error!("keeping submission {id} as the draft: {e}");
     }
-    Ok(id)
+    Ok(Ok(id))
 }
 
 /// The submission, if the requester may read it: its learner, or an instructor.

@@ -45,7 +45,7 @@ pub const FILLED: (&str, &str) = ("x-lockstep-page", "filled");
 const MAX_ENTRIES: usize = 256;
 
 /// The pages whole for anonymous visitors, besides lessons.
-const WHOLE_PAGES: [&str; 2] = ["/", "/xp"];
+const WHOLE_PAGES: [&str; 2] = [lockstep_routes::HOME, lockstep_routes::XP];
 
 #[derive(Default)]
 pub struct PageCache {

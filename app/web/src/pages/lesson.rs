@@ -295,7 +295,7 @@ fn BrokenLesson(title: String, problems: Vec<String>) -> impl IntoView {
             <ul class="problems">
                 {problems.into_iter().map(|p| view! { <li><code>{p}</code></li> }).collect_view()}
             </ul>
-            <p><a href="/">"Back to the course"</a></p>
+            <p><a href=lockstep_routes::HOME>"Back to the course"</a></p>
         </section>
     }
 }

@@ -9,7 +9,7 @@ pub fn NotFound() -> impl IntoView {
         <section class="message-page">
             <h1>"Page not found"</h1>
             <p>"There is nothing at this address. The lesson may have been renamed."</p>
-            <p><a href="/">"Back to the course"</a></p>
+            <p><a href=lockstep_routes::HOME>"Back to the course"</a></p>
         </section>
     }
 }
