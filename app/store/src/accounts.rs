@@ -4,10 +4,8 @@
 //! it off the async threads.
 
 use lockstep_xp::Action;
-use sqlx::any::AnyRow;
-use sqlx::Row;
 
-use crate::{Store, StoreError};
+use crate::{Count, Store, StoreError, Write};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -59,16 +57,29 @@ pub struct Merged {
 const ACCOUNT_COLUMNS: &str =
     "id, email, password_hash, role, learner_id, session_epoch, created_at";
 
-fn account(r: &AnyRow) -> Result<Account, StoreError> {
-    Ok(Account {
-        id: r.try_get(0)?,
-        email: r.try_get(1)?,
-        password_hash: r.try_get(2)?,
-        role: Role::parse(&r.try_get::<String, _>(3)?),
-        learner_id: r.try_get(4)?,
-        session_epoch: r.try_get(5)?,
-        created_at: r.try_get(6)?,
-    })
+#[derive(sqlx::FromRow)]
+struct AccountRow {
+    id: i64,
+    email: String,
+    password_hash: String,
+    role: String,
+    learner_id: String,
+    session_epoch: i64,
+    created_at: i64,
+}
+
+impl From<AccountRow> for Account {
+    fn from(r: AccountRow) -> Account {
+        Account {
+            id: r.id,
+            email: r.email,
+            password_hash: r.password_hash,
+            role: Role::parse(&r.role),
+            learner_id: r.learner_id,
+            session_epoch: r.session_epoch,
+            created_at: r.created_at,
+        }
+    }
 }
 
 impl Store {
@@ -86,7 +97,7 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, AccountRow>(&format!(
             "INSERT INTO accounts (email, password_hash, learner_id, created_at) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (email) DO NOTHING RETURNING {ACCOUNT_COLUMNS}"
         ))
@@ -101,33 +112,38 @@ impl Store {
             tx.rollback().await?;
             return Ok(None);
         };
-        let created = account(&row)?;
         tx.commit().await?;
-        Ok(Some(created))
+        Ok(Some(row.into()))
     }
 
     pub async fn account_by_email(&self, email: &str) -> Result<Option<Account>, StoreError> {
-        let row = sqlx::query(&format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email = $1"))
-            .bind(email)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.as_ref().map(account).transpose()
+        let row = sqlx::query_as::<_, AccountRow>(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email = $1"
+        ))
+        .bind(email)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(Account::from))
     }
 
     pub async fn account_by_id(&self, id: i64) -> Result<Option<Account>, StoreError> {
-        let row = sqlx::query(&format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = $1"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.as_ref().map(account).transpose()
+        let row = sqlx::query_as::<_, AccountRow>(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(Account::from))
     }
 
     /// Every account, oldest first.
     pub async fn accounts(&self) -> Result<Vec<Account>, StoreError> {
-        let rows = sqlx::query(&format!("SELECT {ACCOUNT_COLUMNS} FROM accounts ORDER BY id"))
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(account).collect()
+        let rows = sqlx::query_as::<_, AccountRow>(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts ORDER BY id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(Account::from).collect())
     }
 
     /// Replaces the password hash, bumps the session epoch (which signs out every session
@@ -140,8 +156,13 @@ impl Store {
         password_hash: &str,
         now: i64,
     ) -> Result<Option<i64>, StoreError> {
+        #[derive(sqlx::FromRow)]
+        struct Changed {
+            session_epoch: i64,
+            learner_id: String,
+        }
         let mut tx = self.begin_write().await?;
-        let row = sqlx::query(
+        let changed = sqlx::query_as::<_, Changed>(
             "UPDATE accounts SET password_hash = $1, session_epoch = session_epoch + 1 WHERE id = $2 \
              RETURNING session_epoch, learner_id",
         )
@@ -149,19 +170,18 @@ impl Store {
         .bind(account_id)
         .fetch_all(&mut *tx) // to its end: see `Store::renew`
         .await?;
-        let Some(row) = row.first() else { return Ok(None) };
-        let (epoch, learner): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
+        let Some(changed) = changed.into_iter().next() else { return Ok(None) };
         sqlx::query(
             "UPDATE api_tokens SET revoked_at = $1 WHERE kind = 'learner' AND learner_id = $2 \
              AND revoked_at IS NULL",
         )
         .bind(now)
-        .bind(&learner)
+        .bind(&changed.learner_id)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
         self.wrote_account(Some(account_id));
-        Ok(Some(epoch))
+        Ok(Some(changed.session_epoch))
     }
 
     /// Sets the role of the account with this email; `false` if there is none.
@@ -180,13 +200,28 @@ impl Store {
     /// `from`, so nothing counts twice and nothing is deleted. All quiz answers move. Merging
     /// again, or merging a learner into itself, moves nothing.
     pub async fn merge_learner(&self, from: &str, into: &str) -> Result<Merged, StoreError> {
+        let mut write = self.write().await?;
+        let merged = write.merge_learner(from, into).await?;
+        write.commit().await?;
+        Ok(merged)
+    }
+}
+
+impl Write<'_> {
+    /// As [`Store::merge_learner`], in this transaction.
+    pub async fn merge_learner(&mut self, from: &str, into: &str) -> Result<Merged, StoreError> {
+        #[derive(sqlx::FromRow)]
+        struct MovedRow {
+            kind: String,
+            subject: String,
+            reset_at: Option<i64>,
+        }
         if from == into {
             return Ok(Merged::default());
         }
-        let mut tx = self.begin_write().await?;
         // The transaction holds SQLite's write lock from its start, so no other writer slips
         // in between reading what the account has and moving rows.
-        let moved_rows = sqlx::query(
+        let moved_rows = sqlx::query_as::<_, MovedRow>(
             "UPDATE xp_events SET learner_id = $1 WHERE learner_id = $2 AND (reset_at IS NOT NULL OR NOT EXISTS (\
                SELECT 1 FROM xp_events mine WHERE mine.learner_id = $1 AND mine.kind = xp_events.kind \
                AND mine.subject = xp_events.subject AND mine.reset_at IS NULL)) \
@@ -194,36 +229,30 @@ impl Store {
         )
         .bind(into)
         .bind(from)
-        .fetch_all(&mut *tx)
+        .fetch_all(self.conn())
         .await?;
-        let mut moved = Vec::new();
-        for r in &moved_rows {
-            let reset_at: Option<i64> = r.try_get(2)?;
-            if reset_at.is_none() {
-                let (kind, subject): (String, String) = (r.try_get(0)?, r.try_get(1)?);
-                if let Some(action) = Action::from_stored(&kind, &subject) {
-                    moved.push(action);
-                }
-            }
-        }
-        let already: i64 = sqlx::query(
-            "SELECT COUNT(*) FROM xp_events WHERE learner_id = $1 AND reset_at IS NULL",
+        let moved = moved_rows
+            .iter()
+            .filter(|r| r.reset_at.is_none())
+            .filter_map(|r| Action::from_stored(&r.kind, &r.subject))
+            .collect();
+        let already = sqlx::query_as::<_, Count>(
+            "SELECT COUNT(*) AS n FROM xp_events WHERE learner_id = $1 AND reset_at IS NULL",
         )
         .bind(from)
-        .fetch_one(&mut *tx)
+        .fetch_one(self.conn())
         .await?
-        .try_get(0)?;
+        .n;
         let answers = sqlx::query("UPDATE quiz_attempts SET learner_id = $1 WHERE learner_id = $2")
             .bind(into)
             .bind(from)
-            .execute(&mut *tx)
+            .execute(self.conn())
             .await?;
         sqlx::query("UPDATE learners SET merged_into = $1 WHERE id = $2")
             .bind(into)
             .bind(from)
-            .execute(&mut *tx)
+            .execute(self.conn())
             .await?;
-        tx.commit().await?;
         self.wrote_learner(from);
         self.wrote_learner(into);
         Ok(Merged { moved, already_had: already as u64, quiz_answers: answers.rows_affected() })

@@ -1,11 +1,9 @@
 //! A learner's latest script per exercise.
 
-use sqlx::Row;
-
 use crate::{Store, StoreError};
 
 /// The script the editor last held for an exercise, and when the server got it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Draft {
     pub script: String,
     pub file_name: String,
@@ -39,16 +37,13 @@ impl Store {
     }
 
     pub async fn draft(&self, learner: &str, exercise: &str) -> Result<Option<Draft>, StoreError> {
-        let row = sqlx::query(
+        let draft = sqlx::query_as::<_, Draft>(
             "SELECT script, file_name, saved_ms FROM drafts WHERE learner_id = $1 AND exercise = $2",
         )
         .bind(learner)
         .bind(exercise)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| {
-            Ok(Draft { script: r.try_get(0)?, file_name: r.try_get(1)?, saved_ms: r.try_get(2)? })
-        })
-        .transpose()
+        Ok(draft)
     }
 }

@@ -21,6 +21,7 @@ mod queue;
 pub mod read_cache;
 mod report;
 mod tokens;
+mod write;
 
 pub use accounts::{Account, Merged, Role};
 pub use cached::{Cached, LearnerReads};
@@ -35,6 +36,7 @@ pub use queue::{
 };
 pub use report::{LearnerRow, QuizAnswerRow};
 pub use tokens::{TokenKind, TokenOwner};
+pub use write::Write;
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
@@ -134,4 +136,16 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
     }
+}
+
+/// A row of one count, selected `AS n`.
+#[derive(sqlx::FromRow)]
+pub(crate) struct Count {
+    n: i64,
+}
+
+/// A row of one new id, `RETURNING id`.
+#[derive(sqlx::FromRow)]
+pub(crate) struct NewId {
+    id: i64,
 }

@@ -9,9 +9,9 @@
 //! makes transactions on the same key take turns, as SQLite's `BEGIN IMMEDIATE` does for all
 //! writers.
 
-use sqlx::{Any, Row, Transaction};
+use sqlx::{Any, Transaction};
 
-use crate::{Store, StoreError};
+use crate::{NewId, Store, StoreError};
 
 /// At most `max` attempts under `key` in the `window_secs` seconds before now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,6 +64,11 @@ pub(crate) async fn take(
     limits: &[Limit],
     now: i64,
 ) -> Result<Result<Attempt, Refused>, StoreError> {
+    #[derive(sqlx::FromRow)]
+    struct InWindow {
+        n: i64,
+        oldest: Option<i64>,
+    }
     let mut sorted: Vec<&Limit> = limits.iter().collect();
     sorted.sort_by(|a, b| a.key.cmp(&b.key));
     for limit in &sorted {
@@ -77,29 +82,29 @@ pub(crate) async fn take(
         .await?;
     }
     for limit in &sorted {
-        let row =
-            sqlx::query("SELECT COUNT(*), MIN(at) FROM limit_attempts WHERE key = $1 AND at > $2")
-                .bind(&limit.key)
-                .bind(now - limit.window_secs)
-                .fetch_one(&mut **tx)
-                .await?;
-        let attempts = row.try_get::<i64, _>(0)? as u64;
+        let window = sqlx::query_as::<_, InWindow>(
+            "SELECT COUNT(*) AS n, MIN(at) AS oldest FROM limit_attempts WHERE key = $1 AND at > $2",
+        )
+        .bind(&limit.key)
+        .bind(now - limit.window_secs)
+        .fetch_one(&mut **tx)
+        .await?;
+        let attempts = window.n as u64;
         if attempts >= limit.max {
-            let oldest: Option<i64> = row.try_get(1)?;
-            let free_at = oldest.unwrap_or(now) + limit.window_secs;
+            let free_at = window.oldest.unwrap_or(now) + limit.window_secs;
             return Ok(Err(Refused { key: limit.key.clone(), attempts, free_at }));
         }
     }
     let mut ids = Vec::with_capacity(sorted.len());
     for limit in &sorted {
-        let id: i64 =
-            sqlx::query("INSERT INTO limit_attempts (key, at) VALUES ($1, $2) RETURNING id")
-                .bind(&limit.key)
-                .bind(now)
-                .fetch_one(&mut **tx)
-                .await?
-                .try_get(0)?;
-        ids.push((limit.key.clone(), id));
+        let new = sqlx::query_as::<_, NewId>(
+            "INSERT INTO limit_attempts (key, at) VALUES ($1, $2) RETURNING id",
+        )
+        .bind(&limit.key)
+        .bind(now)
+        .fetch_one(&mut **tx)
+        .await?;
+        ids.push((limit.key.clone(), new.id));
     }
     Ok(Ok(Attempt { ids }))
 }

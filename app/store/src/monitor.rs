@@ -1,9 +1,6 @@
 //! What operators monitor: the queue, grades by verdict, and the workers' heartbeats. Read from
 //! the database, so every app machine reports the same figures.
 
-use sqlx::any::AnyRow;
-use sqlx::Row;
-
 use crate::{Store, StoreError};
 
 /// Workers not heard from for this long are left out of the figures.
@@ -48,21 +45,31 @@ impl Store {
     pub async fn figures(&self, now_ms: i64) -> Result<Figures, StoreError> {
         let (queued, oldest_queued_ms) = self.queue_depth(now_ms).await?;
         let running = self.running_jobs().await?;
+        #[derive(sqlx::FromRow)]
+        struct OfVerdict {
+            verdict_status: String,
+            n: i64,
+        }
+        #[derive(sqlx::FromRow)]
+        struct Worker {
+            name: String,
+            last_seen_ms: i64,
+        }
         let by_verdict = |since_s: i64| {
-            sqlx::query(
-                "SELECT verdict_status, COUNT(*) FROM submissions \
+            sqlx::query_as::<_, OfVerdict>(
+                "SELECT verdict_status, COUNT(*) AS n FROM submissions \
                  WHERE status = 'graded' AND verdict_status IS NOT NULL AND finished_at >= $1 \
                  GROUP BY verdict_status ORDER BY verdict_status",
             )
             .bind(since_s)
             .fetch_all(&self.pool)
         };
-        let pairs = |rows: Vec<AnyRow>| -> Result<Vec<(String, i64)>, StoreError> {
-            rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+        let pairs = |rows: Vec<OfVerdict>| -> Vec<(String, i64)> {
+            rows.into_iter().map(|r| (r.verdict_status, r.n)).collect()
         };
-        let graded = pairs(by_verdict(i64::MIN).await?)?;
-        let graded_last_minute = pairs(by_verdict(now_ms / 1000 - 60).await?)?;
-        let workers = sqlx::query(
+        let graded = pairs(by_verdict(i64::MIN).await?);
+        let graded_last_minute = pairs(by_verdict(now_ms / 1000 - 60).await?);
+        let workers = sqlx::query_as::<_, Worker>(
             "SELECT name, last_seen_ms FROM workers WHERE last_seen_ms >= $1 ORDER BY name",
         )
         .bind(now_ms - WORKER_FORGOTTEN_MS)
@@ -74,7 +81,7 @@ impl Store {
             running,
             graded,
             graded_last_minute,
-            workers: pairs(workers)?,
+            workers: workers.into_iter().map(|w| (w.name, w.last_seen_ms)).collect(),
         })
     }
 }

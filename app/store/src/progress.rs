@@ -1,10 +1,8 @@
 //! Progress: XP events, quiz answers, lesson resets.
 
 use lockstep_xp::{Action, Event as XpEvent};
-use sqlx::any::AnyRow;
-use sqlx::Row;
 
-use crate::{Store, StoreError};
+use crate::{Store, StoreError, Write};
 
 /// A learner's last answers to one quiz.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +12,46 @@ pub struct LastAnswers {
     pub answers: Vec<Vec<usize>>,
     /// How many attempts since the lesson's last reset, this one included.
     pub attempts: u32,
+}
+
+/// A stored XP event: `kind`, `subject` and `recorded_at` of `xp_events`.
+#[derive(sqlx::FromRow)]
+pub(crate) struct EventRow {
+    kind: String,
+    subject: String,
+    recorded_at: i64,
+}
+
+impl EventRow {
+    /// `None` for a kind this version does not know: left out, not lost.
+    pub(crate) fn into_event(self) -> Option<XpEvent> {
+        let action = Action::from_stored(&self.kind, &self.subject)?;
+        Some(XpEvent { action, at: self.recorded_at })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct AttemptCounts {
+    live: i64,
+    ever: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct LastAnswersRow {
+    lesson: String,
+    quiz: i64,
+    answers: String,
+    attempts: i64,
+}
+
+impl LastAnswersRow {
+    /// `None` for answers this version cannot read: left out, as an unknown event is.
+    fn into_last(self) -> Option<(String, LastAnswers)> {
+        let quiz = u32::try_from(self.quiz).ok()?;
+        let answers = decode_answers(&self.answers)?;
+        let attempts = u32::try_from(self.attempts).unwrap_or(u32::MAX);
+        Some((self.lesson, LastAnswers { quiz, answers, attempts }))
+    }
 }
 
 impl Store {
@@ -50,6 +88,8 @@ impl Store {
         action: &Action,
         now: i64,
     ) -> Result<bool, StoreError> {
+        // One statement is a transaction of its own: a `Write` around it would only add its
+        // begin and commit to the round trips of the most frequent write.
         let done = insert_event(&self.pool, learner, action, now).await?;
         self.wrote_learner(learner);
         Ok(done)
@@ -58,21 +98,14 @@ impl Store {
     /// The learner's live events (not reset), oldest first. Rows of a kind this version does
     /// not know are left out, not lost.
     pub async fn events(&self, learner: &str) -> Result<Vec<XpEvent>, StoreError> {
-        let rows: Vec<AnyRow> = sqlx::query(
+        let rows = sqlx::query_as::<_, EventRow>(
             "SELECT kind, subject, recorded_at FROM xp_events WHERE learner_id = $1 AND reset_at IS NULL \
              ORDER BY recorded_at, id",
         )
         .bind(learner)
         .fetch_all(&self.pool)
         .await?;
-        let mut events = Vec::with_capacity(rows.len());
-        for r in &rows {
-            let (kind, subject): (String, String) = (r.try_get(0)?, r.try_get(1)?);
-            if let Some(action) = Action::from_stored(&kind, &subject) {
-                events.push(XpEvent { action, at: r.try_get(2)? });
-            }
-        }
-        Ok(events)
+        Ok(rows.into_iter().filter_map(EventRow::into_event).collect())
     }
 
     /// Resets the learner's progress in one lesson: its events stop counting and its quiz
@@ -84,26 +117,10 @@ impl Store {
         lesson: &str,
         now: i64,
     ) -> Result<u64, StoreError> {
-        let mut tx = self.begin_write().await?;
-        let done = sqlx::query(
-            "UPDATE xp_events SET reset_at = $1 WHERE learner_id = $2 AND lesson = $3 AND reset_at IS NULL",
-        )
-        .bind(now)
-        .bind(learner)
-        .bind(lesson)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "UPDATE quiz_attempts SET reset_at = $1 WHERE learner_id = $2 AND lesson = $3 AND reset_at IS NULL",
-        )
-        .bind(now)
-        .bind(learner)
-        .bind(lesson)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        self.wrote_learner(learner);
-        Ok(done.rows_affected())
+        let mut write = self.write().await?;
+        let reset = write.reset_lesson(learner, lesson, now).await?;
+        write.commit().await?;
+        Ok(reset)
     }
 
     /// Keeps one answer to quiz `quiz` of `lesson` (per question, the options chosen) and
@@ -118,23 +135,13 @@ impl Store {
         earned: &[Action],
         now: i64,
     ) -> Result<Vec<bool>, StoreError> {
-        let mut tx = self.begin_write().await?;
-        sqlx::query(
-            "INSERT INTO quiz_attempts (learner_id, lesson, quiz, answers, answered_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(learner)
-        .bind(lesson)
-        .bind(i64::from(quiz))
-        .bind(encode_answers(answers))
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        let mut write = self.write().await?;
+        write.keep_quiz_answers(learner, lesson, quiz, answers, now).await?;
         let mut recorded = Vec::with_capacity(earned.len());
         for action in earned {
-            recorded.push(insert_event(&mut *tx, learner, action, now).await?);
+            recorded.push(write.record(learner, action, now).await?);
         }
-        tx.commit().await?;
-        self.wrote_learner(learner);
+        write.commit().await?;
         Ok(recorded)
     }
 
@@ -157,20 +164,17 @@ impl Store {
         lesson: &str,
         quiz: u32,
     ) -> Result<(u32, u32), StoreError> {
-        let row = sqlx::query(
-            "SELECT COUNT(CASE WHEN reset_at IS NULL THEN 1 END), COUNT(*) FROM quiz_attempts \
-             WHERE learner_id = $1 AND lesson = $2 AND quiz = $3",
+        let counts = sqlx::query_as::<_, AttemptCounts>(
+            "SELECT COUNT(CASE WHEN reset_at IS NULL THEN 1 END) AS live, COUNT(*) AS ever \
+             FROM quiz_attempts WHERE learner_id = $1 AND lesson = $2 AND quiz = $3",
         )
         .bind(learner)
         .bind(lesson)
         .bind(i64::from(quiz))
         .fetch_one(&self.pool)
         .await?;
-        let count = |i| -> Result<u32, StoreError> {
-            let n: i64 = row.try_get(i)?;
-            Ok(u32::try_from(n).unwrap_or(u32::MAX))
-        };
-        Ok((count(0)?, count(1)?))
+        let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
+        Ok((count(counts.live), count(counts.ever)))
     }
 
     /// (lesson, last answers): the learner's last answers to each quiz since its lesson's last
@@ -182,32 +186,90 @@ impl Store {
     ) -> Result<Vec<(String, LastAnswers)>, StoreError> {
         let of_lesson = if lesson.is_some() { "AND lesson = $2 " } else { "" };
         let query = format!(
-            "SELECT a.lesson, a.quiz, a.answers, c.n FROM quiz_attempts a JOIN (\
+            "SELECT a.lesson AS lesson, a.quiz AS quiz, a.answers AS answers, c.n AS attempts \
+             FROM quiz_attempts a JOIN (\
                SELECT MAX(id) AS last, COUNT(*) AS n FROM quiz_attempts \
                WHERE learner_id = $1 {of_lesson}AND reset_at IS NULL GROUP BY lesson, quiz\
              ) c ON a.id = c.last ORDER BY a.lesson, a.quiz"
         );
-        let mut query = sqlx::query(&query).bind(learner);
+        let mut query = sqlx::query_as::<_, LastAnswersRow>(&query).bind(learner);
         if let Some(lesson) = lesson {
             query = query.bind(lesson);
         }
-        let rows: Vec<AnyRow> = query.fetch_all(&self.pool).await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for r in &rows {
-            let (lesson, quiz, answers, n): (String, i64, String, i64) =
-                (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?);
-            if let (Ok(quiz), Some(answers)) = (u32::try_from(quiz), decode_answers(&answers)) {
-                let attempts = u32::try_from(n).unwrap_or(u32::MAX);
-                out.push((lesson, LastAnswers { quiz, answers, attempts }));
-            }
-        }
-        Ok(out)
+        let rows = query.fetch_all(&self.pool).await?;
+        Ok(rows.into_iter().filter_map(LastAnswersRow::into_last).collect())
+    }
+}
+
+impl Write<'_> {
+    /// As [`Store::record`], in this transaction.
+    pub async fn record(
+        &mut self,
+        learner: &str,
+        action: &Action,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let done = insert_event(self.conn(), learner, action, now).await?;
+        self.wrote_learner(learner);
+        Ok(done)
+    }
+
+    /// Keeps one answer to quiz `quiz` of `lesson` (per question, the options chosen). What it
+    /// earned is [`recorded`](Write::record) in the same transaction, so that an answer is
+    /// never kept without its XP, nor XP without its answer.
+    pub async fn keep_quiz_answers(
+        &mut self,
+        learner: &str,
+        lesson: &str,
+        quiz: u32,
+        answers: &[Vec<usize>],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO quiz_attempts (learner_id, lesson, quiz, answers, answered_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(learner)
+        .bind(lesson)
+        .bind(i64::from(quiz))
+        .bind(encode_answers(answers))
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        self.wrote_learner(learner);
+        Ok(())
+    }
+
+    /// As [`Store::reset_lesson`], in this transaction.
+    pub async fn reset_lesson(
+        &mut self,
+        learner: &str,
+        lesson: &str,
+        now: i64,
+    ) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE xp_events SET reset_at = $1 WHERE learner_id = $2 AND lesson = $3 AND reset_at IS NULL",
+        )
+        .bind(now)
+        .bind(learner)
+        .bind(lesson)
+        .execute(self.conn())
+        .await?;
+        sqlx::query(
+            "UPDATE quiz_attempts SET reset_at = $1 WHERE learner_id = $2 AND lesson = $3 AND reset_at IS NULL",
+        )
+        .bind(now)
+        .bind(learner)
+        .bind(lesson)
+        .execute(self.conn())
+        .await?;
+        self.wrote_learner(learner);
+        Ok(done.rows_affected())
     }
 }
 
 /// Records `action` once: `true` the first time (a unique index on live rows makes a repeat,
-/// however concurrent, insert nothing). Runs on the pool or inside a caller's transaction.
-async fn insert_event<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+/// however concurrent, insert nothing). Runs on the pool or inside a transaction.
+pub(crate) async fn insert_event<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
     executor: E,
     learner: &str,
     action: &Action,

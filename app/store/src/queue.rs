@@ -14,11 +14,11 @@
 use grading_protocol::live::Event;
 use grading_protocol::Status;
 use lockstep_xp::Action;
-use sqlx::any::AnyRow;
-use sqlx::{Any, Row, Transaction};
+use sqlx::{Any, Transaction};
 
 use crate::limits::{self, Limit, Refused};
-use crate::{Backend, Store, StoreError};
+use crate::progress::insert_event;
+use crate::{Backend, Count, NewId, Store, StoreError};
 
 /// A script to queue.
 #[derive(Debug, Clone)]
@@ -157,20 +157,51 @@ const SUBMISSION_COLUMNS: &str =
     "s.id, s.learner_id, s.exercise, s.file_name, s.script, s.status, \
      s.verdict, s.verdict_status, s.created_at, s.finished_at";
 
-fn submission(r: &AnyRow) -> Result<Submission, StoreError> {
-    let verdict_status: Option<String> = r.try_get(7)?;
-    Ok(Submission {
-        id: r.try_get(0)?,
-        learner_id: r.try_get(1)?,
-        exercise: r.try_get(2)?,
-        file_name: r.try_get(3)?,
-        script: r.try_get(4)?,
-        status: SubmissionStatus::parse(&r.try_get::<String, _>(5)?)?,
-        verdict: r.try_get(6)?,
-        verdict_status: verdict_status.as_deref().map(parse_status).transpose()?,
-        created_at: r.try_get(8)?,
-        finished_at: r.try_get(9)?,
-    })
+#[derive(sqlx::FromRow)]
+struct SubmissionRow {
+    id: i64,
+    learner_id: String,
+    exercise: String,
+    file_name: String,
+    script: String,
+    status: String,
+    verdict: Option<String>,
+    verdict_status: Option<String>,
+    created_at: i64,
+    finished_at: Option<i64>,
+}
+
+impl TryFrom<SubmissionRow> for Submission {
+    type Error = StoreError;
+
+    fn try_from(r: SubmissionRow) -> Result<Submission, StoreError> {
+        Ok(Submission {
+            id: r.id,
+            learner_id: r.learner_id,
+            exercise: r.exercise,
+            file_name: r.file_name,
+            script: r.script,
+            status: SubmissionStatus::parse(&r.status)?,
+            verdict: r.verdict,
+            verdict_status: r.verdict_status.as_deref().map(parse_status).transpose()?,
+            created_at: r.created_at,
+            finished_at: r.finished_at,
+        })
+    }
+}
+
+/// A job, its submission, and the attempts made at it.
+#[derive(sqlx::FromRow)]
+struct JobRow {
+    id: i64,
+    submission_id: i64,
+    attempts: i64,
+}
+
+/// The submission of the job a statement touched.
+#[derive(sqlx::FromRow)]
+struct OfSubmission {
+    submission_id: i64,
 }
 
 fn parse_status(s: &str) -> Result<Status, StoreError> {
@@ -236,7 +267,7 @@ impl Store {
         {
             return Ok(Err(refused));
         }
-        let id: i64 = sqlx::query(
+        let id = sqlx::query_as::<_, NewId>(
             "INSERT INTO submissions (learner_id, exercise, file_name, script, created_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
@@ -247,7 +278,7 @@ impl Store {
         .bind(now_ms / 1000)
         .fetch_one(&mut *tx)
         .await?
-        .try_get(0)?;
+        .id;
         let ahead = enqueue(&mut tx, id, now_ms).await?;
         push_event(&mut tx, id, &Event::Queued { ahead }, now_ms).await?;
         tx.commit().await?;
@@ -255,12 +286,13 @@ impl Store {
     }
 
     pub async fn submission(&self, id: i64) -> Result<Option<Submission>, StoreError> {
-        let row =
-            sqlx::query(&format!("SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE s.id = $1"))
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?;
-        row.as_ref().map(submission).transpose()
+        let row = sqlx::query_as::<_, SubmissionRow>(&format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE s.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(Submission::try_from).transpose()
     }
 
     /// A learner's submissions, newest first (`exercise` limits them to one exercise).
@@ -269,7 +301,7 @@ impl Store {
         learner: &str,
         exercise: Option<&str>,
     ) -> Result<Vec<Submission>, StoreError> {
-        let rows = sqlx::query(&format!(
+        let rows = sqlx::query_as::<_, SubmissionRow>(&format!(
             "SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE s.learner_id = $1 \
              AND ($2 IS NULL OR s.exercise = $2) ORDER BY s.id DESC"
         ))
@@ -277,18 +309,18 @@ impl Store {
         .bind(exercise)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(submission).collect()
+        rows.into_iter().map(Submission::try_from).collect()
     }
 
     /// Every learner's submissions, newest first, at most `limit`: the instructor's list.
     pub async fn recent_submissions(&self, limit: i64) -> Result<Vec<Submission>, StoreError> {
-        let rows = sqlx::query(&format!(
+        let rows = sqlx::query_as::<_, SubmissionRow>(&format!(
             "SELECT {SUBMISSION_COLUMNS} FROM submissions s ORDER BY s.id DESC LIMIT $1"
         ))
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(submission).collect()
+        rows.into_iter().map(Submission::try_from).collect()
     }
 
     /// The submission's events after event `after` (0 for all), oldest first.
@@ -297,7 +329,13 @@ impl Store {
         submission: i64,
         after: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
-        let rows = sqlx::query(
+        #[derive(sqlx::FromRow)]
+        struct Stored {
+            id: i64,
+            data: String,
+            at_ms: i64,
+        }
+        let rows = sqlx::query_as::<_, Stored>(
             "SELECT id, data, at_ms FROM submission_events WHERE submission_id = $1 AND id > $2 \
              ORDER BY id",
         )
@@ -305,23 +343,26 @@ impl Store {
         .bind(after)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                let event = decode(&r.try_get::<String, _>(1)?)?;
-                Ok(StoredEvent { id: r.try_get(0)?, event, at_ms: r.try_get(2)? })
-            })
+        rows.into_iter()
+            .map(|r| Ok(StoredEvent { id: r.id, event: decode(&r.data)?, at_ms: r.at_ms }))
             .collect()
     }
 
     /// Queued jobs, and the age of the oldest in milliseconds: for monitoring.
     pub async fn queue_depth(&self, now_ms: i64) -> Result<(i64, i64), StoreError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*), COALESCE(MIN(created_ms), $1) FROM jobs WHERE status = 'queued'",
+        #[derive(sqlx::FromRow)]
+        struct Depth {
+            n: i64,
+            oldest_ms: i64,
+        }
+        let depth = sqlx::query_as::<_, Depth>(
+            "SELECT COUNT(*) AS n, COALESCE(MIN(created_ms), $1) AS oldest_ms FROM jobs \
+             WHERE status = 'queued'",
         )
         .bind(now_ms)
         .fetch_one(&self.pool)
         .await?;
-        Ok((row.try_get(0)?, now_ms - row.try_get::<i64, _>(1)?))
+        Ok((depth.n, now_ms - depth.oldest_ms))
     }
 
     /// Claims the oldest due job for `worker` (running on the batch system's `node`, if any),
@@ -352,17 +393,18 @@ impl Store {
                          ORDER BY id LIMIT 1{lock}) \
              RETURNING id, submission_id, attempts"
         );
-        let mut query =
-            sqlx::query(&sql).bind(lease).bind(worker).bind(now_ms + lease_ms).bind(now_ms);
+        let mut query = sqlx::query_as::<_, JobRow>(&sql)
+            .bind(lease)
+            .bind(worker)
+            .bind(now_ms + lease_ms)
+            .bind(now_ms);
         for exercise in exercises {
             query = query.bind(*exercise);
         }
         let row = query.fetch_optional(&mut *tx).await?;
-        let Some(row) = row else {
+        let Some(JobRow { id: job, submission_id: id, attempts }) = row else {
             return Ok(None);
         };
-        let (job, id, attempts): (i64, i64, i64) =
-            (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
         sqlx::query("UPDATE submissions SET status = 'running' WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
@@ -370,12 +412,13 @@ impl Store {
         let attempt = attempts as u32;
         let started = Event::Started { worker: worker.into(), attempt, node: node.map(Into::into) };
         push_event(&mut tx, id, &started, now_ms).await?;
-        let row =
-            sqlx::query(&format!("SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE s.id = $1"))
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
-        let submission = submission(&row)?;
+        let row = sqlx::query_as::<_, SubmissionRow>(&format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE s.id = $1"
+        ))
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let submission = Submission::try_from(row)?;
         tx.commit().await?;
         Ok(Some(Claimed { job, lease: lease.into(), attempt, submission }))
     }
@@ -388,7 +431,11 @@ impl Store {
         lease_ms: i64,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
-        let owner = sqlx::query(
+        #[derive(sqlx::FromRow)]
+        struct Renewed {
+            lease_owner: Option<String>,
+        }
+        let renewed = sqlx::query_as::<_, Renewed>(
             "UPDATE jobs SET lease_expires_ms = $1 WHERE id = $2 AND lease_id = $3 AND status = 'running' \
              RETURNING lease_owner",
         )
@@ -400,9 +447,9 @@ impl Store {
         // transaction that began meanwhile then fails with "database is locked".
         .fetch_all(&self.pool)
         .await?;
-        let Some(owner) = owner.first() else { return Ok(false) };
+        let Some(renewed) = renewed.into_iter().next() else { return Ok(false) };
         // A renewal is the grading worker's heartbeat.
-        if let Some(name) = owner.try_get::<Option<String>, _>(0)? {
+        if let Some(name) = renewed.lease_owner {
             self.worker_seen(&name, now_ms).await?;
         }
         Ok(true)
@@ -417,7 +464,7 @@ impl Store {
         event: &Event,
         now_ms: i64,
     ) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query(
+        let rows = sqlx::query_as::<_, OfSubmission>(
             "INSERT INTO submission_events (submission_id, kind, data, at_ms) \
              SELECT submission_id, $1, $2, $3 FROM jobs WHERE id = $4 AND lease_id = $5 AND status = 'running' \
              RETURNING submission_id",
@@ -429,7 +476,7 @@ impl Store {
         .bind(lease)
         .fetch_all(&self.pool) // to its end: see `renew`
         .await?;
-        Ok(row.first().map(|r| r.try_get(0)).transpose()?)
+        Ok(rows.first().map(|r| r.submission_id))
     }
 
     /// Stores the verdict the lease holder hands in, ends the job and, on a pass, records the
@@ -445,8 +492,13 @@ impl Store {
         verdict_json: &str,
         now_ms: i64,
     ) -> Result<Option<Finished>, StoreError> {
+        #[derive(sqlx::FromRow)]
+        struct Graded {
+            learner_id: String,
+            exercise: String,
+        }
         let mut tx = self.begin_write().await?;
-        let row = sqlx::query(
+        let row = sqlx::query_as::<_, OfSubmission>(
             "UPDATE jobs SET status = 'done', finished_ms = $1, lease_id = NULL \
              WHERE id = $2 AND lease_id = $3 AND status = 'running' RETURNING submission_id",
         )
@@ -455,11 +507,10 @@ impl Store {
         .bind(lease)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some(row) = row else {
+        let Some(OfSubmission { submission_id: id }) = row else {
             return Ok(None);
         };
-        let id: i64 = row.try_get(0)?;
-        let row = sqlx::query(
+        let Graded { learner_id, exercise } = sqlx::query_as::<_, Graded>(
             "UPDATE submissions SET status = 'graded', verdict = $1, verdict_status = $2, \
              finished_at = $3 WHERE id = $4 RETURNING learner_id, exercise",
         )
@@ -469,35 +520,23 @@ impl Store {
         .bind(id)
         .fetch_one(&mut *tx)
         .await?;
-        let (learner_id, exercise): (String, String) = (row.try_get(0)?, row.try_get(1)?);
         let mut recorded = Vec::new();
         if status == Status::Pass {
-            let earlier: i64 = sqlx::query(
-                "SELECT COUNT(*) FROM submissions WHERE learner_id = $1 AND exercise = $2 AND id < $3",
+            let earlier = sqlx::query_as::<_, Count>(
+                "SELECT COUNT(*) AS n FROM submissions WHERE learner_id = $1 AND exercise = $2 AND id < $3",
             )
             .bind(&learner_id)
             .bind(&exercise)
             .bind(id)
             .fetch_one(&mut *tx)
             .await?
-            .try_get(0)?;
+            .n;
             let mut actions = vec![Action::ExercisePassed { exercise: exercise.clone() }];
             if earlier == 0 {
                 actions.push(Action::ExerciseFirstTry { exercise: exercise.clone() });
             }
             for action in actions {
-                let done = sqlx::query(
-                    "INSERT INTO xp_events (learner_id, kind, subject, lesson, recorded_at) \
-                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-                )
-                .bind(&learner_id)
-                .bind(action.kind())
-                .bind(action.subject())
-                .bind(action.lesson())
-                .bind(now_ms / 1000)
-                .execute(&mut *tx)
-                .await?;
-                if done.rows_affected() == 1 {
+                if insert_event(&mut *tx, &learner_id, &action, now_ms / 1000).await? {
                     recorded.push(action);
                 }
             }
@@ -521,17 +560,16 @@ impl Store {
         now_ms: i64,
     ) -> Result<Option<Requeue>, StoreError> {
         let mut tx = self.begin_write().await?;
-        let row = sqlx::query(
-            "SELECT submission_id, attempts FROM jobs WHERE id = $1 AND lease_id = $2 AND status = 'running'",
+        let row = sqlx::query_as::<_, JobRow>(
+            "SELECT id, submission_id, attempts FROM jobs WHERE id = $1 AND lease_id = $2 AND status = 'running'",
         )
         .bind(job)
         .bind(lease)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some(row) = row else {
+        let Some(JobRow { submission_id: id, attempts, .. }) = row else {
             return Ok(None);
         };
-        let (id, attempts): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
         let outcome = give_back(&mut tx, job, id, attempts as u32, reason, policy, now_ms).await?;
         tx.commit().await?;
         Ok(Some(outcome))
@@ -545,13 +583,19 @@ impl Store {
         policy: RetryPolicy,
         now_ms: i64,
     ) -> Result<Vec<(i64, Requeue)>, StoreError> {
+        #[derive(sqlx::FromRow)]
+        struct Expired {
+            #[sqlx(flatten)]
+            job: JobRow,
+            lease_owner: Option<String>,
+        }
         let lock = self.skip_locked();
         let mut taken = Vec::new();
         loop {
             let mut tx = self.begin_write().await?;
             // Expire the lease first, in the statement that finds the job, so that only one
             // reaper acts on it and its holder is locked out from here on.
-            let row = sqlx::query(&format!(
+            let row = sqlx::query_as::<_, Expired>(&format!(
                 "UPDATE jobs SET lease_id = NULL \
                  WHERE id = (SELECT id FROM jobs WHERE status = 'running' AND lease_expires_ms < $1 \
                              ORDER BY id LIMIT 1{lock}) \
@@ -560,12 +604,13 @@ impl Store {
             .bind(now_ms)
             .fetch_optional(&mut *tx)
             .await?;
-            let Some(row) = row else {
+            let Some(Expired {
+                job: JobRow { id: job, submission_id: id, attempts },
+                lease_owner: owner,
+            }) = row
+            else {
                 return Ok(taken);
             };
-            let (job, id, attempts): (i64, i64, i64) =
-                (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
-            let owner: Option<String> = row.try_get(3)?;
             let reason = format!(
                 "the worker {} stopped answering while it graded this",
                 owner.as_deref().unwrap_or("?")
@@ -641,13 +686,13 @@ async fn enqueue(
         .bind(now_ms)
         .execute(&mut **tx)
         .await?;
-    let ahead: i64 =
-        sqlx::query("SELECT COUNT(*) FROM jobs WHERE status = 'queued' AND submission_id <> $1")
-            .bind(submission)
-            .fetch_one(&mut **tx)
-            .await?
-            .try_get(0)?;
-    Ok(ahead as u64)
+    let ahead = sqlx::query_as::<_, Count>(
+        "SELECT COUNT(*) AS n FROM jobs WHERE status = 'queued' AND submission_id <> $1",
+    )
+    .bind(submission)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(ahead.n as u64)
 }
 
 /// Takes a job back from its worker: queued again, or failed when out of attempts.

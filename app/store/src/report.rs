@@ -1,8 +1,8 @@
 //! What the instructor's view reads: every learner and every first answer to a quiz.
 
-use lockstep_xp::{Action, Event as XpEvent};
-use sqlx::Row;
+use lockstep_xp::Event as XpEvent;
 
+use crate::progress::{decode_answers, EventRow};
 use crate::{Store, StoreError};
 
 /// A learner with an account, or an anonymous one with any progress; learners merged into an
@@ -26,8 +26,21 @@ pub struct QuizAnswerRow {
 
 impl Store {
     pub async fn learners_report(&self) -> Result<Vec<LearnerRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT l.id, a.email, l.created_at FROM learners l LEFT JOIN accounts a ON a.learner_id = l.id \
+        #[derive(sqlx::FromRow)]
+        struct Learner {
+            learner_id: String,
+            email: Option<String>,
+            created_at: i64,
+        }
+        #[derive(sqlx::FromRow)]
+        struct LearnerEvent {
+            learner_id: String,
+            #[sqlx(flatten)]
+            event: EventRow,
+        }
+        let rows = sqlx::query_as::<_, Learner>(
+            "SELECT l.id AS learner_id, a.email AS email, l.created_at AS created_at \
+             FROM learners l LEFT JOIN accounts a ON a.learner_id = l.id \
              WHERE l.merged_into IS NULL AND (a.id IS NOT NULL OR EXISTS (\
                SELECT 1 FROM xp_events e WHERE e.learner_id = l.id AND e.reset_at IS NULL)) \
              ORDER BY l.created_at, l.id",
@@ -36,29 +49,24 @@ impl Store {
         .await?;
         let mut learners = Vec::with_capacity(rows.len());
         let mut index = std::collections::HashMap::new();
-        for r in &rows {
-            let learner_id: String = r.try_get(0)?;
-            index.insert(learner_id.clone(), learners.len());
+        for r in rows {
+            index.insert(r.learner_id.clone(), learners.len());
             learners.push(LearnerRow {
-                learner_id,
-                email: r.try_get(1)?,
-                created_at: r.try_get(2)?,
+                learner_id: r.learner_id,
+                email: r.email,
+                created_at: r.created_at,
                 events: Vec::new(),
             });
         }
-        let events = sqlx::query(
+        let events = sqlx::query_as::<_, LearnerEvent>(
             "SELECT learner_id, kind, subject, recorded_at FROM xp_events WHERE reset_at IS NULL \
              ORDER BY recorded_at, id",
         )
         .fetch_all(&self.pool)
         .await?;
-        for r in &events {
-            let learner: String = r.try_get(0)?;
-            let (kind, subject): (String, String) = (r.try_get(1)?, r.try_get(2)?);
-            if let (Some(&i), Some(action)) =
-                (index.get(&learner), Action::from_stored(&kind, &subject))
-            {
-                learners[i].events.push(XpEvent { action, at: r.try_get(3)? });
+        for r in events {
+            if let (Some(&i), Some(event)) = (index.get(&r.learner_id), r.event.into_event()) {
+                learners[i].events.push(event);
             }
         }
         Ok(learners)
@@ -66,7 +74,13 @@ impl Store {
 
     /// Each learner's first answer to each quiz (resets included: a reset does not unlearn).
     pub async fn first_quiz_answers(&self) -> Result<Vec<QuizAnswerRow>, StoreError> {
-        let rows = sqlx::query(
+        #[derive(sqlx::FromRow)]
+        struct FirstAnswer {
+            lesson: String,
+            quiz: i64,
+            answers: String,
+        }
+        let rows = sqlx::query_as::<_, FirstAnswer>(
             "SELECT lesson, quiz, answers FROM quiz_attempts WHERE id IN (\
                SELECT MIN(id) FROM quiz_attempts GROUP BY learner_id, lesson, quiz\
              ) ORDER BY lesson, quiz, id",
@@ -74,13 +88,9 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         let mut out = Vec::with_capacity(rows.len());
-        for r in &rows {
-            let quiz: i64 = r.try_get(1)?;
-            let answers: String = r.try_get(2)?;
-            if let (Ok(quiz), Some(answers)) =
-                (u32::try_from(quiz), crate::progress::decode_answers(&answers))
-            {
-                out.push(QuizAnswerRow { lesson: r.try_get(0)?, quiz, answers });
+        for r in rows {
+            if let (Ok(quiz), Some(answers)) = (u32::try_from(r.quiz), decode_answers(&r.answers)) {
+                out.push(QuizAnswerRow { lesson: r.lesson, quiz, answers });
             }
         }
         Ok(out)

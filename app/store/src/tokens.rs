@@ -1,8 +1,6 @@
 //! Bearer tokens for what is not a browser: grading workers, and learners' terminal clients.
 //! Only a hash of each token is stored; the server makes and hashes them.
 
-use sqlx::Row;
-
 use crate::{Store, StoreError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,16 +53,20 @@ impl Store {
 
     /// Whose live token has this hash.
     pub async fn token_owner(&self, hash: &str) -> Result<Option<TokenOwner>, StoreError> {
-        let row = sqlx::query(
+        #[derive(sqlx::FromRow)]
+        struct Token {
+            kind: String,
+            name: String,
+            learner_id: Option<String>,
+        }
+        let token = sqlx::query_as::<_, Token>(
             "SELECT kind, name, learner_id FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL",
         )
         .bind(hash)
         .fetch_optional(&self.pool)
         .await?;
-        let Some(row) = row else { return Ok(None) };
-        let (kind, name, learner): (String, String, Option<String>) =
-            (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
-        Ok(match (kind.as_str(), learner) {
+        let Some(Token { kind, name, learner_id }) = token else { return Ok(None) };
+        Ok(match (kind.as_str(), learner_id) {
             ("worker", _) => Some(TokenOwner::Worker { name }),
             ("learner", Some(learner_id)) => Some(TokenOwner::Learner { learner_id, name }),
             _ => None,
@@ -97,11 +99,16 @@ impl Store {
 
     /// The names of the live worker tokens, with when each was made.
     pub async fn worker_tokens(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query(
+        #[derive(sqlx::FromRow)]
+        struct WorkerToken {
+            name: String,
+            created_at: i64,
+        }
+        let rows = sqlx::query_as::<_, WorkerToken>(
             "SELECT name, created_at FROM api_tokens WHERE kind = 'worker' AND revoked_at IS NULL ORDER BY name",
         )
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+        Ok(rows.into_iter().map(|r| (r.name, r.created_at)).collect())
     }
 }
