@@ -78,9 +78,18 @@ impl Rules {
         let earned =
             lockstep_xp::quiz_answered(slug, index, marked.passed, marked.perfect, ever == 0);
         let (learner, cookie) = self.learner_of(requester).await?;
+        let (learner, earned, chosen) = (&learner, &earned, &chosen);
         let recorded = self
-            .recording(&learner, &earned, |at| {
-                store.record_quiz_answers(&learner, slug, index, &chosen, &earned, at)
+            .recording(learner, earned, |at| async move {
+                // An answer is never kept without what it earned, nor XP without its answer.
+                let mut write = store.write().await?;
+                write.keep_quiz_answers(learner, slug, index, chosen, at).await?;
+                let mut recorded = Vec::with_capacity(earned.len());
+                for action in earned {
+                    recorded.push(write.record(learner, action, at).await?);
+                }
+                write.commit().await?;
+                Ok(recorded)
             })
             .await
             .map_err(RulesError::from)?;

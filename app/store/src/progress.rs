@@ -123,28 +123,6 @@ impl Store {
         Ok(reset)
     }
 
-    /// Keeps one answer to quiz `quiz` of `lesson` (per question, the options chosen) and
-    /// records what it `earned`, in one transaction: an answer is never kept without its XP,
-    /// nor XP without its answer. Per action, whether it was recorded now (`false`: before).
-    pub async fn record_quiz_answers(
-        &self,
-        learner: &str,
-        lesson: &str,
-        quiz: u32,
-        answers: &[Vec<usize>],
-        earned: &[Action],
-        now: i64,
-    ) -> Result<Vec<bool>, StoreError> {
-        let mut write = self.write().await?;
-        write.keep_quiz_answers(learner, lesson, quiz, answers, now).await?;
-        let mut recorded = Vec::with_capacity(earned.len());
-        for action in earned {
-            recorded.push(write.record(learner, action, now).await?);
-        }
-        write.commit().await?;
-        Ok(recorded)
-    }
-
     /// The learner's last answers to each quiz of `lesson` (since any reset).
     pub async fn last_quiz_answers(
         &self,

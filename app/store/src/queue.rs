@@ -81,19 +81,6 @@ pub struct Submission {
     pub finished_at: Option<i64>,
 }
 
-impl Submission {
-    /// Whether `learner` submitted it.
-    pub fn is_owned_by(&self, learner: Option<&str>) -> bool {
-        learner == Some(self.learner_id.as_str())
-    }
-
-    /// The rule for every way of reading a submission (its page, the API, its events): its
-    /// learner, or an instructor. Anyone else is answered as for one that does not exist.
-    pub fn may_be_read_by(&self, learner: Option<&str>, instructor: bool) -> bool {
-        self.is_owned_by(learner) || instructor
-    }
-}
-
 /// One event of a submission, with the id `Last-Event-ID` names.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredEvent {
@@ -531,10 +518,7 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?
             .n;
-            let mut actions = vec![Action::ExercisePassed { exercise: exercise.clone() }];
-            if earlier == 0 {
-                actions.push(Action::ExerciseFirstTry { exercise: exercise.clone() });
-            }
+            let actions = lockstep_xp::exercise_passed(&exercise, earlier == 0);
             for action in actions {
                 if insert_event(&mut *tx, &learner_id, &action, now_ms / 1000).await? {
                     recorded.push(action);

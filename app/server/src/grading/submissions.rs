@@ -170,6 +170,7 @@ async fn from_multipart(
 pub async fn create(
     State(state): State<AppState>,
     session: Session,
+    ApiRequester(requester): ApiRequester,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, HttpError> {
@@ -194,7 +195,7 @@ pub async fn create(
     };
     let outcome = match refused {
         Some(why) => Err((StatusCode::BAD_REQUEST, why)),
-        None => queue(&state, &session, &headers, &script).await?,
+        None => queue(&state, &requester, &script).await?,
     };
     match (outcome, form) {
         (Ok(id), false) => {
@@ -236,12 +237,9 @@ pub async fn create(
 
 async fn queue(
     state: &AppState,
-    session: &Session,
-    headers: &HeaderMap,
+    requester: &Requester,
     new: &NewScript,
 ) -> Result<Result<i64, (StatusCode, String)>, HttpError> {
-    let requester = state.rules().api_requester(Some(session), headers).await;
-    let requester = requester.map_err(|e| HttpError::internal("who is asking", e))?;
     let Some(learner) = requester.known_learner() else {
         return Ok(Err((
             StatusCode::UNAUTHORIZED,
@@ -292,18 +290,12 @@ async fn queue(
 /// The submission, if the requester may read it: its learner, or an instructor.
 async fn readable(
     state: &AppState,
-    session: &Session,
-    headers: &HeaderMap,
+    requester: &Requester,
     id: i64,
-) -> Result<(Submission, Requester), HttpError> {
-    let requester = state
-        .rules()
-        .api_requester(Some(session), headers)
-        .await
-        .map_err(|e| HttpError::internal("requester", e))?;
+) -> Result<Submission, HttpError> {
     let found = state.context.store.submission(id).await;
     match found.map_err(|e| HttpError::internal("read", e))? {
-        Some(s) if requester.may_read(&s) => Ok((s, requester)),
+        Some(s) if requester.may_read(&s) => Ok(s),
         _ => {
             let why = format!("there is no submission {id} of yours");
             Err(HttpError::refused(StatusCode::NOT_FOUND, why))
@@ -315,10 +307,9 @@ async fn readable(
 pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-    session: Session,
-    headers: HeaderMap,
+    ApiRequester(requester): ApiRequester,
 ) -> Result<Response, HttpError> {
-    let (s, _) = readable(&state, &session, &headers, id).await?;
+    let s = readable(&state, &requester, id).await?;
     Ok(Json(SubmissionJson::from(&s)).into_response())
 }
 
@@ -355,10 +346,10 @@ pub async fn events(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     Query(query): Query<After>,
-    session: Session,
+    ApiRequester(requester): ApiRequester,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
-    let (submission, _) = readable(&state, &session, &headers, id).await?;
+    let submission = readable(&state, &requester, id).await?;
     let after = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
@@ -434,10 +425,10 @@ async fn next_events(
 pub async fn cancel(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-    session: Session,
+    ApiRequester(requester): ApiRequester,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
-    let (submission, requester) = readable(&state, &session, &headers, id).await?;
+    let submission = readable(&state, &requester, id).await?;
     if !requester.owns(&submission) {
         let why = "only the learner who submitted it can cancel it";
         return Err(HttpError::refused(StatusCode::FORBIDDEN, why));
@@ -455,10 +446,10 @@ pub async fn cancel(
 pub async fn rerun(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-    session: Session,
+    ApiRequester(requester): ApiRequester,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
-    let (_, requester) = readable(&state, &session, &headers, id).await?;
+    readable(&state, &requester, id).await?;
     if !requester.is_instructor() {
         let why = "only instructors can grade a submission again";
         return Err(HttpError::refused(StatusCode::FORBIDDEN, why));

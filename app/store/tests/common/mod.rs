@@ -60,3 +60,23 @@ pub async fn completed(store: &Store, learner: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// Keeps an answer and records what it earned in one write, as the quiz's rule does; per
+/// action, whether it was recorded now.
+pub async fn answer(
+    store: &Store,
+    learner: &str,
+    (lesson, quiz): (&str, u32),
+    answers: &[Vec<usize>],
+    earned: &[lockstep_xp::Action],
+    now: i64,
+) -> Result<Vec<bool>, lockstep_store::StoreError> {
+    let mut write = store.write().await?;
+    write.keep_quiz_answers(learner, lesson, quiz, answers, now).await?;
+    let mut recorded = Vec::new();
+    for action in earned {
+        recorded.push(write.record(learner, action, now).await?);
+    }
+    write.commit().await?;
+    Ok(recorded)
+}
