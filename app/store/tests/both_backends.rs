@@ -161,7 +161,7 @@ async fn merging_counts_nothing_twice(store: &Store) {
     let earned = [quiz("torchrun", 0)];
     for (answer, first) in [(0, true), (1, false)] {
         let answers = [vec![answer]];
-        let recorded = common::answer(&store, "anon", ("torchrun", 0), &answers, &earned, 8);
+        let recorded = common::answer(store, "anon", ("torchrun", 0), &answers, &earned, 8);
         assert_eq!(recorded.await.unwrap(), vec![first]);
     }
     // A reset event moves as history and counts nowhere.

@@ -36,11 +36,11 @@ async fn every_write_shows_at_once(store: &Store) {
     let lesson = Action::LessonCompleted { lesson: "torchrun".into() };
     store.record(me, &lesson, 2).await.unwrap();
     agree(store, me, "record").await;
-    common::answer(&store, me, ("torchrun", 0), &[vec![1], vec![0, 2]], &[], 3).await.unwrap();
+    common::answer(store, me, ("torchrun", 0), &[vec![1], vec![0, 2]], &[], 3).await.unwrap();
     agree(store, me, "the first quiz answers").await;
-    common::answer(&store, me, ("torchrun", 0), &[vec![2], vec![0]], &[], 4).await.unwrap();
+    common::answer(store, me, ("torchrun", 0), &[vec![2], vec![0]], &[], 4).await.unwrap();
     agree(store, me, "answers again").await;
-    common::answer(&store, me, ("dataparallel", 1), &[vec![3]], &[], 5).await.unwrap();
+    common::answer(store, me, ("dataparallel", 1), &[vec![3]], &[], 5).await.unwrap();
     agree(store, me, "answers in another lesson").await;
     store.reset_lesson(me, "torchrun", 6).await.unwrap();
     agree(store, me, "reset").await;
@@ -51,7 +51,7 @@ async fn every_write_shows_at_once(store: &Store) {
 
     store.issue_learner("anon", 7).await.unwrap();
     store.record("anon", &lesson, 7).await.unwrap();
-    common::answer(&store, "anon", ("torchrun", 0), &[vec![1]], &[], 7).await.unwrap();
+    common::answer(store, "anon", ("torchrun", 0), &[vec![1]], &[], 7).await.unwrap();
     agree(store, "anon", "anonymous progress").await;
     store.merge_learner("anon", me).await.unwrap();
     agree(store, "anon", "merge (from)").await;
