@@ -252,7 +252,14 @@ fn Lesson(
             BodyBlock::Quiz(quiz) => slot(LearnerPart::Quiz(quiz.index), &lesson, &state),
         })
         .collect_view();
-    let requests = lesson.request_parts.iter().map(|name| request_part(name)).collect_view();
+    // After the completion, in the same child of the article: a page without request parts is
+    // byte for byte what it was before they existed (an empty list would leave a marker).
+    let completion = if lesson.request_parts.is_empty() {
+        completion
+    } else {
+        let requests = lesson.request_parts.iter().map(|name| request_part(name)).collect_view();
+        view! { {completion} {requests} }.into_any()
+    };
     let LessonView { position, total, title, minutes, tags, summary, toc, prev, next, .. } = lesson;
     view! {
         <Title text=title.clone()/>
@@ -275,7 +282,6 @@ fn Lesson(
                     {prev.map(|p| view! { <a class="prev" rel="prev" href=lockstep_routes::lesson(&p.slug)>"← " {p.title}</a> })}
                     {next.map(|n| view! { <a class="next" rel="next" href=lockstep_routes::lesson(&n.slug)>{n.title} " →"</a> })}
                 </nav>
-                {requests}
             </article>
             <aside class="lesson-aside">
                 <Toc entries=toc/>
