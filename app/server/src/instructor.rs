@@ -37,5 +37,5 @@ fn csv(file: &str, text: String) -> Response {
 }
 
 fn failed(e: lockstep_store::StoreError) -> HttpError {
-    HttpError::internal("instructor CSV", e).text()
+    HttpError::internal("instructor CSV", e).page()
 }

@@ -36,7 +36,7 @@ pub async fn answer(
             (page_models::progressed(&recorded.before, &recorded.after, account).message(), cookie)
         }
         Err(e @ QuizError::NoQuiz(..)) => {
-            return Err(HttpError::refused(StatusCode::NOT_FOUND, e.to_string()).text())
+            return Err(HttpError::refused(StatusCode::NOT_FOUND, e.to_string()).page())
         }
         Err(QuizError::Misfit(why)) => return Err(refused(&why)),
         Err(QuizError::Failed(e)) => return Err(failed(e)),
@@ -50,11 +50,11 @@ pub async fn answer(
 /// A form that does not fit the quiz: the browser's page answers it as text.
 fn refused(why: &str) -> HttpError {
     let why = format!("these answers do not fit the quiz: {why}");
-    HttpError::refused(StatusCode::BAD_REQUEST, why).text()
+    HttpError::refused(StatusCode::BAD_REQUEST, why).page()
 }
 
 fn failed(e: impl std::fmt::Display) -> HttpError {
-    HttpError::internal("quiz answers", e).text()
+    HttpError::internal("quiz answers", e).page()
 }
 
 /// No quiz has this many questions; a form naming one further is refused before anything is

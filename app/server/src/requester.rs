@@ -28,7 +28,8 @@ impl FromRequestParts<AppState> for Requester {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, HttpError> {
         let session = session(parts, state).await;
-        state.rules().requester(session.as_ref(), &parts.headers).await.map_err(failed)
+        let requester = state.rules().requester(session.as_ref(), &parts.headers).await;
+        requester.map_err(|e| failed(e).page())
     }
 }
 
@@ -56,7 +57,7 @@ impl FromRequestParts<AppState> for Instructor {
             Requester::Instructor(account) => Ok(Instructor(account)),
             _ => {
                 let why = "instructors only: sign in with an instructor's account";
-                Err(HttpError::refused(StatusCode::FORBIDDEN, why).text())
+                Err(HttpError::refused(StatusCode::FORBIDDEN, why).page())
             }
         }
     }

@@ -431,9 +431,14 @@ fn forged_quiz_answers_are_refused_and_change_nothing() {
             ("attempt=0&q7=0", "there is no question 7"),
             ("attempt=0&q0=all", "`all` is not an option number"),
             ("attempt=first&q0=0", "`first` is not an attempt number"),
+            ("attempt=0&q0=%3Cscript%3E", "`&lt;script&gt;` is not an option number"),
         ] {
             let res = answer_quiz(&app, quiz, body, None).await;
             assert_eq!(res.status, StatusCode::BAD_REQUEST, "{body}");
+            // The browser that posted it gets a page of the site saying why, escaped.
+            assert!(res.headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/html"));
+            assert!(res.body.contains("<h1>Bad Request</h1>"), "{body}: {}", res.body);
+            assert!(!res.body.contains("<script"), "{body}: {}", res.body);
             assert!(res.body.contains(why), "{body}: {}", res.body);
             assert!(
                 res.headers.get(header::SET_COOKIE).is_none(),

@@ -325,7 +325,7 @@ async fn finish(
 }
 
 fn internal(e: AuthError) -> Response {
-    HttpError::internal("account", e).text().into_response()
+    HttpError::internal("account", e).page().into_response()
 }
 
 #[cfg(test)]

@@ -195,7 +195,10 @@ pub async fn create(
     };
     let outcome = match refused {
         Some(why) => Err((StatusCode::BAD_REQUEST, why)),
-        None => queue(&state, &requester, &script).await?,
+        None => {
+            let queued = queue(&state, &requester, &script).await;
+            queued.map_err(|e| if form { e.page() } else { e })?
+        }
     };
     match (outcome, form) {
         (Ok(id), false) => {

@@ -18,7 +18,7 @@ pub async fn create_learner_token(
     session: Session,
     requester: Requester,
 ) -> Result<Response, HttpError> {
-    let failed = |e: &dyn std::fmt::Display| HttpError::internal("learner token", e).text();
+    let failed = |e: &dyn std::fmt::Display| HttpError::internal("learner token", e).page();
     if let Some(account) = requester.account() {
         let store = &state.context.store;
         let (token, hash) = new_token(LEARNER_PREFIX).map_err(|e| failed(&e))?;
