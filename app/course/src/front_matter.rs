@@ -12,8 +12,6 @@ pub struct FrontMatter {
     pub title: String,
     /// Position in the course; unique across lessons.
     pub order: u32,
-    /// Estimated reading time.
-    pub minutes: u32,
     #[serde(default)]
     pub tags: Vec<String>,
     /// XP a learner earns for completing the lesson. The server, not the page, awards it.
@@ -43,7 +41,7 @@ pub fn split<'a>(file: &str, text: &'a str) -> Split<'a> {
                 file,
                 1,
                 "missing front matter: a lesson must start with a line `+++`, then TOML keys \
-                 (title, order, minutes, tags, xp, summary), then a closing `+++`",
+                 (title, order, tags, xp, summary), then a closing `+++`",
             )]),
             order_line: 1,
             body: text,
@@ -83,6 +81,11 @@ pub fn split<'a>(file: &str, text: &'a str) -> Split<'a> {
 fn parse_toml(file: &str, toml_text: &str) -> Result<FrontMatter, Vec<Diagnostic>> {
     // The TOML starts on line 2, right after the opening `+++`.
     let lines = LineIndex::new(toml_text, 2);
+    if let Some(line) = key_line(toml_text, "minutes") {
+        let message = "front matter: `minutes` is computed from the lesson's words, code, \
+                       questions and simulations (lessons/README.md): remove it";
+        return Err(vec![Diagnostic::new(file, line + 1, message)]);
+    }
     let front: FrontMatter = toml::from_str(toml_text).map_err(|e| {
         let line = e.span().map_or(1, |s| lines.line_of(s.start));
         vec![Diagnostic::new(file, line, format!("front matter: {}", e.message()))]
@@ -98,13 +101,6 @@ fn parse_toml(file: &str, toml_text: &str) -> Result<FrontMatter, Vec<Diagnostic
     }
     if front.order == 0 {
         problems.push(Diagnostic::new(file, at("order"), "front matter: `order` starts at 1"));
-    }
-    if front.minutes == 0 {
-        problems.push(Diagnostic::new(
-            file,
-            at("minutes"),
-            "front matter: `minutes` must be at least 1",
-        ));
     }
     for tag in &front.tags {
         let ok = !tag.is_empty()
@@ -138,7 +134,7 @@ fn key_line(toml_text: &str, key: &str) -> Option<usize> {
 mod tests {
     use super::*;
 
-    const GOOD: &str = "+++\ntitle = \"T\"\norder = 2\nminutes = 5\ntags = [\"a\", \"b-c\"]\nxp = 10\nsummary = \"S\"\n+++\n# Body\n";
+    const GOOD: &str = "+++\ntitle = \"T\"\norder = 2\ntags = [\"a\", \"b-c\"]\nxp = 10\nsummary = \"S\"\n+++\n# Body\n";
 
     #[test]
     fn splits_good_front_matter() {
@@ -148,7 +144,7 @@ mod tests {
         assert_eq!(f.order, 2);
         assert_eq!(f.tags, vec!["a", "b-c"]);
         assert_eq!(s.body, "# Body\n");
-        assert_eq!(s.body_first_line, 9);
+        assert_eq!(s.body_first_line, 8);
         assert_eq!(s.order_line, 3);
     }
 
@@ -169,19 +165,28 @@ mod tests {
 
     #[test]
     fn unknown_field_names_its_line() {
-        let text = GOOD.replace("minutes = 5\n", "minutes = 5\nminuts = 6\n");
+        let text = GOOD.replace("order = 2\n", "order = 2\nordre = 6\n");
         let e = split("02-x.md", &text).front.unwrap_err();
         assert_eq!(e.len(), 1);
-        assert_eq!(e[0].line, 5, "{}", e[0]);
-        assert!(e[0].message.contains("unknown field `minuts`"), "{}", e[0]);
-        assert!(e[0].to_string().starts_with("02-x.md:5: front matter: unknown field"));
+        assert_eq!(e[0].line, 4, "{}", e[0]);
+        assert!(e[0].message.contains("unknown field `ordre`"), "{}", e[0]);
+        assert!(e[0].to_string().starts_with("02-x.md:4: front matter: unknown field"));
+    }
+
+    #[test]
+    fn minutes_are_computed_not_declared() {
+        let text = GOOD.replace("xp = 10\n", "xp = 10\nminutes = 5\n");
+        let e = split("02-x.md", &text).front.unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].line, 6, "{}", e[0]);
+        assert!(e[0].message.contains("`minutes` is computed"), "{}", e[0]);
     }
 
     #[test]
     fn wrong_type_names_its_line() {
         let text = GOOD.replace("xp = 10", "xp = \"ten\"");
         let e = split("x.md", &text).front.unwrap_err();
-        assert_eq!(e[0].line, 6, "{}", e[0]);
+        assert_eq!(e[0].line, 5, "{}", e[0]);
     }
 
     #[test]
@@ -206,7 +211,7 @@ mod tests {
             .replace("title = \"T\"", "title = \" \"");
         let e = split("x.md", &text).front.unwrap_err();
         let lines: Vec<_> = e.iter().map(|d| d.line).collect();
-        assert_eq!(lines, vec![2, 3, 5], "{e:?}");
+        assert_eq!(lines, vec![2, 3, 4], "{e:?}");
     }
 
     #[test]

@@ -5,6 +5,8 @@ use std::collections::BTreeSet;
 use crate::diagnostic::Diagnostic;
 use crate::front_matter::{self, FrontMatter};
 use crate::markdown::{self, Block, Exercise, LessonLink, TocEntry};
+use crate::prose::{self, Prose};
+use crate::reading::Reading;
 use crate::slug::slug_for_file;
 
 /// A lesson that parsed and rendered without problems.
@@ -18,6 +20,8 @@ pub struct Lesson {
     pub toc: Vec<TocEntry>,
     /// The graded exercises it declares.
     pub exercises: Vec<Exercise>,
+    /// What it takes to read: its minutes on the page.
+    pub reading: Reading,
 }
 
 impl Lesson {
@@ -39,6 +43,8 @@ pub enum LessonEntry {
         file: String,
         /// What could be read of the front matter, so the index can still place the lesson.
         front: Option<FrontMatter>,
+        /// What could be read of the body.
+        reading: Reading,
         problems: Vec<Diagnostic>,
     },
 }
@@ -73,6 +79,13 @@ impl LessonEntry {
         }
     }
 
+    pub fn reading(&self) -> Reading {
+        match self {
+            LessonEntry::Ready(l) => l.reading,
+            LessonEntry::Broken { reading, .. } => *reading,
+        }
+    }
+
     pub fn problems(&self) -> &[Diagnostic] {
         match self {
             LessonEntry::Ready(_) => &[],
@@ -92,11 +105,24 @@ pub(crate) struct Parsed {
     pub anchors: BTreeSet<String>,
     pub links: Vec<LessonLink>,
     pub exercises: Vec<Exercise>,
+    /// Its text, for the checks across lessons.
+    pub prose: Prose,
     pub problems: Vec<Diagnostic>,
 }
 
 impl Parsed {
+    pub fn reading(&self) -> Reading {
+        let count = |f: fn(&Block) -> usize| self.body.iter().map(f).sum();
+        Reading {
+            words: self.prose.words(),
+            code_lines: self.prose.code_lines,
+            questions: count(|b| if let Block::Quiz(q) = b { q.questions.len() } else { 0 }),
+            simulations: count(|b| usize::from(matches!(b, Block::Simulation(_)))),
+        }
+    }
+
     pub fn into_entry(self) -> LessonEntry {
+        let reading = self.reading();
         match self.front {
             Some(front) if self.problems.is_empty() => LessonEntry::Ready(Lesson {
                 slug: self.slug,
@@ -105,11 +131,13 @@ impl Parsed {
                 body: self.body,
                 toc: self.toc,
                 exercises: self.exercises,
+                reading,
             }),
             front => LessonEntry::Broken {
                 slug: self.slug,
                 file: self.file,
                 front,
+                reading,
                 problems: self.problems,
             },
         }
@@ -127,6 +155,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Parsed {
         }
     };
     let mut rendered = markdown::render(file, split.body, split.body_first_line);
+    let prose = prose::read(split.body, split.body_first_line);
     problems.append(&mut rendered.problems);
     Parsed {
         slug: slug_for_file(file),
@@ -138,6 +167,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Parsed {
         anchors: rendered.anchors,
         links: rendered.links,
         exercises: rendered.exercises,
+        prose,
         problems,
     }
 }

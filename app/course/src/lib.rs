@@ -17,7 +17,10 @@ pub mod lesson;
 pub mod live;
 mod load;
 pub mod markdown;
+pub mod prose;
 pub mod quiz;
+pub mod reading;
+pub mod references;
 pub mod slug;
 
 pub use diagnostic::Diagnostic;
@@ -27,4 +30,5 @@ pub use load::{load, Course, CourseError, CourseMeta, COURSE_FILE};
 pub use lockstep_embed::Simulation;
 pub use markdown::{Block, Exercise, TocEntry};
 pub use quiz::Quiz;
+pub use reading::Reading;
 pub use slug::slug_for_file;

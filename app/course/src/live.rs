@@ -108,7 +108,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(COURSE_FILE), "title = \"C\"\nsummary = \"S\"\n").unwrap();
         let lesson = |title: &str| {
-            format!("+++\ntitle = \"{title}\"\norder = 1\nminutes = 5\nxp = 1\nsummary = \"s\"\n+++\nbody\n")
+            format!("+++\ntitle = \"{title}\"\norder = 1\nxp = 1\nsummary = \"s\"\n+++\nbody\n")
         };
         std::fs::write(dir.path().join("01-a.md"), lesson("First")).unwrap();
         let loads = Arc::new(AtomicUsize::new(0));

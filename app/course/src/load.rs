@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::lesson::{self, LessonEntry, Parsed};
+use crate::references;
 use crate::{Exercise, Lesson};
 
 /// The course metadata file beside the lessons.
@@ -127,6 +128,7 @@ fn unreadable(name: &str, message: String) -> Parsed {
         anchors: BTreeSet::new(),
         links: Vec::new(),
         exercises: Vec::new(),
+        prose: Default::default(),
         problems: vec![Diagnostic::new(name, 1, message)],
     }
 }
@@ -207,12 +209,41 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
     }
 
     check_graded_exercises(&mut parsed, &slugs, &anchors);
+    check_references(&mut parsed);
     let mut entries: Vec<LessonEntry> = parsed.into_iter().map(Parsed::into_entry).collect();
     entries.sort_by(|a, b| {
         let key = |e: &LessonEntry| (e.front().map_or(u32::MAX, |f| f.order), e.file().to_string());
         key(a).cmp(&key(b))
     });
     entries
+}
+
+/// References in words to other lessons: see [`crate::references`].
+fn check_references(parsed: &mut [Parsed]) {
+    let lessons: references::Lessons<'_> = parsed
+        .iter()
+        .filter_map(|p| {
+            let order = p.front.as_ref()?.order;
+            Some((
+                order,
+                references::Cited { file: &p.file, text: references::searchable(&p.prose) },
+            ))
+        })
+        .collect();
+    let problems: Vec<Vec<Diagnostic>> = parsed
+        .iter()
+        .map(|p| {
+            let this = p.front.as_ref().map_or(0, |f| f.order);
+            let found = references::check(&p.prose, this, &lessons);
+            found
+                .into_iter()
+                .map(|(line, message)| Diagnostic::new(&p.file, line, message))
+                .collect()
+        })
+        .collect();
+    for (p, mut found) in parsed.iter_mut().zip(problems) {
+        p.problems.append(&mut found);
+    }
 }
 
 /// Every exercise must be one the grader grades, and every check the grader can report for it
@@ -267,7 +298,7 @@ mod tests {
 
     fn lesson(title: &str, order: u32, body: &str) -> String {
         format!(
-            "+++\ntitle = \"{title}\"\norder = {order}\nminutes = 5\ntags = [\"t\"]\nxp = 10\nsummary = \"s\"\n+++\n{body}"
+            "+++\ntitle = \"{title}\"\norder = {order}\ntags = [\"t\"]\nxp = 10\nsummary = \"s\"\n+++\n{body}"
         )
     }
 
@@ -315,9 +346,9 @@ mod tests {
         assert_eq!(
             messages(&c),
             vec![
-                "01-a.md:11: broken link `missing.md`: there is no lesson file missing.md",
-                "01-a.md:12: broken link `02-b.md#nowhere`: 02-b.md has no heading with id `nowhere`",
-                "01-a.md:13: broken link `#gone`: 01-a.md has no heading with id `gone`",
+                "01-a.md:10: broken link `missing.md`: there is no lesson file missing.md",
+                "01-a.md:11: broken link `02-b.md#nowhere`: 02-b.md has no heading with id `nowhere`",
+                "01-a.md:12: broken link `#gone`: 01-a.md has no heading with id `gone`",
             ]
         );
     }
@@ -328,7 +359,7 @@ mod tests {
         let (_d, c) = course(&[("01-a.md", lesson("A", 1, &fence("warp-drive")))]);
         assert_eq!(
             messages(&c),
-            ["01-a.md:11: exercise `warp-drive` has no grader: the runner grades `ddp-conversion`, `survive-a-crash`"]
+            ["01-a.md:10: exercise `warp-drive` has no grader: the runner grades `ddp-conversion`, `survive-a-crash`"]
         );
         // The grader's checks link into lessons this course does not have: one problem per
         // check, at the exercise, and the lesson is broken as it is by a broken link.
@@ -336,7 +367,7 @@ mod tests {
         let problems = messages(&c);
         assert_eq!(problems.len(), 10, "{problems:?}");
         assert!(problems.contains(
-            &"01-a.md:11: exercise `ddp-conversion`: its check `no_deadlock` links to \
+            &"01-a.md:10: exercise `ddp-conversion`: its check `no_deadlock` links to \
               /lessons/checkpoints-and-pitfalls#the-barrier-deadlock, but there is no lesson \
               /lessons/checkpoints-and-pitfalls"
                 .to_string()
@@ -348,7 +379,7 @@ mod tests {
             ("06-checkpoints-and-pitfalls.md", pitfalls),
         ]);
         assert!(messages(&c).contains(
-            &"01-a.md:11: exercise `ddp-conversion`: its check `no_deadlock` links to \
+            &"01-a.md:10: exercise `ddp-conversion`: its check `no_deadlock` links to \
               /lessons/checkpoints-and-pitfalls#the-barrier-deadlock, but \
               06-checkpoints-and-pitfalls.md has no heading with id `the-barrier-deadlock`"
                 .to_string()
@@ -364,7 +395,7 @@ mod tests {
         ]);
         assert!(matches!(c.lessons[0], LessonEntry::Ready(_)));
         assert!(matches!(c.lessons[1], LessonEntry::Broken { .. }));
-        assert_eq!(messages(&c)[0], "02-b.md:3: front matter: unknown field `level`, expected one of `title`, `order`, `minutes`, `tags`, `xp`, `summary`");
+        assert_eq!(messages(&c)[0], "02-b.md:3: front matter: unknown field `level`, expected one of `title`, `order`, `tags`, `xp`, `summary`");
     }
 
     #[test]

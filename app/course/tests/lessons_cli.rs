@@ -32,13 +32,33 @@ fn a_broken_lesson_is_reported_at_its_line_and_exits_1() {
     std::fs::write(dir.path().join("course.toml"), "title = \"T\"\nsummary = \"S\"\n").unwrap();
     std::fs::write(
         dir.path().join("01-a.md"),
-        "+++\ntitle = \"A\"\norder = 1\nminutes = 5\nxp = 10\nsummary = \"s\"\ntags = []\n+++\n\n```sim warp-drive\n```\n",
+        "+++\ntitle = \"A\"\norder = 1\nxp = 10\nsummary = \"s\"\ntags = []\n+++\n\n```sim warp-drive\n```\n",
     )
     .unwrap();
     let out = lessons(&["check", &dir.path().display().to_string()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("01-a.md:10: simulation: unknown simulation `warp-drive`"), "{stdout}");
+    assert!(stdout.contains("01-a.md:9: simulation: unknown simulation `warp-drive`"), "{stdout}");
+}
+
+#[test]
+fn stats_count_what_a_lesson_holds_and_its_minutes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("course.toml"), "title = \"T\"\nsummary = \"S\"\n").unwrap();
+    let words = "word ".repeat(399);
+    let code = "x = 1\n".repeat(24);
+    let quiz = "```quiz\n[[question]]\nprompt = \"p\"\n[[question.option]]\ntext = \"a\"\ncorrect = true\nexplain = \"e\"\n[[question.option]]\ntext = \"b\"\nexplain = \"e\"\n```\n";
+    let lesson = format!(
+        "+++\ntitle = \"A\"\norder = 1\nxp = 10\nsummary = \"s\"\n+++\n## One\n\n{words}\n\n```python\n{code}```\n\n{quiz}\n```sim sampler\n```\n"
+    );
+    std::fs::write(dir.path().join("01-a.md"), lesson).unwrap();
+    let out = lessons(&["stats", &dir.path().display().to_string()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    // 400 words (the heading's one too) are 2 minutes, 24 lines of code 2, a question 1 and a
+    // simulation 1.5: 6.5, rounded up.
+    let row: Vec<&str> = stdout.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(row, ["01-a.md", "400", "24", "1", "1", "7"], "{stdout}");
 }
 
 #[test]

@@ -33,12 +33,12 @@ fn form_action(html: &str) -> String {
         .to_string()
 }
 
-/// The course with a typo (`minuts`) on line 4 of lesson 4's front matter.
+/// The course with a typo (`tagz`) on line 4 of lesson 4's front matter.
 fn course_with_broken_sampler_lesson() -> tempfile::TempDir {
     let dir = copy_course();
     let file = dir.path().join("04-distributed-sampler.md");
     let text = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(&file, text.replacen("minutes =", "minuts =", 1)).unwrap();
+    std::fs::write(&file, text.replacen("tags =", "tagz =", 1)).unwrap();
     dir
 }
 
@@ -120,9 +120,7 @@ fn broken_lesson_gets_an_error_page_and_the_rest_keeps_serving() {
         let broken = get(&app, "/lessons/distributed-sampler", None).await;
         assert_eq!(broken.status, StatusCode::INTERNAL_SERVER_ERROR);
         assert!(
-            broken
-                .body
-                .contains("04-distributed-sampler.md:4: front matter: unknown field `minuts`"),
+            broken.body.contains("04-distributed-sampler.md:4: front matter: unknown field `tagz`"),
             "{}",
             broken.body
         );

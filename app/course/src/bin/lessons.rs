@@ -1,4 +1,5 @@
 //! `lessons check [DIR]`: validates every lesson and prints `file:line: message` per problem.
+//! `lessons stats [DIR]`: what each lesson holds, and the reading time computed from it.
 //!
 //! Exit codes: 0 no problems, 1 problems found, 2 a command line it cannot read or a lessons
 //! folder it cannot read.
@@ -27,10 +28,20 @@ enum Command {
         #[arg(default_value = "lessons")]
         dir: PathBuf,
     },
+    /// Print each lesson's words, lines of code, quiz questions and simulations, and the reading
+    /// time the page shows, computed from them.
+    Stats {
+        /// The lessons folder.
+        #[arg(default_value = "lessons")]
+        dir: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
-    let Command::Check { dir } = Cli::parse().command;
+    let (dir, check) = match Cli::parse().command {
+        Command::Check { dir } => (dir, true),
+        Command::Stats { dir } => (dir, false),
+    };
     let course = match lockstep_course::load(&dir) {
         Ok(course) => course,
         Err(e) => {
@@ -38,6 +49,44 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if check {
+        check_course(&dir, &course)
+    } else {
+        stats(&course);
+        ExitCode::SUCCESS
+    }
+}
+
+fn stats(course: &lockstep_course::Course) {
+    println!(
+        "{:<44} {:>6} {:>5} {:>9} {:>4} {:>7}",
+        "lesson", "words", "code", "questions", "sims", "minutes"
+    );
+    let mut total = lockstep_course::Reading::default();
+    for lesson in &course.lessons {
+        let r = lesson.reading();
+        println!(
+            "{:<44} {:>6} {:>5} {:>9} {:>4} {:>7}",
+            lesson.file(),
+            r.words,
+            r.code_lines,
+            r.questions,
+            r.simulations,
+            r.minutes()
+        );
+        total.words += r.words;
+        total.code_lines += r.code_lines;
+        total.questions += r.questions;
+        total.simulations += r.simulations;
+    }
+    let minutes: u32 = course.lessons.iter().map(|l| l.reading().minutes()).sum();
+    println!(
+        "{:<44} {:>6} {:>5} {:>9} {:>4} {:>7}",
+        "course", total.words, total.code_lines, total.questions, total.simulations, minutes
+    );
+}
+
+fn check_course(dir: &std::path::Path, course: &lockstep_course::Course) -> ExitCode {
     let mut problems = 0;
     for d in course.diagnostics() {
         // Paths relative to the working directory, so editors can open them as printed.
