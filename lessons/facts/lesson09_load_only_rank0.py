@@ -1,8 +1,10 @@
 # torchrun: 2
 # Fact: loading the snapshot on rank 0 only is not enough. DDP's constructor
-# broadcasts rank 0's parameters, so the weights agree right after wrapping, but the
-# optimizer state (here SGD momentum) stays empty on rank 1; after the next step the
-# replicas differ. Loading on every rank keeps them identical.
+# broadcasts rank 0's parameters (init_sync=True, the default), so weights rank 0
+# loaded BEFORE wrapping agree right after wrapping, but the optimizer state (here SGD
+# with momentum 0.9) stays empty on rank 1; after the next step the replicas differ.
+# Weights rank 0 loads AFTER wrapping are not broadcast at all. Loading on every rank
+# (after wrapping, as the lesson's demo does) keeps the replicas identical.
 import io
 
 import torch
@@ -31,34 +33,46 @@ def gathered(t):
     return out
 
 
-def run(load_on_every_rank):
+def run(load_on_every_rank, after_wrap=False):
     torch.manual_seed(100 + rank)              # different fresh weights per rank
     model = nn.Linear(4, 1)
     opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    if rank == 0 or load_on_every_rank:
-        buf.seek(0)
-        snap = torch.load(buf)
-        model.load_state_dict(snap["model"])
-        opt.load_state_dict(snap["optimizer"])
-    ddp = DDP(model)                           # broadcasts rank 0's parameters
+
+    def load():
+        if rank == 0 or load_on_every_rank:
+            buf.seek(0)
+            snap = torch.load(buf)
+            model.load_state_dict(snap["model"])
+            opt.load_state_dict(snap["optimizer"])
+
+    if not after_wrap:
+        load()
+    ddp = DDP(model)                           # broadcasts rank 0's parameters, once
+    if after_wrap:
+        load()
     w0, w1 = gathered(model.weight.detach().clone())
-    after_wrap = torch.equal(w0, w1)
+    equal_now = torch.equal(w0, w1)
     torch.manual_seed(rank)
     opt.zero_grad()
     ddp(torch.randn(8, 4)).pow(2).mean().backward()   # gradients averaged: identical
     opt.step()
     w0, w1 = gathered(model.weight.detach().clone())
-    return after_wrap, torch.equal(w0, w1)
+    return equal_now, torch.equal(w0, w1)
 
 
 only0 = run(load_on_every_rank=False)
-every = run(load_on_every_rank=True)
+only0_after = run(load_on_every_rank=False, after_wrap=True)
+every = run(load_on_every_rank=True, after_wrap=True)
 if rank == 0:
-    print("rank 0 only: equal after wrap, equal after one step =", only0)
-    print("every rank:  equal after wrap, equal after one step =", every)
+    print("rank 0 only, before wrap: equal after load+wrap, after one step =", only0)
+    print("rank 0 only, after wrap:  equal after load+wrap, after one step =", only0_after)
+    print("every rank, after wrap:   equal after load+wrap, after one step =", every)
 assert only0 == (True, False)
+assert only0_after == (False, False)
 assert every == (True, True)
 if rank == 0:
-    print("ok: loading on rank 0 only leaves rank 1 without optimizer state, so the "
-          "replicas differ after the first step; loading on every rank keeps them equal")
+    print("ok: loaded on rank 0 before wrapping, DDP's broadcast equalizes the weights but "
+          "rank 1 has no momentum buffers, so the replicas differ after one step (SGD, "
+          "momentum 0.9); loaded on rank 0 after wrapping, the weights differ at once; "
+          "loading on every rank keeps them equal")
 dist.destroy_process_group()

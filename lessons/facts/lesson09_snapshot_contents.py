@@ -1,9 +1,10 @@
 # Fact: everything a resume snapshot needs loads with torch.load's default
 # (weights_only=True in PyTorch 2.6+): state_dicts of model, optimizer, StepLR and
 # GradScaler, torch's RNG state (a CPU uint8 tensor) and Python's random.getstate().
-# A disabled GradScaler's state_dict() is {}. torch.set_rng_state rejects a uint8
-# tensor that is not on the CPU (checked with a meta tensor: a CUDA one is refused
-# the same way), hence the .cpu() after map_location moved it.
+# A disabled GradScaler's state_dict() is {}; a fresh one starts at scale 65536.
+# torch.set_rng_state rejects a uint8 tensor that is not on the CPU (checked with a
+# meta tensor: a CUDA one is refused the same way), hence the .cpu() after
+# map_location moved it.
 import inspect
 import io
 import random
@@ -25,6 +26,7 @@ assert scaler_off.state_dict() == {}
 scaler_cpu = torch.amp.GradScaler("cpu")
 assert set(scaler_cpu.state_dict()) == {"scale", "growth_factor", "backoff_factor",
                                         "growth_interval", "_growth_tracker"}
+assert scaler_cpu.state_dict()["scale"] == 65536.0         # a fresh scaler's initial scale
 
 rng = torch.get_rng_state()
 assert rng.dtype == torch.uint8 and rng.device.type == "cpu"
@@ -46,5 +48,6 @@ except TypeError as exc:
 else:
     raise AssertionError("non-CPU RNG state should be rejected")
 print("ok: model/optimizer/scheduler/GradScaler state, torch and Python RNG state all "
-      "load with the default weights_only=True; disabled GradScaler -> {}; "
+      "load with the default weights_only=True; disabled GradScaler -> {}, fresh one "
+      "at scale 65536; "
       "set_rng_state needs a CPU ByteTensor")

@@ -1,7 +1,6 @@
-# Fact: under torch.autocast the parameters and their gradients stay float32 (4 + 4
-# bytes/param, Adam state 8 more): only the op outputs (activations) are low precision.
-# The 2+2+12 split of the ZeRO paper describes a different recipe (fp16 weights + fp32
-# master copy), but the total is the same 16 bytes/param.
+# Fact: under torch.autocast the parameters, their gradients and Adam's state stay
+# float32 (4 + 4 + 8 bytes/param) and the op outputs (activations) are bfloat16. The
+# bfloat16 weight copies autocast adds on top are lesson10_autocast_weight_copy.py.
 import torch
 import torch.nn as nn
 
