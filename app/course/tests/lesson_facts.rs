@@ -7,6 +7,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Runs one script in a fresh folder: (exit code, `None` when killed at the limit; output).
 fn run(script: &Path) -> (Option<i32>, String) {
@@ -28,18 +30,37 @@ fn every_fact_holds_in_the_pinned_torch() {
         .collect();
     scripts.sort();
     assert!(scripts.len() >= 60, "the facts are there: {}", scripts.len());
-    let mut failures = Vec::new();
-    for script in &scripts {
-        let passed = |(code, out): &(Option<i32>, String)| *code == Some(0) && out.contains("ok:");
-        let result = common::attempts(&script.display().to_string(), || run(script), passed);
-        if !passed(&result) {
-            let (code, out) = result;
-            failures.push(format!(
-                "{}: exit {code:?} (None: killed after {} s)\n{out}",
-                script.display(),
-                common::LIMIT.as_secs()
-            ));
+    // The scripts are independent processes (each picks free ports), and most of their time is
+    // one core importing torch: one runner per core.
+    let runners = std::thread::available_parallelism().map_or(1, |n| n.get()).min(scripts.len());
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..runners {
+            s.spawn(|| {
+                while let Some(script) = scripts.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if let Some(failure) = check(script) {
+                        failures.lock().unwrap().push(failure);
+                    }
+                }
+            });
         }
-    }
+    });
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Why `script`'s fact does not hold, after every attempt; `None` when it holds.
+fn check(script: &Path) -> Option<String> {
+    let passed = |(code, out): &(Option<i32>, String)| *code == Some(0) && out.contains("ok:");
+    let result = common::attempts(&script.display().to_string(), || run(script), passed);
+    (!passed(&result)).then(|| {
+        let (code, out) = result;
+        format!(
+            "{}: exit {code:?} (None: killed after {} s)\n{out}",
+            script.display(),
+            common::LIMIT.as_secs()
+        )
+    })
 }
