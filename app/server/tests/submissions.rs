@@ -47,7 +47,7 @@ async fn pages(app: &App, store: &Store) {
         (
             "survive-a-crash",
             "Exercise: make training survive a crash",
-            "Add snapshot-and-resume to it",
+            "Add snapshot-and-resume, so that a rank killed",
             "/lessons/fault-tolerance#exercise-make-training-survive-a-crash",
             5,
         ),
