@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use crate::diagnostic::Diagnostic;
 use crate::front_matter::{self, FrontMatter};
-use crate::markdown::{self, Block, Exercise, LessonLink, TocEntry};
+use crate::markdown::{self, Block, Exercise, LessonLink, Outline, TocEntry};
 use crate::prose::{self, Prose};
 use crate::reading::Reading;
 use crate::slug::slug_for_file;
@@ -22,6 +22,7 @@ pub struct Lesson {
     pub exercises: Vec<Exercise>,
     /// What it takes to read: its minutes on the page.
     pub reading: Reading,
+    pub outline: Outline,
 }
 
 impl Lesson {
@@ -86,6 +87,27 @@ impl LessonEntry {
         }
     }
 
+    /// Adds problems found by a check from outside the lesson: a ready lesson with any becomes
+    /// broken.
+    pub fn add_problems(&mut self, more: impl IntoIterator<Item = Diagnostic>) {
+        let mut more: Vec<Diagnostic> = more.into_iter().collect();
+        if more.is_empty() {
+            return;
+        }
+        match self {
+            LessonEntry::Broken { problems, .. } => problems.append(&mut more),
+            LessonEntry::Ready(lesson) => {
+                *self = LessonEntry::Broken {
+                    slug: lesson.slug.clone(),
+                    file: lesson.file.clone(),
+                    front: Some(lesson.front.clone()),
+                    reading: lesson.reading,
+                    problems: more,
+                };
+            }
+        }
+    }
+
     pub fn problems(&self) -> &[Diagnostic] {
         match self {
             LessonEntry::Ready(_) => &[],
@@ -107,6 +129,7 @@ pub(crate) struct Parsed {
     pub exercises: Vec<Exercise>,
     /// Its text, for the checks across lessons.
     pub prose: Prose,
+    pub outline: Outline,
     pub problems: Vec<Diagnostic>,
 }
 
@@ -132,6 +155,7 @@ impl Parsed {
                 toc: self.toc,
                 exercises: self.exercises,
                 reading,
+                outline: self.outline,
             }),
             front => LessonEntry::Broken {
                 slug: self.slug,
@@ -168,6 +192,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Parsed {
         links: rendered.links,
         exercises: rendered.exercises,
         prose,
+        outline: rendered.outline,
         problems,
     }
 }

@@ -17,6 +17,7 @@ pub mod lesson;
 pub mod live;
 mod load;
 pub mod markdown;
+pub mod parity;
 pub mod prose;
 pub mod quiz;
 pub mod reading;
@@ -26,7 +27,10 @@ pub mod slug;
 pub use diagnostic::Diagnostic;
 pub use front_matter::FrontMatter;
 pub use lesson::{Lesson, LessonEntry};
-pub use load::{load, Course, CourseError, CourseMeta, COURSE_FILE};
+pub use load::{
+    load, load_translation, translation_dir, Course, CourseError, CourseMeta, Translation,
+    COURSE_FILE,
+};
 pub use lockstep_embed::Simulation;
 pub use markdown::{Block, Exercise, TocEntry};
 pub use quiz::Quiz;

@@ -117,6 +117,58 @@ pub fn load(dir: &Path) -> Result<Course, CourseError> {
     Ok(Course { meta, lessons: cross_check(parsed), course_problems })
 }
 
+/// The folder of a course's translation into `lang` (`lessons/ko`): the same file names, each
+/// lesson translating the source lesson of its name.
+pub fn translation_dir(dir: &Path, lang: &str) -> PathBuf {
+    dir.join(lang)
+}
+
+/// A translation of `source`: loaded like any course, then each lesson compared with the
+/// lesson it translates ([`crate::parity`]). A structural difference is a problem of the
+/// translated lesson, which then does not serve; a source lesson not translated yet is a
+/// warning (the source is served in its place), so a translation can land lesson by lesson.
+pub fn load_translation(source: &Course, dir: &Path) -> Result<Translation, CourseError> {
+    let mut course = load(dir)?;
+    let mut headings = BTreeMap::new();
+    for entry in &mut course.lessons {
+        let found = source.lessons.iter().find(|s| s.file() == entry.file());
+        let problems = match (found.and_then(LessonEntry::ready), entry.ready()) {
+            (Some(src), Some(lesson)) => {
+                let (problems, map) = crate::parity::compare(lesson, src);
+                headings.insert(lesson.slug.clone(), map);
+                problems
+            }
+            (None, _) if found.is_none() => {
+                vec![(1, format!("there is no source lesson {} to translate", entry.file()))]
+            }
+            // A broken source or translation: its own problems say why.
+            _ => Vec::new(),
+        };
+        let file = entry.file().to_string();
+        entry.add_problems(problems.into_iter().map(|(line, m)| Diagnostic::new(&file, line, m)));
+    }
+    let missing = source
+        .lessons
+        .iter()
+        .filter(|s| !course.lessons.iter().any(|t| t.file() == s.file()))
+        .map(|s| {
+            let message = format!("warning: not translated yet: {} is served instead", s.file());
+            Diagnostic::new(s.file(), 1, message)
+        })
+        .collect();
+    Ok(Translation { course, headings, missing })
+}
+
+/// A course's translation, checked against its source.
+#[derive(Debug, Clone)]
+pub struct Translation {
+    pub course: Course,
+    /// Per translated lesson (by slug), its heading ids with the source's each stands for.
+    pub headings: BTreeMap<String, crate::parity::HeadingMap>,
+    /// Source lessons with no translation, as warnings.
+    pub missing: Vec<Diagnostic>,
+}
+
 fn unreadable(name: &str, message: String) -> Parsed {
     Parsed {
         slug: crate::slug::slug_for_file(name),
@@ -129,6 +181,7 @@ fn unreadable(name: &str, message: String) -> Parsed {
         links: Vec::new(),
         exercises: Vec::new(),
         prose: Default::default(),
+        outline: Default::default(),
         problems: vec![Diagnostic::new(name, 1, message)],
     }
 }

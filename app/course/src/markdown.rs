@@ -58,6 +58,8 @@ pub struct TocEntry {
     pub level: u8,
     pub id: String,
     pub title: String,
+    /// Where the heading is in its file.
+    pub line: usize,
 }
 
 /// A link from this lesson to a lesson file, checked once the whole course is loaded.
@@ -78,7 +80,18 @@ pub struct Rendered {
     pub anchors: BTreeSet<String>,
     pub links: Vec<LessonLink>,
     pub exercises: Vec<Exercise>,
+    pub outline: Outline,
     pub problems: Vec<Diagnostic>,
+}
+
+/// Where a lesson's parts are, for comparing a translation with its source
+/// ([`crate::parity`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outline {
+    /// The line of each simulation, in order.
+    pub simulations: Vec<usize>,
+    /// How many footnotes it defines.
+    pub footnotes: usize,
 }
 
 /// `html` cut at its markers, the embedded blocks in their places.
@@ -139,6 +152,9 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
             ) => nesting -= 1,
             _ => {}
         }
+        if matches!(event, Event::Start(Tag::FootnoteDefinition(_))) {
+            out.outline.footnotes += 1;
+        }
         match event {
             Event::Start(Tag::Heading { level, id, classes, attrs }) => {
                 // Buffer the heading's inline events: its id and TOC title come from its text.
@@ -154,8 +170,12 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                 }
                 let base = id.map(|s| s.to_string()).unwrap_or_else(|| heading_id(&text));
                 let id = unique_id(&mut out.anchors, &base);
-                let toc =
-                    TocEntry { level: level as u8, id: id.clone(), title: text.trim().to_string() };
+                let toc = TocEntry {
+                    level: level as u8,
+                    id: id.clone(),
+                    title: text.trim().to_string(),
+                    line,
+                };
                 if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) {
                     out.toc.push(toc.clone());
                 }
@@ -216,6 +236,7 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                     match checked {
                         Ok(sim) => {
                             embedded.push(Block::Simulation(sim));
+                            out.outline.simulations.push(line);
                             events.push(Event::Html(EMBED_MARKER.into()));
                         }
                         Err(message) => out.problems.push(Diagnostic::new(

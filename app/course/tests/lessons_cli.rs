@@ -42,6 +42,57 @@ fn a_broken_lesson_is_reported_at_its_line_and_exits_1() {
 }
 
 #[test]
+fn a_translation_is_checked_against_its_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let ko = dir.path().join("ko");
+    std::fs::create_dir(&ko).unwrap();
+    for d in [dir.path(), ko.as_path()] {
+        std::fs::write(d.join("course.toml"), "title = \"T\"\nsummary = \"S\"\n").unwrap();
+    }
+    let quiz = |correct_second: bool| {
+        format!(
+            "```quiz\n[[question]]\nprompt = \"p\"\n[[question.option]]\ntext = \"a\"\ncorrect = {}\nexplain = \"e\"\n[[question.option]]\ntext = \"b\"\ncorrect = {correct_second}\nexplain = \"e\"\n```\n",
+            !correct_second
+        )
+    };
+    let lesson = |order: u32, heading: &str, quiz: &str| {
+        format!("+++\ntitle = \"A\"\norder = {order}\nxp = 10\nsummary = \"s\"\n+++\n## {heading}\n\n{quiz}")
+    };
+    std::fs::write(dir.path().join("01-a.md"), lesson(1, "One", &quiz(false))).unwrap();
+    std::fs::write(dir.path().join("02-b.md"), lesson(2, "Two", &quiz(false))).unwrap();
+    let check = || {
+        let out = lessons(&["check", &dir.path().display().to_string()]);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+
+    // A faithful translation of one lesson: the other is not translated yet, a warning.
+    std::fs::write(ko.join("01-a.md"), lesson(1, "하나", &quiz(false))).unwrap();
+    let (code, text) = check();
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("ko/02-b.md:1: warning: not translated yet: 02-b.md is served instead"),
+        "{text}"
+    );
+    assert!(text.contains("3 lessons checked, no problems, 1 warning(s)"), "{text}");
+
+    // The correct option moved in translation: a problem at the quiz's line.
+    std::fs::write(ko.join("01-a.md"), lesson(1, "하나", &quiz(true))).unwrap();
+    let (code, text) = check();
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(
+            "ko/01-a.md:9: quiz 1, question 1: the correct options are [2], the source's are [1]"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn stats_count_what_a_lesson_holds_and_its_minutes() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("course.toml"), "title = \"T\"\nsummary = \"S\"\n").unwrap();

@@ -1,13 +1,15 @@
-//! `lessons check [DIR]`: validates every lesson and prints `file:line: message` per problem.
+//! `lessons check [DIR]`: validates every lesson, and every translation in `DIR/ko` against the
+//! lesson it translates, and prints `file:line: message` per problem.
 //! `lessons stats [DIR]`: what each lesson holds, and the reading time computed from it.
 //!
 //! Exit codes: 0 no problems, 1 problems found, 2 a command line it cannot read or a lessons
 //! folder it cannot read.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use lockstep_course::{Course, Diagnostic};
 
 #[derive(Parser)]
 #[command(
@@ -22,7 +24,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check every lesson; print each problem as file:line: message.
+    /// Check every lesson, and each translation (DIR/ko) against its source; print each problem
+    /// as file:line: message.
     Check {
         /// The lessons folder.
         #[arg(default_value = "lessons")]
@@ -57,7 +60,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn stats(course: &lockstep_course::Course) {
+fn stats(course: &Course) {
     println!(
         "{:<44} {:>6} {:>5} {:>9} {:>4} {:>7}",
         "lesson", "words", "code", "questions", "sims", "minutes"
@@ -86,21 +89,45 @@ fn stats(course: &lockstep_course::Course) {
     );
 }
 
-fn check_course(dir: &std::path::Path, course: &lockstep_course::Course) -> ExitCode {
+/// The languages a course may be translated into, each in its own folder (`lessons/ko`).
+const TRANSLATIONS: [&str; 1] = ["ko"];
+
+fn check_course(dir: &Path, course: &Course) -> ExitCode {
     let mut problems = 0;
-    for d in course.diagnostics() {
+    let mut warnings = 0;
+    let mut lessons = course.lessons.len();
+    let mut print = |dir: &Path, d: &Diagnostic, problem: bool| {
         // Paths relative to the working directory, so editors can open them as printed.
         println!("{}:{}: {}", dir.join(&d.file).display(), d.line, d.message);
-        problems += 1;
+        if problem {
+            problems += 1;
+        } else {
+            warnings += 1;
+        }
+    };
+    course.diagnostics().for_each(|d| print(dir, d, true));
+    course.warnings().iter().for_each(|w| print(dir, w, false));
+    for lang in TRANSLATIONS {
+        let translated = lockstep_course::translation_dir(dir, lang);
+        if !translated.is_dir() {
+            continue;
+        }
+        match lockstep_course::load_translation(course, &translated) {
+            Ok(t) => {
+                lessons += t.course.lessons.len();
+                t.course.diagnostics().for_each(|d| print(&translated, d, true));
+                t.course.warnings().iter().for_each(|w| print(&translated, w, false));
+                t.missing.iter().for_each(|w| print(&translated, w, false));
+            }
+            Err(e) => {
+                eprintln!("lessons: {e}");
+                return ExitCode::from(2);
+            }
+        }
     }
-    let warnings = course.warnings();
-    for w in &warnings {
-        println!("{}:{}: {}", dir.join(&w.file).display(), w.line, w.message);
-    }
-    let lessons = course.lessons.len();
     if problems == 0 {
         // Warnings leave the exit code alone: the lessons serve as they are.
-        match warnings.len() {
+        match warnings {
             0 => eprintln!("{lessons} lessons checked, no problems"),
             n => eprintln!("{lessons} lessons checked, no problems, {n} warning(s)"),
         }
