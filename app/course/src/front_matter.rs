@@ -17,6 +17,10 @@ pub struct FrontMatter {
     /// XP a learner earns for completing the lesson. The server, not the page, awards it.
     pub xp: u32,
     pub summary: String,
+    /// In a translation: the version of the source lesson it was made from
+    /// ([`crate::Lesson::version`]), so that a later change of the source is reported.
+    #[serde(default)]
+    pub translated_from: Option<String>,
 }
 
 /// A lesson file cut in two: the parsed front matter (or the reasons it could not be parsed)

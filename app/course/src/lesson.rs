@@ -23,6 +23,9 @@ pub struct Lesson {
     /// What it takes to read: its minutes on the page.
     pub reading: Reading,
     pub outline: Outline,
+    /// The first 12 hex digits of the SHA-256 of the file: what a translation names in
+    /// `translated_from`.
+    pub version: String,
 }
 
 impl Lesson {
@@ -130,6 +133,7 @@ pub(crate) struct Parsed {
     /// Its text, for the checks across lessons.
     pub prose: Prose,
     pub outline: Outline,
+    pub version: String,
     pub problems: Vec<Diagnostic>,
 }
 
@@ -156,6 +160,7 @@ impl Parsed {
                 exercises: self.exercises,
                 reading,
                 outline: self.outline,
+                version: self.version,
             }),
             front => LessonEntry::Broken {
                 slug: self.slug,
@@ -166,6 +171,12 @@ impl Parsed {
             },
         }
     }
+}
+
+/// The first 12 hex digits of the SHA-256 of a lesson file's text.
+pub fn version(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())[..6].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 pub(crate) fn parse(file: &str, text: &str) -> Parsed {
@@ -193,6 +204,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Parsed {
         exercises: rendered.exercises,
         prose,
         outline: rendered.outline,
+        version: version(text),
         problems,
     }
 }

@@ -126,16 +126,38 @@ pub fn translation_dir(dir: &Path, lang: &str) -> PathBuf {
 /// A translation of `source`: loaded like any course, then each lesson compared with the
 /// lesson it translates ([`crate::parity`]). A structural difference is a problem of the
 /// translated lesson, which then does not serve; a source lesson not translated yet is a
-/// warning (the source is served in its place), so a translation can land lesson by lesson.
+/// warning (the source is served in its place), so a translation can land lesson by lesson, and
+/// so is a translation made from an older version of its source.
 pub fn load_translation(source: &Course, dir: &Path) -> Result<Translation, CourseError> {
     let mut course = load(dir)?;
     let mut headings = BTreeMap::new();
+    let mut warnings = Vec::new();
     for entry in &mut course.lessons {
         let found = source.lessons.iter().find(|s| s.file() == entry.file());
         let problems = match (found.and_then(LessonEntry::ready), entry.ready()) {
             (Some(src), Some(lesson)) => {
-                let (problems, map) = crate::parity::compare(lesson, src);
+                let (mut problems, map) = crate::parity::compare(lesson, src);
                 headings.insert(lesson.slug.clone(), map);
+                match &lesson.front.translated_from {
+                    None => problems.push((
+                        1,
+                        format!(
+                            "front matter: a translation names the version of its source it was \
+                             made from: add `translated_from = \"{}\"`",
+                            src.version
+                        ),
+                    )),
+                    Some(v) if *v != src.version => {
+                        let message = format!(
+                            "warning: {} has changed since this translation was made from it \
+                             (version {v}, now {}): bring the changes over, then set \
+                             `translated_from = \"{}\"`",
+                            src.file, src.version, src.version
+                        );
+                        warnings.push(Diagnostic::new(&lesson.file, 1, message));
+                    }
+                    Some(_) => {}
+                }
                 problems
             }
             (None, _) if found.is_none() => {
@@ -155,8 +177,9 @@ pub fn load_translation(source: &Course, dir: &Path) -> Result<Translation, Cour
             let message = format!("warning: not translated yet: {} is served instead", s.file());
             Diagnostic::new(s.file(), 1, message)
         })
-        .collect();
-    Ok(Translation { course, headings, missing })
+        .collect::<Vec<_>>();
+    warnings.extend(missing);
+    Ok(Translation { course, headings, warnings })
 }
 
 /// A course's translation, checked against its source.
@@ -165,8 +188,9 @@ pub struct Translation {
     pub course: Course,
     /// Per translated lesson (by slug), its heading ids with the source's each stands for.
     pub headings: BTreeMap<String, crate::parity::HeadingMap>,
-    /// Source lessons with no translation, as warnings.
-    pub missing: Vec<Diagnostic>,
+    /// Source lessons with no translation, and translations made from an older version of
+    /// their source: the translation (or the source) serves, but a translator has work.
+    pub warnings: Vec<Diagnostic>,
 }
 
 fn unreadable(name: &str, message: String) -> Parsed {
@@ -182,6 +206,7 @@ fn unreadable(name: &str, message: String) -> Parsed {
         exercises: Vec::new(),
         prose: Default::default(),
         outline: Default::default(),
+        version: String::new(),
         problems: vec![Diagnostic::new(name, 1, message)],
     }
 }
@@ -448,7 +473,7 @@ mod tests {
         ]);
         assert!(matches!(c.lessons[0], LessonEntry::Ready(_)));
         assert!(matches!(c.lessons[1], LessonEntry::Broken { .. }));
-        assert_eq!(messages(&c)[0], "02-b.md:3: front matter: unknown field `level`, expected one of `title`, `order`, `tags`, `xp`, `summary`");
+        assert_eq!(messages(&c)[0], "02-b.md:3: front matter: unknown field `level`, expected one of `title`, `order`, `tags`, `xp`, `summary`, `translated_from`");
     }
 
     #[test]

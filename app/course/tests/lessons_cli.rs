@@ -58,7 +58,13 @@ fn a_translation_is_checked_against_its_source() {
     let lesson = |order: u32, heading: &str, quiz: &str| {
         format!("+++\ntitle = \"A\"\norder = {order}\nxp = 10\nsummary = \"s\"\n+++\n## {heading}\n\n{quiz}")
     };
-    std::fs::write(dir.path().join("01-a.md"), lesson(1, "One", &quiz(false))).unwrap();
+    let source = lesson(1, "One", &quiz(false));
+    let version = lockstep_course::lesson::version(&source);
+    let translation = |quiz: &str, from: &str| {
+        let from = format!("xp = 10\ntranslated_from = \"{from}\"\n");
+        lesson(1, "하나", quiz).replacen("xp = 10\n", &from, 1)
+    };
+    std::fs::write(dir.path().join("01-a.md"), &source).unwrap();
     std::fs::write(dir.path().join("02-b.md"), lesson(2, "Two", &quiz(false))).unwrap();
     let check = || {
         let out = lessons(&["check", &dir.path().display().to_string()]);
@@ -71,7 +77,7 @@ fn a_translation_is_checked_against_its_source() {
     };
 
     // A faithful translation of one lesson: the other is not translated yet, a warning.
-    std::fs::write(ko.join("01-a.md"), lesson(1, "하나", &quiz(false))).unwrap();
+    std::fs::write(ko.join("01-a.md"), translation(&quiz(false), &version)).unwrap();
     let (code, text) = check();
     assert_eq!(code, Some(0), "{text}");
     assert!(
@@ -81,15 +87,35 @@ fn a_translation_is_checked_against_its_source() {
     assert!(text.contains("3 lessons checked, no problems, 1 warning(s)"), "{text}");
 
     // The correct option moved in translation: a problem at the quiz's line.
-    std::fs::write(ko.join("01-a.md"), lesson(1, "하나", &quiz(true))).unwrap();
+    std::fs::write(ko.join("01-a.md"), translation(&quiz(true), &version)).unwrap();
     let (code, text) = check();
     assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains(
-            "ko/01-a.md:9: quiz 1, question 1: the correct options are [2], the source's are [1]"
-        ),
-        "{text}"
+    let moved =
+        "ko/01-a.md:10: quiz 1, question 1: the correct options are [2], the source's are [1]";
+    assert!(text.contains(moved), "{text}");
+
+    // A translation must say what it was made from.
+    std::fs::write(ko.join("01-a.md"), lesson(1, "하나", &quiz(false))).unwrap();
+    let (code, text) = check();
+    assert_eq!(code, Some(1), "{text}");
+    let unnamed = format!(
+        "ko/01-a.md:1: front matter: a translation names the version of its source it was made \
+         from: add `translated_from = \"{version}\"`"
     );
+    assert!(text.contains(&unnamed), "{text}");
+
+    // The source changed since: the translator is told, and the translation still serves.
+    std::fs::write(ko.join("01-a.md"), translation(&quiz(false), &version)).unwrap();
+    let edited = source.replace("## One", "## One, edited");
+    std::fs::write(dir.path().join("01-a.md"), &edited).unwrap();
+    let (code, text) = check();
+    assert_eq!(code, Some(0), "{text}");
+    let now = lockstep_course::lesson::version(&edited);
+    let stale = format!(
+        "ko/01-a.md:1: warning: 01-a.md has changed since this translation was made from it \
+         (version {version}, now {now})"
+    );
+    assert!(text.contains(&stale), "{text}");
 }
 
 #[test]
