@@ -7,7 +7,7 @@
 
 use crate::markdown::{Block, TocEntry};
 use crate::quiz::Quiz;
-use crate::Lesson;
+use crate::{Lesson, Simulation};
 
 /// A translation's heading ids, each with the source heading it stands for: how a reader
 /// switching language keeps their place.
@@ -44,13 +44,7 @@ pub fn compare(translation: &Lesson, source: &Lesson) -> (Vec<(usize, String)>, 
 }
 
 fn simulations(translation: &Lesson, source: &Lesson, problems: &mut Vec<(usize, String)>) {
-    let sims = |l: &Lesson| -> Vec<_> {
-        l.body
-            .iter()
-            .filter_map(|b| if let Block::Simulation(s) = b { Some(s.clone()) } else { None })
-            .collect()
-    };
-    let (t, s) = (sims(translation), sims(source));
+    let (t, s) = (simulations_of(translation), simulations_of(source));
     let lines = &translation.outline.simulations;
     for (i, (ts, ss)) in t.iter().zip(&s).enumerate() {
         if ts != ss {
@@ -115,6 +109,11 @@ fn quizzes(translation: &Lesson, source: &Lesson, problems: &mut Vec<(usize, Str
     }
 }
 
+fn simulations_of(lesson: &Lesson) -> Vec<&Simulation> {
+    let sims = lesson.body.iter();
+    sims.filter_map(|b| if let Block::Simulation(s) = b { Some(s) } else { None }).collect()
+}
+
 fn quizzes_of(lesson: &Lesson) -> Vec<&Quiz> {
     lesson.body.iter().filter_map(|b| if let Block::Quiz(q) = b { Some(q) } else { None }).collect()
 }
@@ -144,8 +143,9 @@ fn exercises(translation: &Lesson, source: &Lesson, problems: &mut Vec<(usize, S
 }
 
 /// A Python script's lines without comments and blank lines: a `#` line, and a trailing
-/// comment after code (two spaces and `#`, as PEP 8 writes them). A `#` inside a string is
-/// code, and stays.
+/// comment after code (two spaces and `#`, as PEP 8 writes them). A `#` inside a string stays
+/// unless two spaces precede it; both scripts are cut the same way, so only a change after such
+/// a `#` would go unseen.
 fn code_without_comments(script: &str) -> Vec<&str> {
     script
         .lines()
