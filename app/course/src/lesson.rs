@@ -18,6 +18,8 @@ pub struct Lesson {
     /// Rendered markdown, cut where simulations are embedded.
     pub body: Vec<Block>,
     pub toc: Vec<TocEntry>,
+    /// Every heading id, of all levels: what a link's `#id` may name.
+    pub anchors: BTreeSet<String>,
     /// The graded exercises it declares.
     pub exercises: Vec<Exercise>,
     /// What it takes to read: its minutes on the page.
@@ -157,6 +159,7 @@ impl Parsed {
                 front,
                 body: self.body,
                 toc: self.toc,
+                anchors: self.anchors,
                 exercises: self.exercises,
                 reading,
                 outline: self.outline,

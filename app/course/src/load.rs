@@ -87,6 +87,16 @@ pub(crate) fn is_lesson_file(name: &str) -> bool {
 }
 
 pub fn load(dir: &Path) -> Result<Course, CourseError> {
+    load_with(dir, None)
+}
+
+/// What a translation's lessons may link to besides each other: the source lessons it has not
+/// translated yet (served in their place, so a link to one is checked against the source).
+struct SourceOf<'a> {
+    anchors: BTreeMap<&'a str, &'a BTreeSet<String>>,
+}
+
+fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, CourseError> {
     let read_dir_err = |source| CourseError::ReadDir { path: dir.to_path_buf(), source };
     let mut names: Vec<String> = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(read_dir_err)? {
@@ -114,7 +124,7 @@ pub fn load(dir: &Path) -> Result<Course, CourseError> {
         .collect();
 
     let (meta, course_problems) = read_meta(dir);
-    Ok(Course { meta, lessons: cross_check(parsed), course_problems })
+    Ok(Course { meta, lessons: cross_check(parsed, source), course_problems })
 }
 
 /// The folder of a course's translation into `lang` (`lessons/ko`): the same file names, each
@@ -129,7 +139,9 @@ pub fn translation_dir(dir: &Path, lang: &str) -> PathBuf {
 /// warning (the source is served in its place), so a translation can land lesson by lesson, and
 /// so is a translation made from an older version of its source.
 pub fn load_translation(source: &Course, dir: &Path) -> Result<Translation, CourseError> {
-    let mut course = load(dir)?;
+    let anchors =
+        source.lessons.iter().filter_map(LessonEntry::ready).map(|l| (l.file.as_str(), &l.anchors));
+    let mut course = load_with(dir, Some(&SourceOf { anchors: anchors.collect() }))?;
     let mut headings = BTreeMap::new();
     let mut warnings = Vec::new();
     for entry in &mut course.lessons {
@@ -231,7 +243,10 @@ fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>) {
 }
 
 /// Checks across lessons: unique orders and slugs, links that land on a lesson and a heading.
-fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
+/// In a translation (`source`), a link may land on a source lesson not translated yet, and the
+/// exercises' checks are not looked up: they name the source's headings, which the heading map
+/// of [`crate::parity`] carries over.
+fn cross_check(mut parsed: Vec<Parsed>, source: Option<&SourceOf<'_>>) -> Vec<LessonEntry> {
     let anchors: BTreeMap<String, BTreeSet<String>> =
         parsed.iter().map(|p| (p.file.clone(), p.anchors.clone())).collect();
     let mut orders: BTreeMap<u32, String> = BTreeMap::new();
@@ -271,7 +286,10 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
                 (Some(f), None) => f.clone(),
                 (None, a) => format!("#{}", a.as_deref().unwrap_or("")),
             };
-            let message = match (anchors.get(target), &link.anchor) {
+            let ids = anchors
+                .get(target)
+                .or_else(|| source.and_then(|s| s.anchors.get(target).copied()));
+            let message = match (ids, &link.anchor) {
                 (None, _) => {
                     Some(format!("broken link `{shown}`: there is no lesson file {target}"))
                 }
@@ -286,7 +304,9 @@ fn cross_check(mut parsed: Vec<Parsed>) -> Vec<LessonEntry> {
         }
     }
 
-    check_graded_exercises(&mut parsed, &slugs, &anchors);
+    if source.is_none() {
+        check_graded_exercises(&mut parsed, &slugs, &anchors);
+    }
     check_references(&mut parsed);
     let mut entries: Vec<LessonEntry> = parsed.into_iter().map(Parsed::into_entry).collect();
     entries.sort_by(|a, b| {
@@ -406,6 +426,23 @@ mod tests {
         assert_eq!(slugs, vec!["a", "b"]);
         assert_eq!(c.meta.title, "C");
         assert_eq!(c.find("b").unwrap().0, 1);
+    }
+
+    #[test]
+    fn a_translation_links_to_a_lesson_it_has_not_translated_by_the_source() {
+        let a = lesson("A", 1, "## One\n");
+        let (_s, source) = course(&[("a.md", a.clone()), ("b.md", lesson("B", 2, "## Two\n"))]);
+        let translated = format!(
+            "+++\ntitle = \"가\"\norder = 1\ntags = [\"t\"]\nxp = 10\nsummary = \"s\"\n\
+             translated_from = \"{}\"\n+++\n## 하나\n[다음](b.md#two)\n[없음](b.md#nowhere)\n",
+            crate::lesson::version(&a)
+        );
+        let (dir, _) = course(&[("a.md", translated)]);
+        let t = load_translation(&source, dir.path()).unwrap();
+        assert_eq!(
+            messages(&t.course),
+            vec!["a.md:11: broken link `b.md#nowhere`: b.md has no heading with id `nowhere`"]
+        );
     }
 
     #[test]
