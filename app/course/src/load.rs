@@ -286,9 +286,8 @@ fn cross_check(mut parsed: Vec<Parsed>, source: Option<&SourceOf<'_>>) -> Vec<Le
                 (Some(f), None) => f.clone(),
                 (None, a) => format!("#{}", a.as_deref().unwrap_or("")),
             };
-            let ids = anchors
-                .get(target)
-                .or_else(|| source.and_then(|s| s.anchors.get(target).copied()));
+            let ids =
+                anchors.get(target).or_else(|| source.and_then(|s| s.anchors.get(target).copied()));
             let message = match (ids, &link.anchor) {
                 (None, _) => {
                     Some(format!("broken link `{shown}`: there is no lesson file {target}"))
