@@ -76,7 +76,8 @@ pub fn parse_fence_info(info: &str) -> Result<Fence, String> {
     Ok(fence)
 }
 
-pub fn code_block_html(fence: &Fence, code: &str) -> String {
+pub fn code_block_html(fence: &Fence, code: &str, page: lockstep_i18n::Lang) -> String {
+    let words = &lockstep_i18n::t(page).markdown;
     let lang = fence.lang.as_deref().map(escape);
     let mut s = String::from("<figure class=\"code-block\">");
     s.push_str("<figcaption>");
@@ -87,9 +88,10 @@ pub fn code_block_html(fence: &Fence, code: &str) -> String {
         s.push_str(&format!("<span class=\"code-lang\">{lang}</span>"));
     }
     // The copy button only works once the page is hydrated; CSS hides it until then.
-    s.push_str(
-        "<button type=\"button\" class=\"copy-button\" aria-label=\"Copy code\">Copy</button>",
-    );
+    s.push_str(&format!(
+        "<button type=\"button\" class=\"copy-button\" aria-label=\"{}\">{}</button>",
+        words.copy_code, words.copy
+    ));
     s.push_str("</figcaption><pre><code");
     if let Some(lang) = &lang {
         s.push_str(&format!(" class=\"language-{lang}\""));
@@ -105,9 +107,9 @@ pub fn code_block_html(fence: &Fence, code: &str) -> String {
     s.push_str("</code></pre></figure>\n");
     if let Some(id) = &fence.exercise {
         s.push_str(&format!(
-            "<p class=\"exercise-link\"><a href=\"{}\">Start from this script and submit it for \
-             grading</a></p>\n",
-            lockstep_routes::exercise(id)
+            "<p class=\"exercise-link\"><a href=\"{}\">{}</a></p>\n",
+            page.path(&lockstep_routes::exercise(id)),
+            words.exercise_link
         ));
     }
     s

@@ -182,7 +182,7 @@ pub fn version(text: &str) -> String {
     Sha256::digest(text.as_bytes())[..6].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-pub(crate) fn parse(file: &str, text: &str) -> Parsed {
+pub(crate) fn parse(file: &str, text: &str, lang: lockstep_i18n::Lang) -> Parsed {
     let split = front_matter::split(file, text);
     let mut problems = Vec::new();
     let front = match split.front {
@@ -192,7 +192,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Parsed {
             None
         }
     };
-    let mut rendered = markdown::render(file, split.body, split.body_first_line);
+    let mut rendered = markdown::render(file, split.body, split.body_first_line, lang);
     let prose = prose::read(split.body, split.body_first_line);
     problems.append(&mut rendered.problems);
     Parsed {
@@ -218,7 +218,11 @@ mod tests {
 
     #[test]
     fn broken_front_matter_still_renders_body_and_collects_all_problems() {
-        let p = parse("x.md", "+++\ntitle = \"T\"\n+++\n## Hello\n\n```py nope\n```\n");
+        let p = parse(
+            "x.md",
+            "+++\ntitle = \"T\"\n+++\n## Hello\n\n```py nope\n```\n",
+            lockstep_i18n::Lang::En,
+        );
         assert!(p.front.is_none());
         assert_eq!(p.problems.len(), 2, "{:?}", p.problems);
         assert_eq!(p.problems[1].line, 6);

@@ -11,6 +11,7 @@
 //! served as usual.
 
 mod diagnostic;
+pub mod edition;
 pub mod fence;
 pub mod front_matter;
 pub mod lesson;
@@ -25,6 +26,7 @@ pub mod references;
 pub mod slug;
 
 pub use diagnostic::Diagnostic;
+pub use edition::Edition;
 pub use front_matter::FrontMatter;
 pub use lesson::{Lesson, LessonEntry};
 pub use load::{

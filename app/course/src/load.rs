@@ -1,5 +1,6 @@
 //! Reading a lessons directory into a [`Course`], with the checks that need every lesson.
 
+use lockstep_i18n::Lang;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -93,6 +94,7 @@ pub fn load(dir: &Path) -> Result<Course, CourseError> {
 /// What a translation's lessons may link to besides each other: the source lessons it has not
 /// translated yet (served in their place, so a link to one is checked against the source).
 struct SourceOf<'a> {
+    lang: Lang,
     anchors: BTreeMap<&'a str, &'a BTreeSet<String>>,
 }
 
@@ -113,7 +115,7 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
         .iter()
         .map(|name| match std::fs::read(dir.join(name)) {
             Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => lesson::parse(name, &text),
+                Ok(text) => lesson::parse(name, &text, source.map_or(Lang::En, |s| s.lang)),
                 Err(e) => unreadable(
                     name,
                     format!("the file is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to()),
@@ -129,8 +131,8 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
 
 /// The folder of a course's translation into `lang` (`lessons/ko`): the same file names, each
 /// lesson translating the source lesson of its name.
-pub fn translation_dir(dir: &Path, lang: &str) -> PathBuf {
-    dir.join(lang)
+pub fn translation_dir(dir: &Path, lang: Lang) -> PathBuf {
+    dir.join(lang.code())
 }
 
 /// A translation of `source`: loaded like any course, then each lesson compared with the
@@ -138,10 +140,14 @@ pub fn translation_dir(dir: &Path, lang: &str) -> PathBuf {
 /// translated lesson, which then does not serve; a source lesson not translated yet is a
 /// warning (the source is served in its place), so a translation can land lesson by lesson, and
 /// so is a translation made from an older version of its source.
-pub fn load_translation(source: &Course, dir: &Path) -> Result<Translation, CourseError> {
+pub fn load_translation(
+    source: &Course,
+    dir: &Path,
+    lang: Lang,
+) -> Result<Translation, CourseError> {
     let anchors =
         source.lessons.iter().filter_map(LessonEntry::ready).map(|l| (l.file.as_str(), &l.anchors));
-    let mut course = load_with(dir, Some(&SourceOf { anchors: anchors.collect() }))?;
+    let mut course = load_with(dir, Some(&SourceOf { lang, anchors: anchors.collect() }))?;
     let mut headings = BTreeMap::new();
     let mut warnings = Vec::new();
     for entry in &mut course.lessons {
@@ -437,7 +443,7 @@ mod tests {
             crate::lesson::version(&a)
         );
         let (dir, _) = course(&[("a.md", translated)]);
-        let t = load_translation(&source, dir.path()).unwrap();
+        let t = load_translation(&source, dir.path(), Lang::Ko).unwrap();
         assert_eq!(
             messages(&t.course),
             vec!["a.md:11: broken link `b.md#nowhere`: b.md has no heading with id `nowhere`"]

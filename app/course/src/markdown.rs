@@ -18,6 +18,7 @@ use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::fence::{self, Fence};
 use crate::quiz::{self, Quiz};
 use crate::slug::{heading_id, slug_for_file, unique_id};
+use lockstep_i18n::{t, Lang};
 
 /// Stands in the rendered HTML where a simulation or quiz goes until [`render`] cuts the body
 /// there. Lesson text cannot produce it: raw HTML is escaped, and so is code. One HTML writer
@@ -73,6 +74,8 @@ pub struct LessonLink {
 
 #[derive(Debug, Default)]
 pub struct Rendered {
+    /// The language of the page it renders to: its interface words and its links.
+    pub lang: Lang,
     /// The body: rendered HTML, cut where simulations are embedded.
     pub blocks: Vec<Block>,
     pub toc: Vec<TocEntry>,
@@ -121,9 +124,9 @@ pub fn options() -> Options {
 
 /// Renders `body`, the markdown after the front matter, whose first line is line
 /// `first_line` of `file`.
-pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
+pub fn render(file: &str, body: &str, first_line: usize, lang: Lang) -> Rendered {
     let lines = LineIndex::new(body, first_line);
-    let mut out = Rendered::default();
+    let mut out = Rendered { lang, ..Rendered::default() };
     let mut embedded = Vec::new();
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut parser = Parser::new_ext(body, options()).into_offset_iter();
@@ -187,7 +190,11 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                 }));
                 events.extend(inner.into_iter().map(|e| rewrite_inline(file, e, line, &mut out)));
                 events.push(Event::Html(
-                    format!(r##"<a class="anchor" href="#{id}" aria-label="Link to this section">#</a>"##).into(),
+                    format!(
+                        r##"<a class="anchor" href="#{id}" aria-label="{}">#</a>"##,
+                        t(out.lang).markdown.link_to_section
+                    )
+                    .into(),
                 ));
                 events.push(Event::End(TagEnd::Heading(level)));
                 if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) {
@@ -256,18 +263,19 @@ pub fn render(file: &str, body: &str, first_line: usize) -> Rendered {
                             e.task_html = task_html(task);
                             out.exercises.push(e);
                         }
-                        events.push(Event::Html(fence::code_block_html(&f, &code).into()));
+                        events
+                            .push(Event::Html(fence::code_block_html(&f, &code, out.lang).into()));
                     }
                     Err(message) => {
                         out.problems.push(Diagnostic::new(file, line, message));
                         events.push(Event::Html(
-                            fence::code_block_html(&Fence::default(), &code).into(),
+                            fence::code_block_html(&Fence::default(), &code, out.lang).into(),
                         ));
                     }
                 }
             }
             Event::Start(Tag::BlockQuote(Some(kind))) => {
-                let (class, label) = admonition(kind);
+                let (class, label) = admonition(kind, out.lang);
                 events.push(Event::Html(
                     format!(r#"<aside class="admonition {class}" role="note"><p class="admonition-title">{label}</p>"#)
                         .into(),
@@ -369,7 +377,8 @@ fn rewrite_link<'a>(file: &str, dest: CowStr<'a>, line: usize, out: &mut Rendere
         ));
         return dest;
     }
-    let target = lockstep_routes::lesson_section(&slug_for_file(path), anchor.as_deref());
+    let target =
+        out.lang.path(&lockstep_routes::lesson_section(&slug_for_file(path), anchor.as_deref()));
     out.links.push(LessonLink { file: Some(path.to_string()), anchor, line });
     target.into()
 }
@@ -403,13 +412,14 @@ fn math(file: &str, tex: &str, display: bool, line: usize, out: &mut Rendered) -
     mathml
 }
 
-fn admonition(kind: BlockQuoteKind) -> (&'static str, &'static str) {
+fn admonition(kind: BlockQuoteKind, lang: Lang) -> (&'static str, &'static str) {
+    let words = &t(lang).markdown;
     match kind {
-        BlockQuoteKind::Note => ("note", "Note"),
-        BlockQuoteKind::Tip => ("tip", "Tip"),
-        BlockQuoteKind::Important => ("important", "Important"),
-        BlockQuoteKind::Warning => ("warning", "Warning"),
-        BlockQuoteKind::Caution => ("caution", "Caution"),
+        BlockQuoteKind::Note => ("note", words.note),
+        BlockQuoteKind::Tip => ("tip", words.tip),
+        BlockQuoteKind::Important => ("important", words.important),
+        BlockQuoteKind::Warning => ("warning", words.warning),
+        BlockQuoteKind::Caution => ("caution", words.caution),
     }
 }
 
@@ -418,7 +428,7 @@ mod tests {
     use super::*;
 
     fn r(md: &str) -> Rendered {
-        render("t.md", md, 1)
+        render("t.md", md, 1, Lang::En)
     }
 
     impl Rendered {
@@ -490,7 +500,7 @@ mod tests {
 
     #[test]
     fn unknown_fence_directive_has_its_line() {
-        let out = render("05-x.md", "text\n\n```python highlight=\"1-3\"\nx\n```\n", 12);
+        let out = render("05-x.md", "text\n\n```python highlight=\"1-3\"\nx\n```\n", 12, Lang::En);
         assert_eq!(out.problems.len(), 1);
         assert_eq!(
             out.problems[0].to_string(),
@@ -501,20 +511,20 @@ mod tests {
     #[test]
     fn quizzes_are_blocks_and_their_problems_have_file_lines() {
         let body = "Intro.\n\n```quiz\n[[question]]\nprompt = \"p\"\n[[question.option]]\ntext = \"a\"\ncorrect = true\nexplain = \"x\"\n[[question.option]]\ntext = \"b\"\nexplain = \"y\"\n```\n";
-        let out = render("04-x.md", body, 20);
+        let out = render("04-x.md", body, 20, Lang::En);
         assert!(out.problems.is_empty(), "{:?}", out.problems);
         assert!(matches!(&out.blocks[1], Block::Quiz(q) if q.questions.len() == 1));
         let broken = body.replace("correct = true\n", "");
-        let out = render("04-x.md", &broken, 20);
+        let out = render("04-x.md", &broken, 20, Lang::En);
         assert_eq!(
             out.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
             ["04-x.md:23: quiz: question 1 has no correct option: mark one with `correct = true`"]
         );
         let unknown = body.replace("prompt = \"p\"", "prompt = \"p\"\nhint = \"h\"");
-        let problems = render("04-x.md", &unknown, 20).problems;
+        let problems = render("04-x.md", &unknown, 20, Lang::En).problems;
         assert_eq!(problems[0].line, 25, "{problems:?}");
         assert!(problems[0].message.starts_with("quiz: unknown field `hint`"), "{problems:?}");
-        let nested = render("t.md", "- item\n\n  ```quiz\n  ```\n", 1).problems;
+        let nested = render("t.md", "- item\n\n  ```quiz\n  ```\n", 1, Lang::En).problems;
         assert_eq!(
             nested[0].to_string(),
             "t.md:3: quiz: a quiz must stand on its own, not inside a list, quote or table"
@@ -538,7 +548,7 @@ mod tests {
 
     #[test]
     fn simulation_problems_have_their_line() {
-        let out = render("03-x.md", "text\n\n```sim ring-allreduce ranks=100\n```\n", 7);
+        let out = render("03-x.md", "text\n\n```sim ring-allreduce ranks=100\n```\n", 7, Lang::En);
         assert_eq!(
             out.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
             vec!["03-x.md:9: simulation: `ranks=100`: a whole number from 2 to 64"]
@@ -563,6 +573,23 @@ mod tests {
         );
         // Only the fence language `sim` is a directive; a word that starts with it is code.
         assert!(r("```simple\nx\n```\n").problems.is_empty());
+    }
+
+    #[test]
+    fn a_korean_page_has_korean_words_and_korean_links() {
+        let md = "## 모델\n\n> [!NOTE]\n> 참고\n\n[링](03-ddp-allreduce.md#x)\n\n```python title=\"a.py\" exercise=\"ddp-conversion\"\nx = 1\n```\n";
+        let html = render("05-x.md", md, 1, Lang::Ko).html();
+        for part in [
+            "href=\"/ko/lessons/ddp-allreduce#x\"",
+            "href=\"/ko/exercises/ddp-conversion\"",
+            "aria-label=\"이 섹션 링크\"",
+            ">참고<",
+            ">복사</button>",
+        ] {
+            assert!(html.contains(part), "{part} in {html}");
+        }
+        let english = render("05-x.md", md, 1, Lang::En).html();
+        assert!(english.contains("href=\"/lessons/ddp-allreduce#x\""), "{english}");
     }
 
     #[test]

@@ -195,7 +195,7 @@ mod tests {
     const CODE: &str = "```python title=\"x.py\" exercise=\"ddp-conversion\"\n# start here\nimport torch  # the library\nx = \"#1\"\n```\n";
 
     fn lesson(md: &str) -> Lesson {
-        match parse("02-x.md", &format!("{FRONT}{md}")).into_entry() {
+        match parse("02-x.md", &format!("{FRONT}{md}"), lockstep_i18n::Lang::En).into_entry() {
             LessonEntry::Ready(l) => l,
             LessonEntry::Broken { problems, .. } => panic!("{problems:?}"),
         }

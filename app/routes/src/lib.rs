@@ -3,6 +3,84 @@
 //! pages, and the grader points each failed check at the section that teaches it. They all
 //! build those URLs here, so a change of scheme cannot leave one of them pointing nowhere.
 
+/// The language a page is read in. English pages are where they have always been; each has a
+/// Korean twin under `/ko/`. The address alone decides, so the server's render and the
+/// browser's hydration, which both see it, always agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Lang {
+    #[default]
+    En,
+    Ko,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Ko];
+
+    /// The BCP 47 tag: `<html lang>`, `hreflang`, the `lang` cookie.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ko => "ko",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.code().eq_ignore_ascii_case(code))
+    }
+
+    /// The first path segment of this language's pages (`ko`), none for English.
+    pub fn segment(self) -> Option<&'static str> {
+        match self {
+            Lang::En => None,
+            Lang::Ko => Some("ko"),
+        }
+    }
+
+    /// The language of a path: Korean under `/ko` (`/ko`, `/ko/`, `/ko/…`), else English.
+    pub fn of_path(path: &str) -> Lang {
+        Lang::ALL
+            .into_iter()
+            .find(|l| {
+                l.segment().is_some_and(|s| {
+                    path.strip_prefix('/')
+                        .and_then(|p| p.strip_prefix(s))
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?', '#']))
+                })
+            })
+            .unwrap_or_default()
+    }
+
+    /// A site path (`/xp`, `/lessons/ddp#bucket`) as this language's page: `/ko/xp`.
+    pub fn path(self, path: &str) -> String {
+        match self.segment() {
+            None => path.to_string(),
+            Some(s) if path == "/" => format!("/{s}/"),
+            Some(s) => format!("/{s}{path}"),
+        }
+    }
+
+    /// The path of the same page in English: `/ko/xp` → `/xp`, `/ko/` → `/`.
+    pub fn strip(path: &str) -> &str {
+        match Lang::of_path(path).segment() {
+            None => path,
+            Some(s) => match &path[1 + s.len()..] {
+                "" => "/",
+                rest if rest.starts_with(['?', '#']) => "/",
+                rest => rest,
+            },
+        }
+    }
+
+    /// The same page in another language.
+    pub fn switch(path: &str, to: Lang) -> String {
+        to.path(Lang::strip(path))
+    }
+}
+
+/// The cookie that remembers the language a learner chose with the switcher. Read only at `/`,
+/// where it wins over `Accept-Language`; every other address says its language itself.
+pub const LANG_COOKIE: &str = "lang";
+
 /// The first path segment of every lesson page: `/lessons/<slug>`.
 pub const LESSONS_SEGMENT: &str = "lessons";
 
@@ -170,6 +248,40 @@ pub fn section_link(slug: &str, anchor: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn languages_by_path() {
+        for (path, lang) in [
+            ("/", Lang::En),
+            ("/xp", Lang::En),
+            ("/kok", Lang::En),
+            ("/korean/x", Lang::En),
+            ("/lessons/ko", Lang::En),
+            ("/ko", Lang::Ko),
+            ("/ko/", Lang::Ko),
+            ("/ko?x=1", Lang::Ko),
+            ("/ko/lessons/ddp", Lang::Ko),
+        ] {
+            assert_eq!(Lang::of_path(path), lang, "{path}");
+        }
+        assert_eq!(Lang::Ko.path("/"), "/ko/");
+        assert_eq!(Lang::Ko.path("/lessons/ddp#x"), "/ko/lessons/ddp#x");
+        assert_eq!(Lang::En.path("/xp"), "/xp");
+        assert_eq!(Lang::strip("/ko/lessons/ddp"), "/lessons/ddp");
+        assert_eq!(Lang::strip("/ko/"), "/");
+        assert_eq!(Lang::strip("/ko"), "/");
+        assert_eq!(Lang::strip("/kok"), "/kok");
+        assert_eq!(Lang::switch("/xp", Lang::Ko), "/ko/xp");
+        assert_eq!(Lang::switch("/ko/xp", Lang::En), "/xp");
+        assert_eq!(Lang::switch("/ko/xp", Lang::Ko), "/ko/xp");
+        for lang in Lang::ALL {
+            assert_eq!(Lang::from_code(lang.code()), Some(lang));
+            for path in ["/", "/xp", "/lessons/a#b"] {
+                assert_eq!(Lang::of_path(&lang.path(path)), lang);
+                assert_eq!(Lang::strip(&lang.path(path)), path);
+            }
+        }
+    }
 
     #[test]
     fn lesson_urls_round_trip() {

@@ -89,9 +89,6 @@ fn stats(course: &Course) {
     );
 }
 
-/// The languages a course may be translated into, each in its own folder (`lessons/ko`).
-const TRANSLATIONS: [&str; 1] = ["ko"];
-
 fn check_course(dir: &Path, course: &Course) -> ExitCode {
     let mut problems = 0;
     let mut warnings = 0;
@@ -107,12 +104,13 @@ fn check_course(dir: &Path, course: &Course) -> ExitCode {
     };
     course.diagnostics().for_each(|d| print(dir, d, true));
     course.warnings().iter().for_each(|w| print(dir, w, false));
-    for lang in TRANSLATIONS {
+    // Every language but the course's own may have its translation, in its own folder.
+    for lang in lockstep_i18n::Lang::ALL.into_iter().filter(|l| *l != lockstep_i18n::Lang::En) {
         let translated = lockstep_course::translation_dir(dir, lang);
         if !translated.is_dir() {
             continue;
         }
-        match lockstep_course::load_translation(course, &translated) {
+        match lockstep_course::load_translation(course, &translated, lang) {
             Ok(t) => {
                 lessons += t.course.lessons.len();
                 t.course.diagnostics().for_each(|d| print(&translated, d, true));

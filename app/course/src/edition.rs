@@ -1,0 +1,71 @@
+//! The course as a reader of one language gets it: each lesson in that language where its
+//! translation is ready, the source lesson in its place where it is not (missing, or with a
+//! problem), in the source's order. Slugs, quizzes and XP are the source's in every edition
+//! (the parity check holds translations to that), so progress is the learner's whatever they
+//! read in.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use lockstep_i18n::Lang;
+
+use crate::lesson::LessonEntry;
+use crate::load::{Course, Translation};
+use crate::parity::HeadingMap;
+
+#[derive(Debug, Clone)]
+pub struct Edition {
+    pub lang: Lang,
+    pub course: Course,
+    /// The lessons served in the source's language: not translated yet, or translated with a
+    /// problem.
+    pub untranslated: BTreeSet<String>,
+    /// Per translated lesson (by slug), its heading ids with the source's each stands for.
+    pub headings: BTreeMap<String, HeadingMap>,
+}
+
+impl Edition {
+    /// The source course as its own edition.
+    pub fn source(course: Course) -> Edition {
+        Edition { lang: Lang::En, course, untranslated: BTreeSet::new(), headings: BTreeMap::new() }
+    }
+
+    /// The edition of `translation`'s language; the source alone while there is none.
+    pub fn translated(source: &Course, translation: Option<&Translation>, lang: Lang) -> Edition {
+        let Some(translation) = translation else {
+            let untranslated = source.lessons.iter().map(|l| l.slug().to_string()).collect();
+            let course = source.clone();
+            return Edition { lang, course, untranslated, headings: BTreeMap::new() };
+        };
+        let mut untranslated = BTreeSet::new();
+        let lessons = source
+            .lessons
+            .iter()
+            .map(|s| {
+                let ready = translation
+                    .course
+                    .lessons
+                    .iter()
+                    .find(|t| t.file() == s.file())
+                    .filter(|t| t.ready().is_some());
+                ready.cloned().unwrap_or_else(|| {
+                    untranslated.insert(s.slug().to_string());
+                    s.clone()
+                })
+            })
+            .collect::<Vec<LessonEntry>>();
+        let course = Course {
+            meta: translation.course.meta.clone(),
+            lessons,
+            course_problems: translation.course.course_problems.clone(),
+        };
+        Edition { lang, course, untranslated, headings: translation.headings.clone() }
+    }
+
+    /// A heading id of the source lesson `slug` as this edition's page of it names it.
+    pub fn heading<'a>(&'a self, slug: &str, source_id: &'a str) -> &'a str {
+        self.headings
+            .get(slug)
+            .and_then(|map| map.iter().find(|(_, s)| s == source_id))
+            .map_or(source_id, |(t, _)| t.as_str())
+    }
+}

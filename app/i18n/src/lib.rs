@@ -1,0 +1,170 @@
+//! The interface's words, one catalogue per language. Both catalogues are values of the same
+//! Rust type, so a word missing in one language does not compile: the check the issue of a
+//! second language needs is the type checker's, and it runs in every build, the browser
+//! bundle's included. A word that takes numbers is a function, which is where each language's
+//! plural and number forms live (Korean has no plural: `레슨 3개`).
+//!
+//! Lesson text is not here: lessons are translated as whole files (`lessons/ko/`, see
+//! `lessons/README.md`). This is only the interface around them.
+
+mod en;
+mod ko;
+
+pub use lockstep_routes::Lang;
+
+/// The catalogue of `lang`.
+pub fn t(lang: Lang) -> &'static Catalogue {
+    match lang {
+        Lang::En => &en::EN,
+        Lang::Ko => &ko::KO,
+    }
+}
+
+/// Every word of the interface in one language.
+pub struct Catalogue {
+    pub site: Site,
+    pub markdown: Markdown,
+    pub progress: Progress,
+    pub course: CourseWords,
+    pub lesson: LessonWords,
+    pub quiz: Quiz,
+    pub errors: Errors,
+}
+
+/// The frame of every page.
+pub struct Site {
+    /// The language's own name, as the switcher offers it: "English", "한국어".
+    pub language_name: &'static str,
+    pub skip_to_content: &'static str,
+    pub nav_label: &'static str,
+    pub nav_course: &'static str,
+    pub nav_xp: &'static str,
+    pub nav_account: &'static str,
+    /// The switcher's label: "Language".
+    pub language: &'static str,
+    pub footer: &'static str,
+    pub search: &'static str,
+    pub search_placeholder: &'static str,
+}
+
+/// Words the course's markdown renders into lesson pages.
+pub struct Markdown {
+    pub link_to_section: &'static str,
+    pub note: &'static str,
+    pub tip: &'static str,
+    pub important: &'static str,
+    pub warning: &'static str,
+    pub caution: &'static str,
+    pub copy_code: &'static str,
+    pub copy: &'static str,
+    pub copied: &'static str,
+    pub copy_failed: &'static str,
+    pub exercise_link: &'static str,
+}
+
+/// The progress panel on every page, and the toast of what an action earned.
+pub struct Progress {
+    pub panel_label: &'static str,
+    pub level: fn(u32) -> String,
+    pub xp: fn(u32) -> String,
+    pub lessons: fn(done: u32, total: u32, percent: u32) -> String,
+    pub achievements: fn(done: u32, total: u32) -> String,
+    pub bar_label: &'static str,
+    /// (XP into this level, XP it spans, the next level, XP to go, percent).
+    pub to_next_level: fn(into: u32, span: u32, next: u32, to_go: u32, percent: u32) -> String,
+    pub top_level: &'static str,
+    pub local_only_before: &'static str,
+    pub sign_in: &'static str,
+    pub local_only_after: &'static str,
+    pub signed_in_before: &'static str,
+    pub signed_in_after: &'static str,
+    pub how_xp_works: &'static str,
+    pub achievement: fn(&str) -> String,
+}
+
+/// The course index.
+pub struct CourseWords {
+    pub loading: &'static str,
+    pub load_failed: &'static str,
+    pub hero: fn(lessons: usize, minutes: u32) -> String,
+    pub progress_label: &'static str,
+    pub lessons_completed: &'static str,
+    pub lesson_meta: fn(position: usize, total: usize, minutes: u32, xp: u32) -> String,
+    pub completed: &'static str,
+    pub unavailable: &'static str,
+    pub tags: &'static str,
+}
+
+/// A lesson page's frame.
+pub struct LessonWords {
+    pub loading: &'static str,
+    pub load_failed: &'static str,
+    pub position: fn(position: usize, total: usize) -> String,
+    pub minutes: fn(u32) -> String,
+    pub on_this_page: &'static str,
+    pub hide: &'static str,
+    pub show: &'static str,
+    pub prev_next: &'static str,
+    pub progress_label: &'static str,
+    pub completed: fn(xp: u32) -> String,
+    pub mark_complete: fn(xp: u32) -> String,
+    pub reset_summary: &'static str,
+    pub reset_explain: &'static str,
+    pub reset_confirm: &'static str,
+    pub broken: &'static str,
+    pub broken_for_instructor_before: &'static str,
+    pub broken_for_instructor_after: &'static str,
+    pub back_to_course: &'static str,
+    /// Shown on a lesson read in a language it has not been translated into yet.
+    pub not_translated: &'static str,
+}
+
+pub struct Quiz {
+    pub title: fn(questions: usize) -> String,
+    pub rules: fn(again: bool, pass_mark: usize, total: usize) -> String,
+    pub choose_all: &'static str,
+    pub check: &'static str,
+    pub score: fn(passed: bool, right: usize, total: usize) -> String,
+    pub hidden_until_passed: &'static str,
+    pub why: &'static str,
+    pub right: &'static str,
+    pub not_right: &'static str,
+    pub yours_correct: &'static str,
+    pub yours_not_correct: &'static str,
+    pub correct_not_chosen: &'static str,
+    pub yours: &'static str,
+}
+
+pub struct Errors {
+    pub not_found_title: &'static str,
+    pub not_found: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every word is written in each language: none left empty, and none of the Korean
+    /// catalogue's sentences still English (a copied word is Latin letters only).
+    #[test]
+    fn korean_words_are_korean() {
+        let ko = t(Lang::Ko);
+        let words = [
+            ko.site.nav_course,
+            ko.site.footer,
+            ko.lesson.reset_explain,
+            ko.lesson.not_translated,
+            ko.quiz.hidden_until_passed,
+            ko.errors.not_found,
+            ko.markdown.exercise_link,
+        ];
+        for w in words {
+            assert!(w.chars().any(|c| ('가'..='힣').contains(&c)), "{w}");
+        }
+        assert_eq!((ko.lesson.position)(2, 10), "레슨 02 / 10");
+        assert_eq!((t(Lang::En).lesson.position)(2, 10), "Lesson 02 of 10");
+        assert_eq!((t(Lang::En).quiz.title)(1), "Quiz: 1 question");
+        assert_eq!((t(Lang::En).quiz.title)(3), "Quiz: 3 questions");
+        assert_eq!((ko.quiz.title)(3), "퀴즈: 3문제");
+    }
+}
