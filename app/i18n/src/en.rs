@@ -98,7 +98,10 @@ pub static EN: Catalogue = Catalogue {
         choose_all: " (choose every option that applies)",
         check: "Check answers",
         score: |passed, right, total| {
-            format!("{}: {right} of {total} right.", if passed { "Passed" } else { "Not passed yet" })
+            format!(
+                "{}: {right} of {total} right.",
+                if passed { "Passed" } else { "Not passed yet" }
+            )
         },
         hidden_until_passed: "The right answers show once you pass; until then, each option you \
                               chose says why it is right or wrong. ",

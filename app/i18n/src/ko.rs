@@ -74,7 +74,8 @@ pub static KO: Catalogue = Catalogue {
         reset_explain: "초기화하면 이 레슨에서 얻은 XP(완료, 시뮬레이션, 퀴즈)가 회수됩니다. 다시 \
                         모두 얻을 수 있지만, 이미 답을 본 퀴즈는 더 이상 첫 시도로 치지 않습니다.",
         reset_confirm: "네, 이 레슨을 초기화합니다",
-        broken: "이 레슨은 파일에 오류가 있어 지금 보여 드릴 수 없습니다. 코스의 다른 레슨은 그대로 \
+        broken:
+            "이 레슨은 파일에 오류가 있어 지금 보여 드릴 수 없습니다. 코스의 다른 레슨은 그대로 \
                  볼 수 있습니다.",
         broken_for_instructor_before: "강사용 (",
         broken_for_instructor_after: "도 같은 내용을 출력합니다):",
@@ -94,7 +95,10 @@ pub static KO: Catalogue = Catalogue {
         choose_all: " (해당하는 보기를 모두 고르세요)",
         check: "채점하기",
         score: |passed, right, total| {
-            format!("{}: {total}문제 중 {right}문제 정답.", if passed { "통과" } else { "아직 통과 못 함" })
+            format!(
+                "{}: {total}문제 중 {right}문제 정답.",
+                if passed { "통과" } else { "아직 통과 못 함" }
+            )
         },
         hidden_until_passed: "정답은 통과한 뒤에 공개됩니다. 그 전까지는 고른 보기마다 왜 맞고 \
                               틀렸는지만 보여 드립니다. ",

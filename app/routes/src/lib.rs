@@ -6,7 +6,20 @@
 /// The language a page is read in. English pages are where they have always been; each has a
 /// Korean twin under `/ko/`. The address alone decides, so the server's render and the
 /// browser's hydration, which both see it, always agree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     #[default]
     En,
@@ -54,7 +67,7 @@ impl Lang {
     pub fn path(self, path: &str) -> String {
         match self.segment() {
             None => path.to_string(),
-            Some(s) if path == "/" => format!("/{s}/"),
+            Some(s) if path == "/" => format!("/{s}"),
             Some(s) => format!("/{s}{path}"),
         }
     }
@@ -75,6 +88,25 @@ impl Lang {
     pub fn switch(path: &str, to: Lang) -> String {
         to.path(Lang::strip(path))
     }
+}
+
+/// The language switcher: `?to=ko&from=/lessons/ddp` remembers the choice in [`LANG_COOKIE`] and
+/// sends the reader to the same page in that language (a link, so it works without JavaScript;
+/// the section in the fragment is kept across the redirect).
+pub const LANGUAGE: &str = "/language";
+
+/// The switcher's link from `path` to its page in `to`.
+pub fn language_switch(path: &str, to: Lang) -> String {
+    let from: String = path
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            b => format!("%{b:02X}"),
+        })
+        .collect();
+    format!("{LANGUAGE}?to={}&from={from}", to.code())
 }
 
 /// The cookie that remembers the language a learner chose with the switcher. Read only at `/`,
@@ -250,6 +282,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_switch_link_encodes_its_path() {
+        assert_eq!(language_switch("/lessons/a", Lang::Ko), "/language?to=ko&from=/lessons/a");
+        assert_eq!(
+            language_switch("/ko/lessons/모", Lang::En),
+            "/language?to=en&from=/ko/lessons/%EB%AA%A8"
+        );
+        assert_eq!(language_switch("/x?a=1&b", Lang::En), "/language?to=en&from=/x%3Fa%3D1%26b");
+    }
+
+    #[test]
     fn languages_by_path() {
         for (path, lang) in [
             ("/", Lang::En),
@@ -264,7 +306,7 @@ mod tests {
         ] {
             assert_eq!(Lang::of_path(path), lang, "{path}");
         }
-        assert_eq!(Lang::Ko.path("/"), "/ko/");
+        assert_eq!(Lang::Ko.path("/"), "/ko");
         assert_eq!(Lang::Ko.path("/lessons/ddp#x"), "/ko/lessons/ddp#x");
         assert_eq!(Lang::En.path("/xp"), "/xp");
         assert_eq!(Lang::strip("/ko/lessons/ddp"), "/lessons/ddp");

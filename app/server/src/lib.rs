@@ -12,6 +12,7 @@ pub mod grading;
 mod headers;
 mod http_error;
 mod instructor;
+mod language;
 mod monitor;
 pub mod page_cache;
 mod quiz;
@@ -35,7 +36,7 @@ use lockstep_rules::{LearnerCookie, Rules};
 use lockstep_store::{Store, StoreError};
 use lockstep_web::ssr::request_parts::RequestParts;
 use lockstep_web::ssr::AppContext;
-use lockstep_web::{shell, App, OUTPUT_NAME};
+use lockstep_web::{shell, App, Lang, OUTPUT_NAME};
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -276,6 +277,13 @@ pub fn router(state: AppState) -> Router {
         .route(r::HEALTHZ, get(monitor::healthz))
         .route(r::METRICS, get(monitor::metrics))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
+        .route(
+            &Lang::Ko.path(lockstep_routes::QUIZ_ANSWERS_ROUTE),
+            axum::routing::post(quiz::answer),
+        )
+        .route(r::LANGUAGE, get(language::switch))
+        // The Korean home is `/ko`; the slash form a reader may type goes there.
+        .route("/ko/", get(|| async { axum::response::Redirect::permanent("/ko") }))
         .route(lockstep_routes::SIGN_UP, axum::routing::post(auth::sign_up))
         .route(lockstep_routes::SIGN_IN, axum::routing::post(auth::sign_in))
         .route(lockstep_routes::SIGN_OUT, axum::routing::post(auth::sign_out))
@@ -291,6 +299,8 @@ pub fn router(state: AppState) -> Router {
         // The pages and server functions.
         .fallback_service(pages)
         .layer(axum::middleware::from_fn_with_state(kept, page_cache::serve))
+        // Before the kept pages: `/` may send the reader to their language's home.
+        .layer(axum::middleware::from_fn(language::choose_home))
         // Every route, server functions included, sees the session (leptos_axum::extract
         // needs it as an extension) and the CSRF check, which runs first.
         .layer(sessions)

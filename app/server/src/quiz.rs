@@ -21,9 +21,10 @@ pub async fn answer(
     Path((slug, index)): Path<(String, u32)>,
     session: Session,
     requester: Requester,
+    crate::language::PageLang(lang): crate::language::PageLang,
     body: String,
 ) -> Result<Response, HttpError> {
-    let back = format!("{}#quiz-{index}", lockstep_routes::lesson(&slug));
+    let back = format!("{}#quiz-{index}", lang.path(&lockstep_routes::lesson(&slug)));
     let answer = parse_answers(&body).map_err(|why| refused(&why))?;
     let answered = state.rules().answer_quiz(&requester, &slug, index, &answer).await;
     let (message, cookie) = match answered {

@@ -8,13 +8,13 @@ use crate::model::{
 };
 
 #[server]
-pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
+pub async fn get_course_overview(lang: crate::Lang) -> Result<CourseOverview, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let requester = ctx.requester().await?;
     let events = ctx.events(&requester).await?;
     let completed = lockstep_rules::progress::completed_in(&events);
     Ok(crate::ssr::page_models::overview(
-        &ctx.course.current(),
+        &ctx.course.edition(lang).course,
         &completed,
         page_progress(&ctx, &requester, &events).await?,
     ))
@@ -22,18 +22,21 @@ pub async fn get_course_overview() -> Result<CourseOverview, ServerFnError> {
 
 /// The lesson, the same for every learner.
 #[server]
-pub async fn get_lesson(slug: String) -> Result<LessonLookup, ServerFnError> {
+pub async fn get_lesson(slug: String, lang: crate::Lang) -> Result<LessonLookup, ServerFnError> {
     let ctx = crate::ssr::context()?;
-    Ok(ctx.lesson(&slug))
+    Ok(ctx.lesson(&slug, lang))
 }
 
 /// What the lesson page shows of the learner reading it.
 #[server]
-pub async fn get_lesson_learner(slug: String) -> Result<LessonLearner, ServerFnError> {
+pub async fn get_lesson_learner(
+    slug: String,
+    lang: crate::Lang,
+) -> Result<LessonLearner, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let requester = ctx.requester().await?;
     let notice = ctx.take_notice().await?;
-    ctx.lesson_learner(&requester, lockstep_rules::Reads::Fresh, &slug, notice).await
+    ctx.lesson_learner(&requester, lockstep_rules::Reads::Fresh, &slug, notice, lang).await
 }
 
 /// Records that the learner finished a lesson. Works as a plain form post without JavaScript.

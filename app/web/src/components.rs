@@ -4,29 +4,103 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::model::{ProgressView, TocItem};
+use crate::Lang;
 
 #[component]
 pub fn SiteHeader() -> impl IntoView {
+    let lang = crate::use_lang();
+    let t = lockstep_i18n::t(lang);
+    let home = lang.path(lockstep_routes::HOME);
+    let location = leptos_router::hooks::use_location();
     view! {
-        <a class="skip-link" href="#main">"Skip to content"</a>
+        <a class="skip-link" href="#main">{t.site.skip_to_content}</a>
         <header class="site-header">
-            <A href=lockstep_routes::HOME attr:class="brand">
+            <A href=home.clone() attr:class="brand">
                 <span class="brand-mark" aria-hidden="true">"⇄"</span>
                 " Lockstep"
             </A>
-            <nav aria-label="Site">
-                <A href=lockstep_routes::HOME>"Course"</A>
-                <A href=lockstep_routes::XP>"XP & levels"</A>
-                <A href=lockstep_routes::ACCOUNT>"Account"</A>
+            <nav aria-label=t.site.nav_label>
+                <A href=home>{t.site.nav_course}</A>
+                <A href=lang.path(lockstep_routes::XP)>{t.site.nav_xp}</A>
+                <A href=lang.path(lockstep_routes::ACCOUNT)>{t.site.nav_account}</A>
+            </nav>
+            <nav class="language-switch" aria-label=t.site.language>
+                {Lang::ALL
+                    .into_iter()
+                    .filter(move |l| *l != lang)
+                    .map(|to| {
+                        let words = lockstep_i18n::t(to);
+                        // A plain link through the server, which remembers the choice; the
+                        // click handler adds the section being read (`switch_keeps_section`).
+                        view! {
+                            <a
+                                href=move || lockstep_routes::language_switch(&location.pathname.get(), to)
+                                hreflang=to.code()
+                                lang=to.code()
+                                rel="external"
+                                data-role="language-switch"
+                                on:click=move |ev| switch_keeps_section(ev, lang, to)
+                            >
+                                {words.site.language_name}
+                            </a>
+                        }
+                    })
+                    .collect_view()}
             </nav>
         </header>
     }
 }
 
+/// On a lesson page, the switcher goes to the section being read: the page lists each
+/// language's contents ids in the same order (`data-en`, `data-ko`; the parity check makes the
+/// n-th heading of one stand for the n-th of the other).
+fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: Lang) {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        let Some(link) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let doc = document();
+        let Some(list) = doc.query_selector("[data-role=section-ids]").ok().flatten() else {
+            return;
+        };
+        let ids = |attr: &str| -> Vec<String> {
+            list.get_attribute(attr)
+                .unwrap_or_default()
+                .split(' ')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        let (mine, other) =
+            (ids(&format!("data-{}", from.code())), ids(&format!("data-{}", to.code())));
+        // The last heading above the top of the window is the section being read.
+        let mut current = None;
+        for (i, id) in mine.iter().enumerate() {
+            let Some(h) = doc.get_element_by_id(id) else { continue };
+            if h.get_bounding_client_rect().top() <= 80.0 {
+                current = Some(i);
+            }
+        }
+        if let (Some(i), Some(href)) = (current, link.get_attribute("href")) {
+            if let Some(target) = other.get(i) {
+                let _ = link.set_attribute(
+                    "href",
+                    &format!("{}#{target}", href.split('#').next().unwrap_or("")),
+                );
+            }
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (ev, from, to);
+}
+
 #[component]
 pub fn Tags(tags: Vec<String>) -> impl IntoView {
     view! {
-        <ul class="tags" aria-label="Tags">
+        <ul class="tags" aria-label=crate::use_t().course.tags>
             {tags.into_iter().map(|t| view! { <li class="tag">{t}</li> }).collect_view()}
         </ul>
     }
@@ -37,10 +111,11 @@ pub fn Tags(tags: Vec<String>) -> impl IntoView {
 #[component]
 pub fn Toc(entries: Vec<TocItem>) -> impl IntoView {
     let (open, set_open) = signal(true);
+    let t = crate::use_t();
     view! {
         <nav class="toc" aria-labelledby="toc-heading">
             <div class="toc-head">
-                <h2 id="toc-heading">"On this page"</h2>
+                <h2 id="toc-heading">{t.lesson.on_this_page}</h2>
                 <button
                     type="button"
                     class="toc-toggle"
@@ -48,7 +123,7 @@ pub fn Toc(entries: Vec<TocItem>) -> impl IntoView {
                     aria-expanded=move || open.get().to_string()
                     on:click=move |_| set_open.update(|o| *o = !*o)
                 >
-                    {move || if open.get() { "Hide" } else { "Show" }}
+                    {move || if open.get() { t.lesson.hide } else { t.lesson.show }}
                 </button>
             </div>
             <ol id="toc-list" class="toc-list" hidden=move || !open.get()>
@@ -79,7 +154,7 @@ fn toc_items(entries: Vec<TocItem>) -> impl IntoView {
 pub fn TocFolded(entries: Vec<TocItem>) -> impl IntoView {
     view! {
         <details class="toc toc-folded" data-role="toc-folded">
-            <summary>"On this page"</summary>
+            <summary>{crate::use_t().lesson.on_this_page}</summary>
             <ol class="toc-list">{toc_items(entries)}</ol>
         </details>
     }
@@ -114,7 +189,8 @@ fn copy_code(ev: leptos::ev::MouseEvent) {
     let promise = window().navigator().clipboard().write_text(&code);
     wasm_bindgen_futures::spawn_local(async move {
         let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-        button.set_text_content(Some(if copied { "Copied" } else { "Copy failed" }));
+        let words = &crate::use_t().markdown;
+        button.set_text_content(Some(if copied { words.copied } else { words.copy_failed }));
     });
 }
 
@@ -123,48 +199,50 @@ fn copy_code(ev: leptos::ev::MouseEvent) {
 #[component]
 pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoView {
     let p = move || progress.get();
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).progress;
     view! {
-        <section class="xp-panel" aria-label="Your progress" data-role="progress">
+        <section class="xp-panel" aria-label=w.panel_label data-role="progress">
             <p class="xp-level">
-                <strong data-role="level">{move || format!("Level {}", p().level)}</strong>
+                <strong data-role="level">{move || (w.level)(p().level)}</strong>
                 " · "
                 <span lang="en">{move || p().level_name_en}</span>
                 " · "
                 <span lang="ko">{move || p().level_name_ko}</span>
             </p>
             <ul class="xp-stats">
-                <li data-role="xp">{move || format!("{} XP", p().xp)}</li>
-                <li data-role="lessons">{move || p().lessons_text()}</li>
+                <li data-role="xp">{move || (w.xp)(p().xp)}</li>
+                <li data-role="lessons">{move || p().lessons_text(lang)}</li>
                 <li data-role="achievements">
-                    {move || format!("{}/{} achievements", p().achievements, p().achievements_total)}
+                    {move || (w.achievements)(p().achievements, p().achievements_total)}
                 </li>
             </ul>
             <div
                 class="bar"
                 role="progressbar"
-                aria-label="XP to the next level"
+                aria-label=w.bar_label
                 aria-valuemin="0"
                 aria-valuemax="100"
                 aria-valuenow=move || p().level_percent()
             >
                 <span style=move || format!("width:{}%", p().level_percent())></span>
             </div>
-            <p class="xp-next muted" data-role="to-go">{move || p().bar_text()}</p>
+            <p class="xp-next muted" data-role="to-go">{move || p().bar_text(lang)}</p>
             {move || match p().account {
                 None => view! {
                     <p class="xp-local muted" data-role="sync">
-                        "Progress is local-only — " <a href=lockstep_routes::ACCOUNT_SIGN_IN>"sign in"</a> " to sync across devices."
+                        {w.local_only_before} <a href=lang.path(lockstep_routes::ACCOUNT_SIGN_IN)>{w.sign_in}</a> {w.local_only_after}
                     </p>
                 }
                     .into_any(),
                 Some(email) => view! {
                     <p class="xp-synced muted" data-role="sync">
-                        "Signed in as " <a href=lockstep_routes::ACCOUNT>{email}</a> " — progress syncs across devices."
+                        {w.signed_in_before} <a href=lang.path(lockstep_routes::ACCOUNT)>{email}</a> {w.signed_in_after}
                     </p>
                 }
                     .into_any(),
             }}
-            <p class="xp-rules"><a href=lockstep_routes::XP>"How XP works"</a></p>
+            <p class="xp-rules"><a href=lang.path(lockstep_routes::XP)>{w.how_xp_works}</a></p>
         </section>
     }
 }

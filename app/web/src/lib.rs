@@ -20,23 +20,62 @@ pub mod ssr;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
-use leptos_router::components::{Route, Router, Routes};
+use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
 use leptos_router::{path, ParamSegment, SsrMode, StaticSegment};
+pub use lockstep_i18n::Lang;
 
 /// The name of the browser bundle's files under `/pkg/`: `lockstep.js`, `lockstep_bg.wasm`,
 /// `lockstep.css`. The build (`cargo xtask`) writes them under this name.
 pub const OUTPUT_NAME: &str = "lockstep";
 
+/// The language of the page being rendered: its address says ([`Lang::of_path`]), so the
+/// server's render and the browser's hydration agree.
+pub fn use_lang() -> Lang {
+    use_context::<Lang>().unwrap_or_default()
+}
+
+/// The catalogue of the page's language.
+pub fn use_t() -> &'static lockstep_i18n::Catalogue {
+    lockstep_i18n::t(use_lang())
+}
+
+/// The path of the page being rendered: the request's on the server, the address bar's in the
+/// browser.
+fn page_path() -> String {
+    #[cfg(feature = "ssr")]
+    {
+        use_context::<http::request::Parts>().map(|p| p.uri.path().to_string()).unwrap_or_default()
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        #[cfg(feature = "hydrate")]
+        {
+            window().location().pathname().unwrap_or_default()
+        }
+        #[cfg(not(feature = "hydrate"))]
+        String::new()
+    }
+}
+
 /// The whole HTML document, rendered on the server around [`App`].
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    let path = page_path();
+    let lang = Lang::of_path(&path);
+    // Each page names its twin in the other language; `/` also picks one by the reader's.
+    let alternates = Lang::ALL
+        .into_iter()
+        .map(|l| view! { <link rel="alternate" hreflang=l.code() href=Lang::switch(&path, l)/> })
+        .collect_view();
     view! {
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang=lang.code()>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
+                {alternates}
+                <link rel="alternate" hreflang="x-default" href=lockstep_routes::HOME/>
                 <HydrationScripts options/>
                 <MetaTags/>
             </head>
@@ -50,6 +89,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    let lang = Lang::of_path(&page_path());
+    provide_context(lang);
+    let t = lockstep_i18n::t(lang);
     // Marks the document once the browser bundle has taken over: CSS shows the controls that
     // need JavaScript (copy buttons, the contents toggle) only from then on, and browser tests
     // wait for it.
@@ -67,6 +109,8 @@ pub fn App() -> impl IntoView {
         <Router>
             <components::SiteHeader/>
             <main id="main">
+                // Each page twice: in English where it has always been, in Korean under `/ko`.
+                // The two lists must stay the same (a test compares them).
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
                     <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
@@ -75,10 +119,19 @@ pub fn App() -> impl IntoView {
                     <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view=pages::ExercisePage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view=pages::SubmissionPage ssr=SsrMode::Async/>
+                    <ParentRoute path=StaticSegment("ko") view=Outlet ssr=SsrMode::Async>
+                        <Route path=path!("") view=pages::CourseIndex ssr=SsrMode::Async/>
+                        <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
+                        <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
+                        <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
+                        <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
+                        <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view=pages::ExercisePage ssr=SsrMode::Async/>
+                        <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view=pages::SubmissionPage ssr=SsrMode::Async/>
+                    </ParentRoute>
                 </Routes>
             </main>
             <footer class="site-footer">
-                <p>"Lockstep: learn distributed training by running it."</p>
+                <p>{t.site.footer}</p>
             </footer>
         </Router>
     }

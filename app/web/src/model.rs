@@ -79,22 +79,20 @@ impl ProgressView {
     }
 
     /// The line under the bar: "30/180 XP to level 2 · 150 XP to go · 16%".
-    pub fn bar_text(&self) -> String {
+    pub fn bar_text(&self, lang: lockstep_i18n::Lang) -> String {
+        let words = &lockstep_i18n::t(lang).progress;
         match self.level_span() {
-            None => "Top level reached".to_string(),
-            Some((into, span)) => format!(
-                "{into}/{span} XP to level {} · {} XP to go · {}%",
-                self.level + 1,
-                span - into,
-                self.level_percent()
-            ),
+            None => words.top_level.to_string(),
+            Some((into, span)) => {
+                (words.to_next_level)(into, span, self.level + 1, span - into, self.level_percent())
+            }
         }
     }
 
     /// "3/10 lessons · 30%": how much of the course is done.
-    pub fn lessons_text(&self) -> String {
+    pub fn lessons_text(&self, lang: lockstep_i18n::Lang) -> String {
         let percent = (100 * self.lessons_done).checked_div(self.lessons_total).unwrap_or(0);
-        format!("{}/{} lessons · {percent}%", self.lessons_done, self.lessons_total)
+        (lockstep_i18n::t(lang).progress.lessons)(self.lessons_done, self.lessons_total, percent)
     }
 }
 
@@ -117,15 +115,27 @@ mod progress_view_tests {
     fn the_bar_and_the_lessons_line() {
         let nothing = view(0, 0, Some(120), 0, 3);
         assert_eq!(nothing.level_percent(), 0);
-        assert_eq!(nothing.bar_text(), "0/120 XP to level 1 · 120 XP to go · 0%");
-        assert_eq!(nothing.lessons_text(), "0/3 lessons · 0%");
+        assert_eq!(
+            nothing.bar_text(lockstep_i18n::Lang::En),
+            "0/120 XP to level 1 · 120 XP to go · 0%"
+        );
+        assert_eq!(nothing.lessons_text(lockstep_i18n::Lang::En), "0/3 lessons · 0%");
         let one = view(50, 0, Some(120), 1, 3);
         assert_eq!(one.level_percent(), 41);
-        assert_eq!(one.bar_text(), "50/120 XP to level 1 · 70 XP to go · 41%");
-        assert_eq!(one.lessons_text(), "1/3 lessons · 33%");
+        assert_eq!(
+            one.bar_text(lockstep_i18n::Lang::En),
+            "50/120 XP to level 1 · 70 XP to go · 41%"
+        );
+        assert_eq!(one.lessons_text(lockstep_i18n::Lang::En), "1/3 lessons · 33%");
         let top = view(1220, 1100, None, 10, 10);
-        assert_eq!((top.level_percent(), top.bar_text()), (100, "Top level reached".to_string()));
-        assert_eq!(view(0, 0, Some(120), 0, 0).lessons_text(), "0/0 lessons · 0%");
+        assert_eq!(
+            (top.level_percent(), top.bar_text(lockstep_i18n::Lang::En)),
+            (100, "Top level reached".to_string())
+        );
+        assert_eq!(
+            view(0, 0, Some(120), 0, 0).lessons_text(lockstep_i18n::Lang::En),
+            "0/0 lessons · 0%"
+        );
     }
 }
 
@@ -173,6 +183,14 @@ pub struct LessonView {
     pub toc: Vec<TocItem>,
     pub prev: Option<NeighbourLink>,
     pub next: Option<NeighbourLink>,
+    /// Served in the course's own language: the lesson has no ready translation into the
+    /// page's language yet.
+    #[serde(default)]
+    pub untranslated: bool,
+    /// The contents' ids of this lesson in each language, in the same order, so the language
+    /// switcher can go to the section being read.
+    #[serde(default)]
+    pub sections: Vec<(crate::Lang, Vec<String>)>,
     /// The page's per-request parts, by name, in the order they follow the lesson: rendered
     /// by the server on every request into the lesson page it keeps (`ssr::request_parts`).
     /// None today: the page's bytes stay what they were without them.

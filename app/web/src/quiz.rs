@@ -15,23 +15,24 @@ pub fn QuizView(quiz: QuizBlock, learner: QuizLearner) -> impl IntoView {
     let QuizBlock { index, action, questions, pass_mark } = quiz;
     let QuizLearner { attempt, own_order, order, review } = learner;
     let total = questions.len();
+    let w = &crate::use_t().quiz;
     let reviewed = review.map(|r| view! { <Review review=r questions=questions.clone()/> });
-    let again = if reviewed.is_some() { "Try again: " } else { "" };
+    let again = reviewed.is_some();
     view! {
         <section class="quiz" id=format!("quiz-{index}") aria-labelledby=format!("quiz-{index}-title")>
-            <h3 id=format!("quiz-{index}-title")>{format!("Quiz: {total} question{}", if total == 1 { "" } else { "s" })}</h3>
+            <h3 id=format!("quiz-{index}-title")>{(w.title)(total)}</h3>
             {reviewed}
             <form method="post" action=action class="quiz-form">
                 <input type="hidden" name="attempt" value=attempt.to_string()/>
                 <input type="hidden" name="order" value=if own_order { "learner" } else { "visitor" }/>
-                <p class="muted">{format!("{again}{pass_mark} of {total} right passes; you can answer as often as you like, the options shuffled each time.")}</p>
+                <p class="muted">{(w.rules)(again, pass_mark as usize, total)}</p>
                 {questions
                     .into_iter()
                     .zip(order.into_iter().chain(std::iter::repeat(Vec::new())))
                     .enumerate()
                     .map(|(q, (question, order))| view! { <Question q question order/> })
                     .collect_view()}
-                <button type="submit" class="primary">"Check answers"</button>
+                <button type="submit" class="primary">{w.check}</button>
             </form>
         </section>
     }
@@ -41,12 +42,13 @@ pub fn QuizView(quiz: QuizBlock, learner: QuizLearner) -> impl IntoView {
 #[component]
 fn Question(q: usize, question: QuizQuestion, order: Vec<usize>) -> impl IntoView {
     let kind = if question.multiple { "checkbox" } else { "radio" };
+    let w = &crate::use_t().quiz;
     view! {
         <fieldset class="quiz-question">
             <legend>
                 <span class="quiz-number">{format!("{}. ", q + 1)}</span>
                 <span inner_html=question.prompt_html></span>
-                {question.multiple.then(|| view! { <span class="muted">" (choose every option that applies)"</span> })}
+                {question.multiple.then(|| view! { <span class="muted">{w.choose_all}</span> })}
             </legend>
             {order
                 .into_iter()
@@ -70,14 +72,15 @@ fn Question(q: usize, question: QuizQuestion, order: Vec<usize>) -> impl IntoVie
 #[component]
 fn Review(review: QuizReview, questions: Vec<QuizQuestion>) -> impl IntoView {
     let total = questions.len();
-    let verdict = if review.passed { "Passed" } else { "Not passed yet" };
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).quiz;
     view! {
         <div class="quiz-review" data-role="quiz-review" data-passed=review.passed.to_string()>
-            <p class="quiz-score" role="status">{format!("{verdict}: {} of {total} right.", review.right)}</p>
+            <p class="quiz-score" role="status">{(w.score)(review.passed, review.right as usize, total)}</p>
             {(!review.passed).then(|| view! {
                 <p class="muted" data-role="quiz-hidden">
-                    "The right answers show once you pass; until then, each option you chose says why it is right or wrong. "
-                    <a href=lockstep_routes::XP_QUIZZES>"Why"</a>
+                    {w.hidden_until_passed}
+                    <a href=lang.path(lockstep_routes::XP_QUIZZES)>{w.why}</a>
                 </p>
             })}
             <ol>
@@ -90,7 +93,7 @@ fn Review(review: QuizReview, questions: Vec<QuizQuestion>) -> impl IntoView {
                             <li class=if right { "right" } else { "wrong" }>
                                 <p>
                                     <span inner_html=question.prompt_html></span>
-                                    <strong>{if right { " ✓ right" } else { " ✗ not right" }}</strong>
+                                    <strong>{if right { w.right } else { w.not_right }}</strong>
                                 </p>
                                 <ul>
                                     {options
@@ -98,10 +101,10 @@ fn Review(review: QuizReview, questions: Vec<QuizQuestion>) -> impl IntoView {
                                         .map(|o| {
                                             let text = question.options_html.get(o.option).cloned().unwrap_or_default();
                                             let marks = match (o.chosen, o.correct) {
-                                                (true, Some(true)) => "your answer, correct",
-                                                (true, Some(false)) => "your answer, not correct",
-                                                (false, Some(true)) => "correct, not chosen",
-                                                (true, None) => "your answer",
+                                                (true, Some(true)) => w.yours_correct,
+                                                (true, Some(false)) => w.yours_not_correct,
+                                                (false, Some(true)) => w.correct_not_chosen,
+                                                (true, None) => w.yours,
                                                 (false, _) => "",
                                             };
                                             let class = match o.correct {

@@ -33,6 +33,7 @@ use lockstep_course::{Course, LessonEntry};
 use lockstep_rules::{flash, Reads, Requester, RulesError};
 use lockstep_web::model::{LessonLearner, LessonLookup};
 use lockstep_web::ssr::template::{RenderTemplate, Template, TemplateError};
+use lockstep_web::Lang;
 use tower::ServiceExt;
 use tower_sessions::Session;
 
@@ -141,14 +142,20 @@ pub async fn serve(State(state): State<CacheState>, req: Request, next: Next) ->
         return next.run(req).await;
     }
     let anonymous = !personal(req.headers());
-    let course = state.app.context.course.current();
+    let loaded = state.app.context.course.loaded();
+    // Kept pages are of this version of the course, whatever their language.
+    let course = loaded.course.clone();
     let path = req.uri().path();
-    if let Some(slug) = lockstep_routes::lesson_slug(path).map(str::to_string) {
-        if !matches!(course.find(&slug), Some((_, LessonEntry::Ready(_)))) {
+    let lang = Lang::of_path(path);
+    let english = Lang::strip(path);
+    if let Some(slug) = lockstep_routes::lesson_slug(english).map(str::to_string) {
+        let edition = loaded.edition(lang);
+        if !matches!(edition.course.find(&slug), Some((_, LessonEntry::Ready(_)))) {
             return next.run(req).await;
         }
         let session = req.extensions().get::<Session>().cloned();
-        let page = lesson_page(&state, &course, &slug, anonymous, session, req.headers()).await;
+        let page =
+            lesson_page(&state, &course, lang, &slug, anonymous, session, req.headers()).await;
         return match page {
             Ok(page) => page,
             Err(e) => {
@@ -157,7 +164,7 @@ pub async fn serve(State(state): State<CacheState>, req: Request, next: Next) ->
             }
         };
     }
-    if anonymous && WHOLE_PAGES.contains(&path) {
+    if anonymous && WHOLE_PAGES.contains(&english) {
         return whole_page(&state.app, &course, req, next).await;
     }
     next.run(req).await
@@ -207,15 +214,16 @@ fn memchr_contains(haystack: &[u8], needle: &[u8]) -> bool {
 async fn lesson_page(
     state: &CacheState,
     course: &Arc<Course>,
+    lang: Lang,
     slug: &str,
     anonymous: bool,
     session: Option<Session>,
     headers: &HeaderMap,
 ) -> Result<Response, PageError> {
-    let key = lockstep_routes::lesson(slug);
+    let key = lang.path(&lockstep_routes::lesson(slug));
     let lesson = match state.app.pages.get(&key, course) {
         Some(Kept::Lesson(lesson)) => lesson,
-        _ => render_template(state, course, slug, key).await?,
+        _ => render_template(state, course, lang, slug, key).await?,
     };
     let html = if anonymous {
         match &lesson.anonymous_page {
@@ -233,7 +241,7 @@ async fn lesson_page(
         // The page only shows the learner: what this process keeps of them will do.
         let requester = rules.requester_reading(Reads::Kept, session.as_ref(), headers).await?;
         let notice = flash::take_notice(session.as_ref()).await?;
-        let learner = state.app.context.lesson_learner(&requester, Reads::Kept, slug, notice);
+        let learner = state.app.context.lesson_learner(&requester, Reads::Kept, slug, notice, lang);
         let learner = learner.await.map_err(PageError::Learner)?;
         let requests = request_parts(&state.app, &lesson.template, slug, &requester).await?;
         Body::from(lesson.template.fill(learner, &requests))
@@ -265,6 +273,7 @@ async fn request_parts(
 async fn render_template(
     state: &CacheState,
     course: &Arc<Course>,
+    lang: Lang,
     slug: &str,
     key: String,
 ) -> Result<Arc<Lesson>, PageError> {
@@ -277,13 +286,13 @@ async fn render_template(
     }
     let (parts, body) = response.into_parts();
     let html = String::from_utf8(axum::body::to_bytes(body, usize::MAX).await?.to_vec())?;
-    let LessonLookup::Found(view) = state.app.context.lesson(slug) else {
+    let LessonLookup::Found(view) = state.app.context.lesson(slug, lang) else {
         return Err(PageError::Gone);
     };
     let nobody = Requester::Anonymous { learner: None };
-    let anonymous = state.app.context.lesson_learner(&nobody, Reads::Fresh, slug, None).await;
+    let anonymous = state.app.context.lesson_learner(&nobody, Reads::Fresh, slug, None, lang).await;
     let anonymous = anonymous.map_err(PageError::Learner)?;
-    let template = Template::parse(&html, view, &anonymous)?;
+    let template = Template::parse(&html, view, lang, &anonymous)?;
     let anonymous = template.with_learner(anonymous);
     let anonymous_page = anonymous.html().map(|html| Bytes::from(html.to_string()));
     let lesson = Arc::new(Lesson {

@@ -278,7 +278,18 @@ pub fn quiz_form(
     index: u32,
     answers: &[(usize, usize)],
 ) -> Vec<(String, String)> {
-    let course = lockstep_course::load(&in_process::course_dir()).unwrap();
+    quiz_form_in(shown, slug, index, answers, &in_process::course_dir())
+}
+
+/// [`quiz_form`] for the course in `dir` (its Korean edition: `course_dir()/ko`).
+pub fn quiz_form_in(
+    shown: &ShownQuiz,
+    slug: &str,
+    index: u32,
+    answers: &[(usize, usize)],
+    dir: &std::path::Path,
+) -> Vec<(String, String)> {
+    let course = lockstep_course::load(dir).unwrap();
     let quiz = course
         .find(slug)
         .and_then(|(_, l)| l.ready())

@@ -14,14 +14,17 @@ pub fn LessonPage() -> impl IntoView {
     let complete = ServerAction::<CompleteLesson>::new();
     let reset = ServerAction::<ResetLesson>::new();
     let slug = move || params.read().get("slug").unwrap_or_default();
-    let page = Resource::new(slug, get_lesson);
+    let lang = crate::use_lang();
+    let t = lockstep_i18n::t(lang);
+    let page = Resource::new(move || (slug(), lang), |(slug, lang)| get_lesson(slug, lang));
     // The learner's part is fetched apart from the lesson: the server renders the lesson once
     // for everyone and this per request (`crate::ssr::template`). Completing or resetting the
     // lesson updates it in place (`Lesson`): fetching it again here would render the whole
     // lesson anew, disposing its simulations under their own running timers and handlers.
-    let learner = Resource::new(slug, get_lesson_learner);
+    let learner =
+        Resource::new(move || (slug(), lang), |(slug, lang)| get_lesson_learner(slug, lang));
     view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading the lesson…"</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{t.lesson.loading}</p> }>
             {move || Suspend::new(async move {
                 let (page, learner) = (page.await, learner.await);
                 match (page, learner) {
@@ -35,7 +38,7 @@ pub fn LessonPage() -> impl IntoView {
                     (Ok(LessonLookup::Missing), _) => view! { <super::NotFound/> }.into_any(),
                     (Err(e), _) | (_, Err(e)) => {
                         super::set_status(500);
-                        view! { <p class="error">"The lesson could not be loaded: " {e.to_string()}</p> }.into_any()
+                        view! { <p class="error">{t.lesson.load_failed} {e.to_string()}</p> }.into_any()
                     }
                 }
             })}
@@ -132,18 +135,19 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
             let (slug, xp) = (lesson.slug.clone(), lesson.xp);
             let reset_slug = slug.clone();
             let (complete, reset, learner) = (state.complete, state.reset, state.learner);
+            let w = &crate::use_t().lesson;
             let done = move || learner.with(|l| l.completed);
             let has_progress = move || learner.with(|l| l.has_progress);
             view! {
-                <section class="lesson-complete" aria-label="Progress">
+                <section class="lesson-complete" aria-label=w.progress_label>
                     {move || if done() {
-                        view! { <p class="done">"✓ You completed this lesson (" {xp} " XP)."</p> }.into_any()
+                        view! { <p class="done">{(w.completed)(xp)}</p> }.into_any()
                     } else {
                         let slug = slug.clone();
                         view! {
                             <ActionForm action=complete>
                                 <input type="hidden" name="slug" value=slug/>
-                                <button type="submit" class="primary">"Mark lesson complete · +" {xp} " XP"</button>
+                                <button type="submit" class="primary">{(w.mark_complete)(xp)}</button>
                             </ActionForm>
                         }
                             .into_any()
@@ -154,13 +158,11 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
                         // needed) holds what a reset takes back and the button that does it.
                         view! {
                             <details class="reset-lesson" data-role="reset">
-                                <summary>"Reset this lesson's progress…"</summary>
-                                <p class="muted">
-                                    "A reset takes back this lesson's XP: its completion, its simulations and its quiz. You can earn it all again; a quiz you have seen answered no longer counts as a first attempt."
-                                </p>
+                                <summary>{w.reset_summary}</summary>
+                                <p class="muted">{w.reset_explain}</p>
                                 <ActionForm action=reset>
                                     <input type="hidden" name="slug" value=slug/>
-                                    <button type="submit" class="danger" data-role="reset-confirm">"Yes, reset this lesson"</button>
+                                    <button type="submit" class="danger" data-role="reset-confirm">{w.reset_confirm}</button>
                                 </ActionForm>
                             </details>
                         }
@@ -216,12 +218,13 @@ fn Lesson(
     // place: the panel, the toast with what it earned, the completion and the quiz reviews.
     // The rest of the lesson, its simulations included, stays as the learner left it.
     let slug = lesson.slug.clone();
+    let lang = crate::use_lang();
     Effect::new(move |before: Option<(usize, usize)>| {
         let now = (complete.version().get(), reset.version().get());
         if before.is_some_and(|b| b != now) {
             let slug = slug.clone();
             leptos::task::spawn_local(async move {
-                if let Ok(fresh) = get_lesson_learner(slug).await {
+                if let Ok(fresh) = get_lesson_learner(slug, lang).await {
                     // The learner may have left the lesson meanwhile: then nothing is set.
                     let _ = progress.try_set(fresh.progress.clone());
                     let _ = toast.try_set(fresh.progress.notice.clone());
@@ -260,27 +263,52 @@ fn Lesson(
         let requests = lesson.request_parts.iter().map(|name| request_part(name)).collect_view();
         view! { {completion} {requests} }.into_any()
     };
-    let LessonView { position, total, title, minutes, tags, summary, toc, prev, next, .. } = lesson;
+    let LessonView {
+        position,
+        total,
+        title,
+        minutes,
+        tags,
+        summary,
+        toc,
+        prev,
+        next,
+        untranslated,
+        sections,
+        ..
+    } = lesson;
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).lesson;
+    // Each language's contents ids, in the same order, for the language switcher
+    // (`components::SiteHeader`): `data-en`, `data-ko`.
+    let ids_in = |l: crate::Lang| {
+        sections.iter().find(|(x, _)| *x == l).map(|(_, ids)| ids.join(" ")).unwrap_or_default()
+    };
+    let section_ids = view! {
+        <div hidden data-role="section-ids" data-en=ids_in(crate::Lang::En) data-ko=ids_in(crate::Lang::Ko)></div>
+    };
     view! {
         <Title text=title.clone()/>
         <div class="lesson-layout">
             <article class="lesson" on:click=on_lesson_click>
                 <header class="lesson-header">
                     <p class="eyebrow">
-                        <span class="lesson-position">{format!("Lesson {position:02} of {total:02}")}</span>
-                        " · ~" {minutes} " min"
+                        <span class="lesson-position">{(w.position)(position, total)}</span>
+                        " · " {(w.minutes)(minutes)}
                     </p>
                     <h1>{title}</h1>
+                    {untranslated.then(|| view! { <p class="notice" data-role="untranslated" lang=lang.code()>{w.not_translated}</p> })}
                     <p class="lede">{summary}</p>
                     <Tags tags/>
                     {header}
                 </header>
+                {section_ids}
                 <TocFolded entries=toc.clone()/>
                 <div class="lesson-body">{body}</div>
                 {completion}
-                <nav class="prev-next" aria-label="Lessons">
-                    {prev.map(|p| view! { <a class="prev" rel="prev" href=lockstep_routes::lesson(&p.slug)>"← " {p.title}</a> })}
-                    {next.map(|n| view! { <a class="next" rel="next" href=lockstep_routes::lesson(&n.slug)>{n.title} " →"</a> })}
+                <nav class="prev-next" aria-label=w.prev_next>
+                    {prev.map(|p| view! { <a class="prev" rel="prev" href=lang.path(&lockstep_routes::lesson(&p.slug))>"← " {p.title}</a> })}
+                    {next.map(|n| view! { <a class="next" rel="next" href=lang.path(&lockstep_routes::lesson(&n.slug))>{n.title} " →"</a> })}
                 </nav>
             </article>
             <aside class="lesson-aside">
@@ -292,16 +320,18 @@ fn Lesson(
 
 #[component]
 fn BrokenLesson(title: String, problems: Vec<String>) -> impl IntoView {
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).lesson;
     view! {
         <Title text=title.clone()/>
         <section class="message-page">
             <h1>{title}</h1>
-            <p>"This lesson cannot be shown right now: its file has errors. The rest of the course is available."</p>
-            <p>"For the instructor (" <code>"lessons check"</code> " prints the same):"</p>
+            <p>{w.broken}</p>
+            <p>{w.broken_for_instructor_before} <code>"lessons check"</code> {w.broken_for_instructor_after}</p>
             <ul class="problems">
                 {problems.into_iter().map(|p| view! { <li><code>{p}</code></li> }).collect_view()}
             </ul>
-            <p><a href=lockstep_routes::HOME>"Back to the course"</a></p>
+            <p><a href=lang.path(lockstep_routes::HOME)>{w.back_to_course}</a></p>
         </section>
     }
 }

@@ -54,8 +54,11 @@ impl AppContext {
     }
 
     /// The lesson page's model, with the request parts it has.
-    pub fn lesson(&self, slug: &str) -> crate::model::LessonLookup {
-        let mut lookup = page_models::lookup(&self.course.current(), slug);
+    pub fn lesson(&self, slug: &str, lang: crate::Lang) -> crate::model::LessonLookup {
+        let loaded = self.course.loaded();
+        let editions: Vec<_> = crate::Lang::ALL.into_iter().map(|l| loaded.edition(l)).collect();
+        let all: Vec<&lockstep_course::Edition> = editions.iter().map(|e| e.as_ref()).collect();
+        let mut lookup = page_models::lookup(&loaded.edition(lang), &all, slug);
         if let crate::model::LessonLookup::Found(lesson) = &mut lookup {
             lesson.request_parts = self.request_parts.names();
         }
@@ -155,6 +158,7 @@ impl AppContext {
         reads: Reads,
         slug: &str,
         notice: Option<String>,
+        lang: crate::Lang,
     ) -> Result<crate::model::LessonLearner, ServerFnError> {
         let (answers, events) = match (reads, requester.learner()) {
             (Reads::Kept, Some(id)) => {
@@ -164,11 +168,12 @@ impl AppContext {
             _ => (self.last_quiz_answers(requester, slug).await?, self.events(requester).await?),
         };
         // One look at the course for the whole page: each look reads the lessons folder.
-        let course = self.course.current();
-        let mut progress = Self::progress_view_in(&course, requester, &events);
+        let loaded = self.course.loaded();
+        let mut progress = Self::progress_view_in(&loaded.course, requester, &events);
         progress.notice = notice;
+        // The reviews' words are the reader's language; the rest is the same in every edition.
         Ok(page_models::lesson_learner(
-            &course,
+            &loaded.edition(lang).course,
             slug,
             requester.learner(),
             &progress::completed_in(&events),

@@ -1,7 +1,8 @@
 //! The course's types as the pages' serde models (`crate::model`): what crosses from the
 //! server to the browser.
 
-use lockstep_course::{Block, Course, LessonEntry, Quiz};
+use lockstep_course::{Block, Course, Edition, LessonEntry, Quiz};
+use lockstep_i18n::Lang;
 use lockstep_store::LastAnswers;
 use lockstep_xp::Progress;
 
@@ -40,8 +41,10 @@ pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -
     }
 }
 
-/// The lesson page's model: the same for every learner.
-pub fn lookup(course: &Course, slug: &str) -> LessonLookup {
+/// The lesson page's model in `edition`'s language: the same for every learner. `editions`:
+/// every language's, for the switcher's sections.
+pub fn lookup(edition: &Edition, editions: &[&Edition], slug: &str) -> LessonLookup {
+    let (course, lang) = (&edition.course, edition.lang);
     let Some((index, entry)) = course.find(slug) else {
         return LessonLookup::Missing;
     };
@@ -79,7 +82,7 @@ pub fn lookup(course: &Course, slug: &str) -> LessonLookup {
                     Block::Simulation(s) => BodyBlock::Simulation(s.clone()),
                     Block::Quiz(q) => {
                         quizzes += 1;
-                        BodyBlock::Quiz(quiz_block(slug, quizzes - 1, q))
+                        BodyBlock::Quiz(quiz_block(lang, slug, quizzes - 1, q))
                     }
                 })
                 .collect()
@@ -91,6 +94,14 @@ pub fn lookup(course: &Course, slug: &str) -> LessonLookup {
             .collect(),
         prev: index.checked_sub(1).and_then(neighbour),
         next: neighbour(index + 1),
+        untranslated: edition.untranslated.contains(slug),
+        sections: editions
+            .iter()
+            .filter_map(|e| {
+                let lesson = e.course.find(slug)?.1.ready()?;
+                Some((e.lang, lesson.toc.iter().map(|t| t.id.clone()).collect()))
+            })
+            .collect(),
         request_parts: Vec::new(),
     })
 }
@@ -179,10 +190,10 @@ fn review(quiz: &Quiz, answers: &[Vec<usize>], shown: &[Vec<usize>]) -> Option<Q
 }
 
 /// A quiz without its answers.
-fn quiz_block(slug: &str, index: u32, quiz: &Quiz) -> QuizBlock {
+fn quiz_block(lang: Lang, slug: &str, index: u32, quiz: &Quiz) -> QuizBlock {
     QuizBlock {
         index,
-        action: lockstep_routes::quiz_answers(slug, index),
+        action: lang.path(&lockstep_routes::quiz_answers(slug, index)),
         questions: quiz
             .questions
             .iter()
@@ -295,7 +306,7 @@ mod tests {
                 actions[..n].iter().map(|a| Event { action: a.clone(), at: 0 }).collect();
             let p = progress(&facts, &events);
             let view = progress_view(&p, None);
-            let text = view.bar_text();
+            let text = view.bar_text(lockstep_i18n::Lang::En);
             let percent = view.level_percent();
             match p.next_level_at {
                 None => assert_eq!((text.as_str(), percent), ("Top level reached", 100)),

@@ -41,6 +41,8 @@ pub enum TemplateError {
 #[derive(Debug)]
 pub struct Template {
     lesson: LessonView,
+    /// The page's language, which the learner's parts are rendered in.
+    lang: crate::Lang,
     pieces: Vec<Piece>,
     /// The bytes of HTML that are the same for everyone, to size the page.
     fixed_len: usize,
@@ -65,6 +67,7 @@ impl Template {
     pub fn parse(
         html: &str,
         lesson: LessonView,
+        lang: crate::Lang,
         anonymous: &LessonLearner,
     ) -> Result<Template, TemplateError> {
         let data = format!(" = {};", serialized(anonymous));
@@ -80,7 +83,7 @@ impl Template {
         pieces.push(Piece::Html(";".into()));
         cut_slots(after, &mut pieces)?;
         let fixed_len = fixed_len(&pieces);
-        Ok(Template { lesson, pieces, fixed_len })
+        Ok(Template { lesson, lang, pieces, fixed_len })
     }
 
     /// The page for `learner`, with each request part's HTML from `requests` (name, HTML); a
@@ -101,7 +104,7 @@ impl Template {
     pub fn with_learner(&self, learner: LessonLearner) -> Template {
         let pieces = self.render(Some(learner), None);
         let fixed_len = fixed_len(&pieces);
-        Template { lesson: self.lesson.clone(), pieces, fixed_len }
+        Template { lesson: self.lesson.clone(), lang: self.lang, pieces, fixed_len }
     }
 
     /// The request parts left to fill, in page order.
@@ -129,6 +132,7 @@ impl Template {
     ) -> Vec<Piece> {
         let owner = Owner::new();
         owner.with(|| {
+            provide_context(self.lang);
             let state =
                 learner.map(|l| LearnerState::new(l, ServerAction::new(), ServerAction::new()));
             let mut out: Vec<Piece> = Vec::new();
@@ -209,6 +213,8 @@ mod tests {
             toc: vec![],
             prev: None,
             next: None,
+            untranslated: false,
+            sections: vec![],
             request_parts: vec![],
         }
     }
@@ -221,7 +227,7 @@ mod tests {
              <template data-slot=\"quiz-3\"></template><script>X[1] = {};</script>",
             serialized(&anonymous)
         );
-        let t = Template::parse(&html, lesson(), &anonymous).unwrap();
+        let t = Template::parse(&html, lesson(), crate::Lang::En, &anonymous).unwrap();
         assert_eq!(
             t.pieces,
             vec![
@@ -247,7 +253,7 @@ mod tests {
             "<p>a</p><template data-slot=\"request:talk\"></template><script>X = {};</script>",
             serialized(&anonymous)
         );
-        let t = Template::parse(&html, lesson(), &anonymous).unwrap();
+        let t = Template::parse(&html, lesson(), crate::Lang::En, &anonymous).unwrap();
         let kept = t.with_learner(anonymous.clone());
         assert_eq!(kept.request_parts(), ["talk"]);
         assert_eq!(kept.html(), None, "a request part is left to fill");
@@ -264,6 +270,7 @@ mod tests {
         let without = Template::parse(
             &format!("<p>a</p>{}", &html[html.find("<script>").unwrap()..]),
             lesson(),
+            crate::Lang::En,
             &anonymous,
         )
         .unwrap();
@@ -274,17 +281,18 @@ mod tests {
     fn a_template_without_exactly_one_copy_of_the_learner_data_is_refused() {
         let anonymous = LessonLearner::default();
         assert_eq!(
-            Template::parse("<p>no data</p>", lesson(), &anonymous).unwrap_err(),
+            Template::parse("<p>no data</p>", lesson(), crate::Lang::En, &anonymous).unwrap_err(),
             TemplateError::LearnerData(0)
         );
         let data = format!(" = {};", serialized(&anonymous));
         assert_eq!(
-            Template::parse(&format!("{data}{data}"), lesson(), &anonymous).unwrap_err(),
+            Template::parse(&format!("{data}{data}"), lesson(), crate::Lang::En, &anonymous)
+                .unwrap_err(),
             TemplateError::LearnerData(2)
         );
         let html = format!("<template data-slot=\"header\"></template>{data}");
         assert_eq!(
-            Template::parse(&html, lesson(), &anonymous).unwrap_err(),
+            Template::parse(&html, lesson(), crate::Lang::En, &anonymous).unwrap_err(),
             TemplateError::UnknownPart("header".into())
         );
     }

@@ -1,0 +1,178 @@
+//! Which language a reader gets. Every page's address says its own (`/ko/…` or not), so only
+//! two places choose: `/`, which sends a first visit to the reader's language by
+//! `Accept-Language` and a returning one by the choice they made, and the switcher
+//! ([`lockstep_routes::LANGUAGE`]), which remembers that choice in a cookie.
+
+use axum::extract::{OriginalUri, Query, Request};
+use axum::http::header::{ACCEPT_LANGUAGE, COOKIE, VARY};
+use axum::http::{HeaderMap, HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use lockstep_routes::{Lang, LANG_COOKIE};
+
+/// The language of the page a request is for (or, for a form post, of the page that posts it).
+pub struct PageLang(pub Lang);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for PageLang {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        // Under a nested router the URI has lost its prefix; the original has it.
+        let path = match parts.extensions.get::<OriginalUri>() {
+            Some(OriginalUri(uri)) => uri.path().to_string(),
+            None => parts.uri.path().to_string(),
+        };
+        Ok(PageLang(Lang::of_path(&path)))
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub struct Switch {
+    to: String,
+    #[serde(default)]
+    from: String,
+}
+
+/// A year: a choice of language outlives sessions.
+const REMEMBERED_SECONDS: u32 = 365 * 24 * 3600;
+
+/// The switcher: remembers the language and goes to the same page in it. The fragment of the
+/// link (the section being read) is kept by the browser across the redirect.
+pub async fn switch(Query(q): Query<Switch>) -> Response {
+    let Some(to) = Lang::from_code(&q.to) else {
+        return (axum::http::StatusCode::BAD_REQUEST, "unknown language").into_response();
+    };
+    let cookie =
+        format!("{LANG_COOKIE}={}; Path=/; Max-Age={REMEMBERED_SECONDS}; SameSite=Lax", to.code());
+    let to_path = Lang::switch(local_path(&q.from), to);
+    crate::see_other(&encode_path(&to_path), HeaderValue::from_str(&cookie).ok())
+}
+
+/// `from` when it is a path of this site; `/` for anything else (`//evil.example`, `https:`,
+/// a backslash that some browsers read as a slash), so the switcher redirects nowhere else.
+fn local_path(from: &str) -> &str {
+    let local = from.starts_with('/')
+        && !from.starts_with("//")
+        && !from.contains('\\')
+        && !from.chars().any(char::is_control);
+    if local {
+        from.split(['?', '#']).next().unwrap_or("/")
+    } else {
+        "/"
+    }
+}
+
+/// A path as a `Location` header carries it: non-ASCII bytes percent-encoded.
+fn encode_path(path: &str) -> String {
+    path.bytes()
+        .map(|b| if b.is_ascii_graphic() { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
+
+/// At `/`: the reader's remembered choice, else the first language of `Accept-Language` this
+/// site has, sends them to its home. English stays at `/`.
+pub async fn choose_home(req: Request, next: Next) -> Response {
+    if req.method() != Method::GET || req.uri().path() != lockstep_routes::HOME {
+        return next.run(req).await;
+    }
+    let lang = preferred(req.headers());
+    if lang != Lang::En {
+        let mut response = crate::see_other(&lang.path(lockstep_routes::HOME), None);
+        response.headers_mut().insert(VARY, HeaderValue::from_static("accept-language, cookie"));
+        return response;
+    }
+    let mut response = next.run(req).await;
+    response.headers_mut().insert(VARY, HeaderValue::from_static("accept-language, cookie"));
+    response
+}
+
+/// The reader's language: the `lang` cookie when set, else `Accept-Language`.
+pub fn preferred(headers: &HeaderMap) -> Lang {
+    let cookie = headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|c| c.trim().split_once('='))
+        .find(|(name, _)| *name == LANG_COOKIE)
+        .and_then(|(_, value)| Lang::from_code(value));
+    cookie.unwrap_or_else(|| {
+        let accepted = headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
+        accepted.map_or(Lang::En, by_accept_language)
+    })
+}
+
+/// The site's language the reader ranks highest: by `q` (1 when absent; 0 means not at all),
+/// then by the order given; a tag matches by its primary subtag (`ko-KR` is `ko`).
+pub fn by_accept_language(header: &str) -> Lang {
+    let mut ranked: Vec<(u32, usize, Lang)> = header
+        .split(',')
+        .enumerate()
+        .filter_map(|(i, item)| {
+            let mut parts = item.split(';');
+            let tag = parts.next()?.trim();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            let primary = tag.split('-').next()?;
+            let lang = Lang::from_code(primary)?;
+            (q > 0.0).then(|| ((q.clamp(0.0, 1.0) * 1000.0) as u32, i, lang))
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    ranked.first().map_or(Lang::En, |r| r.2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_language_by_quality_then_order() {
+        for (header, lang) in [
+            ("ko-KR,ko;q=0.9,en-US;q=0.8,en;q=0.7", Lang::Ko),
+            ("en-US,en;q=0.9,ko;q=0.8", Lang::En),
+            ("en;q=0.5,ko;q=0.8", Lang::Ko),
+            ("fr-FR,ko;q=0.3", Lang::Ko),
+            ("ko;q=0,en", Lang::En),
+            ("fr, de", Lang::En),
+            ("", Lang::En),
+            ("*", Lang::En),
+            ("KO", Lang::Ko),
+            ("ko;q=abc", Lang::Ko),
+        ] {
+            assert_eq!(by_accept_language(header), lang, "{header}");
+        }
+    }
+
+    #[test]
+    fn the_cookie_wins() {
+        let mut headers = HeaderMap::new();
+        headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("ko-KR"));
+        assert_eq!(preferred(&headers), Lang::Ko);
+        headers.insert(COOKIE, HeaderValue::from_static("lockstep_learner=x; lang=en"));
+        assert_eq!(preferred(&headers), Lang::En);
+        headers.insert(COOKIE, HeaderValue::from_static("lang=xx"));
+        assert_eq!(preferred(&headers), Lang::Ko);
+    }
+
+    #[test]
+    fn the_switch_stays_on_this_site() {
+        for (from, path) in [
+            ("/lessons/a", "/lessons/a"),
+            ("/ko/xp", "/ko/xp"),
+            ("//evil.example/x", "/"),
+            ("https://evil.example", "/"),
+            ("/\\evil.example", "/"),
+            ("", "/"),
+            ("/xp?next=//evil", "/xp"),
+        ] {
+            assert_eq!(local_path(from), path, "{from}");
+        }
+        assert_eq!(encode_path("/ko/lessons/모"), "/ko/lessons/%EB%AA%A8");
+    }
+}

@@ -1,0 +1,175 @@
+//! The Korean edition through the router, in-process: every page at its `/ko` twin in Korean,
+//! the language chosen at `/` by the switcher's cookie or `Accept-Language`, and progress that
+//! is the learner's whatever language they read in.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use common::in_process::*;
+
+async fn get_with(app: &App, path: &str, headers: &[(header::HeaderName, &str)]) -> Page {
+    let mut req = Request::get(path).header(header::ACCEPT, "text/html");
+    for (name, value) in headers {
+        req = req.header(name, *value);
+    }
+    send(app, req.body(Body::empty()).unwrap()).await
+}
+
+#[test]
+fn the_korean_index_and_lessons_are_korean_at_their_own_address() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let index = get(&app, "/ko", None).await;
+        assert_eq!(index.status, StatusCode::OK);
+        let b = &index.body;
+        assert!(b.contains(r#"<html lang="ko""#), "{b}");
+        assert!(b.contains("PyTorch DDP로 배우는 분산 학습"), "the Korean course title");
+        assert!(b.contains(r#"href="/ko/lessons/dataparallel""#), "links stay in Korean");
+        assert!(b.contains("레슨 2 / 10"), "{b}");
+        assert!(
+            b.contains(r#"hreflang="en" href="/""#) && b.contains(r#"hreflang="ko" href="/ko""#)
+        );
+        assert!(b.contains(r#"href="/language?to=en&amp;from=/ko""#), "the switcher: {b}");
+
+        let lesson = get(&app, "/ko/lessons/dataparallel", None).await;
+        assert_eq!(lesson.status, StatusCode::OK);
+        let b = &lesson.body;
+        assert!(b.contains(r#"<html lang="ko""#));
+        assert!(b.contains("레슨 02 / 10"), "{b}");
+        assert!(b.contains(r#"action="/ko/lessons/dataparallel/quizzes/0""#), "{b}");
+        assert!(b.contains(r#"rel="next" href="/ko/lessons/ddp-allreduce""#));
+        assert!(!b.contains(r#"data-role="untranslated""#), "lesson 2 is translated");
+        assert!(b.contains(r#"hreflang="en" href="/lessons/dataparallel""#));
+        // The switcher's sections: as many in Korean as in English, in the same order.
+        let ids = |attr: &str| {
+            let start = b.find(&format!("{attr}=\"")).unwrap() + attr.len() + 2;
+            b[start..].split('"').next().unwrap().split(' ').count()
+        };
+        assert_eq!(ids("data-en"), ids("data-ko"));
+        assert!(ids("data-ko") > 5);
+
+        // English stays where it was, in English.
+        let english = get(&app, "/lessons/dataparallel", None).await;
+        assert!(english.body.contains(r#"<html lang="en""#));
+        assert!(english.body.contains("Lesson 02 of 10"));
+
+        for path in ["/ko/nope", "/ko/lessons/no-such-lesson"] {
+            let page = get(&app, path, None).await;
+            assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
+            assert!(page.body.contains("페이지를 찾을 수 없습니다"), "{path}: {}", page.body);
+        }
+        let slash = get(&app, "/ko/", None).await;
+        assert!(slash.status.is_redirection());
+        assert_eq!(slash.headers[header::LOCATION], "/ko");
+    })
+}
+
+#[test]
+fn a_lesson_not_translated_is_served_in_english_with_a_korean_notice() {
+    on_runtime(async {
+        let dir = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(course_dir()).unwrap() {
+            let entry = entry.unwrap();
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+            }
+        }
+        // The Korean edition without lesson 4.
+        let ko = dir.path().join("ko");
+        std::fs::create_dir(&ko).unwrap();
+        for entry in std::fs::read_dir(course_dir().join("ko")).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_name() != "04-distributed-sampler.md" {
+                std::fs::copy(entry.path(), ko.join(entry.file_name())).unwrap();
+            }
+        }
+        let app = app(dir.path()).await;
+        let page = get(&app, "/ko/lessons/distributed-sampler", None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.body.contains(r#"data-role="untranslated""#), "{}", page.body);
+        assert!(page.body.contains("영어 원문으로"));
+        assert!(page.body.contains("DistributedSampler"), "the English lesson");
+        assert!(page.body.contains("레슨 04 / 10"), "in the Korean frame");
+    })
+}
+
+#[test]
+fn home_chooses_by_the_cookie_then_accept_language() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let korean = [(header::ACCEPT_LANGUAGE, "ko-KR,ko;q=0.9,en;q=0.8")];
+        let page = get_with(&app, "/", &korean).await;
+        assert_eq!(page.status, StatusCode::SEE_OTHER);
+        assert_eq!(page.headers[header::LOCATION], "/ko");
+        assert!(page.headers[header::VARY].to_str().unwrap().contains("accept-language"));
+
+        let english = [(header::ACCEPT_LANGUAGE, "en-US,en;q=0.9,ko;q=0.5")];
+        let page = get_with(&app, "/", &english).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.body.contains(r#"<html lang="en""#));
+
+        // A choice made with the switcher wins over the browser's languages.
+        let switched = get(&app, "/language?to=en&from=/ko/lessons/torchrun", None).await;
+        assert_eq!(switched.status, StatusCode::SEE_OTHER);
+        assert_eq!(switched.headers[header::LOCATION], "/lessons/torchrun");
+        let cookie = switched.headers[header::SET_COOKIE].to_str().unwrap();
+        assert!(cookie.starts_with("lang=en;") && cookie.contains("Path=/"), "{cookie}");
+        let page = get_with(&app, "/", &[korean[0].clone(), (header::COOKIE, "lang=en")]).await;
+        assert_eq!(page.status, StatusCode::OK);
+        let page = get_with(&app, "/", &[english[0].clone(), (header::COOKIE, "lang=ko")]).await;
+        assert_eq!(page.headers[header::LOCATION], "/ko");
+
+        // The switcher goes nowhere but this site.
+        for from in ["//evil.example/", "https://evil.example/"] {
+            let page = get(&app, &format!("/language?to=ko&from={from}"), None).await;
+            assert_eq!(page.headers[header::LOCATION], "/ko", "{from}");
+        }
+        let bad = get(&app, "/language?to=xx&from=/", None).await;
+        assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    })
+}
+
+#[test]
+fn a_quiz_answered_in_korean_counts_in_english_and_once() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        // The Korean page shows the same quiz in the same order rules: answer it there.
+        let page = get(&app, "/ko/lessons/dataparallel", None).await;
+        let shown = common::shown_quiz(&page.body, 0);
+        let korean = course_dir().join("ko");
+        let right = common::DATAPARALLEL_RIGHT;
+        let fields = common::quiz_form_in(&shown, "dataparallel", 0, right, &korean);
+        let req = Request::post("/ko/lessons/dataparallel/quizzes/0")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ACCEPT, "text/html")
+            .body(Body::from(form_body(&fields)))
+            .unwrap();
+        let res = send(&app, req).await;
+        assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+        assert_eq!(res.headers[header::LOCATION], "/ko/lessons/dataparallel#quiz-0");
+        let set = res.headers[header::SET_COOKIE].to_str().unwrap();
+        let cookie = set.split(';').next().unwrap().to_string();
+
+        let korean = get(&app, "/ko/lessons/dataparallel", Some(&cookie)).await;
+        assert!(korean.body.contains("통과: 4문제 중 4문제 정답."), "{}", korean.body);
+        let english = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        assert!(english.body.contains("Passed: 4 of 4 right."), "the same review in English");
+        assert!(english.body.contains("20 XP"));
+
+        // Answering again in English earns nothing more.
+        let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
+        let shown = common::shown_quiz(&page.body, 0);
+        let fields = common::quiz_form(&shown, "dataparallel", 0, common::DATAPARALLEL_RIGHT);
+        let req = Request::post("/lessons/dataparallel/quizzes/0")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ACCEPT, "text/html")
+            .header(header::COOKIE, &cookie)
+            .body(Body::from(form_body(&fields)))
+            .unwrap();
+        assert_eq!(send(&app, req).await.status, StatusCode::SEE_OTHER);
+        let xp = get(&app, "/ko/xp", Some(&cookie)).await;
+        assert_eq!(xp.status, StatusCode::OK);
+        assert!(xp.body.contains("20 XP"), "{}", xp.body);
+    })
+}
