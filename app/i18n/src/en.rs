@@ -113,6 +113,113 @@ pub static EN: Catalogue = Catalogue {
         correct_not_chosen: "correct, not chosen",
         yours: "your answer",
     },
+    xp: XpWords {
+        title: "How XP works",
+        loading: "Loading…",
+        load_failed: "The rules could not be loaded: ",
+        intro: "The server records what you do and works out your XP from it. Doing something \
+                twice earns it once; resetting a lesson takes its XP away until you earn it again.",
+        earning: "Earning XP",
+        what: "What",
+        quizzes: "Quizzes",
+        quiz_policy_before: "Each attempt at a quiz shows its options in a new order, and you may \
+                             answer as often as you like. Until you pass, the review of an attempt \
+                             says which questions were wrong and why each option you chose is right \
+                             or wrong, but not which options are right: otherwise the review of a \
+                             failed attempt would be the answer key for the next, and a pass would \
+                             show only that you copied it. Once you pass, the review shows every \
+                             answer with its explanation. A perfect score counts for ",
+        flawless: "Flawless",
+        quiz_policy_after: " only at your first attempt at a quiz; resetting the lesson does not \
+                            make a quiz you have seen answered new.",
+        levels: "Levels",
+        level: "Level",
+        from: "From",
+        name: "Name",
+        achievements: "Achievements",
+        earned: " ✓ earned",
+    },
+    account: AccountWords {
+        title: "Account",
+        load_failed: "The account page could not be loaded: ",
+        signed_in_as_before: "Signed in as ",
+        signed_in_as_after: ".",
+        instructor_view: "Instructor view: every learner and question",
+        change_password: "Change password",
+        current_password: "Current password",
+        new_password: "New password",
+        terminal: "Submit from a terminal",
+        new_token: "Your new token, shown only this once: ",
+        token_before: "With a token, ",
+        token_after: " submits a script and follows its grading. A new token replaces the last one.",
+        make_token: "Make a new token",
+        sign_out: "Sign out",
+        why_sign_in: "Sign in to keep your progress on every device. What you did in this browser \
+                      is added to your account; nothing counts twice.",
+        sign_in: "Sign in",
+        email: "Email",
+        password: "Password",
+        create: "Create an account",
+        password_rule: "Password (at least 10 characters)",
+        create_button: "Create account",
+        no_email: "No email is ever sent. If you forget your password, ask your instructor to reset it.",
+    },
+    exercise: ExerciseWords {
+        loading: "Loading the exercise…",
+        load_failed: "The exercise could not be loaded: ",
+        submit: "Submit for grading",
+        sign_in: "Sign in",
+        sign_in_to_submit: " to submit: grading runs your script on a real machine for a few \
+                            minutes, so it is kept for accounts.",
+        grader_before: "The grader runs your script with ",
+        grader_after: |xp| {
+            format!(
+                " in a sandbox, watches what every rank really does, and checks it against the \
+                 lesson. A pass (every check) earns {xp} XP, once. "
+            )
+        },
+        back_to_section: "Back to the lesson section",
+        checks: "What the grader checks",
+        where_taught: "Where the lesson teaches it",
+        upload: "Or upload your script (it replaces the text below): ",
+        start_over: "Start over from the lesson's script",
+        from_draft: "Your latest draft, kept with your account: it follows you to any device.",
+        from_start: "The lesson's starting script. Your draft is replaced once you edit this.",
+        from_refused: "The script you just tried to submit.",
+        from_submission: |id| format!("The script of submission #{id}: edit it and submit again."),
+        your_submissions: "Your submissions",
+        submission: "Submission",
+        status: "Status",
+    },
+    instructor: InstructorWords {
+        title: "Instructor view",
+        only_title: "Instructors only",
+        only_before: "This page shows every learner's progress, so only instructors see it. ",
+        only_middle: " with an instructor's account; an operator grants the role on the server with ",
+        load_failed: "The instructor view could not be loaded: ",
+        learners: |n| format!("Learners ({n})"),
+        csv: "Download as CSV",
+        learner: "Learner",
+        level: "Level",
+        lessons: "Lessons",
+        quizzes_passed: "Quizzes passed",
+        achievements: "Achievements",
+        submissions: "Submissions",
+        submissions_intro: "The latest 200, every learner's. Open one to read its verdict or grade \
+                            it again.",
+        submission: "Submission",
+        exercise: "Exercise",
+        status: "Status",
+        questions: "Quiz questions",
+        questions_intro: "Counted over each learner's first answer to a quiz, before its review \
+                          showed the right options. A low share right points at a part of the \
+                          lesson that does not teach it yet.",
+        lesson: "Lesson",
+        question: "Question",
+        answered: "Answered",
+        right: "Right",
+    },
+    sims: &crate::sims::EN,
     errors: Errors {
         not_found_title: "Page not found",
         not_found: "There is nothing at this address. The lesson may have been renamed.",

@@ -110,6 +110,113 @@ pub static KO: Catalogue = Catalogue {
         correct_not_chosen: "정답, 고르지 않음",
         yours: "내 답",
     },
+    xp: XpWords {
+        title: "XP는 이렇게 쌓입니다",
+        loading: "불러오는 중…",
+        load_failed: "규칙을 불러오지 못했습니다: ",
+        intro: "XP는 서버가 여러분의 활동 기록을 바탕으로 계산합니다. 같은 일을 두 번 해도 XP는 한 \
+                번만 쌓이고, 레슨을 초기화하면 다시 얻을 때까지 그 레슨의 XP가 빠집니다.",
+        earning: "XP 얻는 법",
+        what: "활동",
+        quizzes: "퀴즈",
+        quiz_policy_before: "퀴즈는 시도할 때마다 보기 순서가 바뀌고, 몇 번이든 다시 풀 수 있습니다. \
+                             통과하기 전에는 어느 문제를 틀렸는지, 고른 보기가 왜 맞고 틀렸는지만 \
+                             알려 주고 정답 보기는 알려 주지 않습니다. 그렇지 않으면 틀린 시도의 \
+                             리뷰가 곧 다음 시도의 답안지가 되고, 통과는 답을 베꼈다는 뜻밖에 안 \
+                             되기 때문입니다. 통과하면 모든 정답을 해설과 함께 보여 드립니다. 만점은 \
+                             그 퀴즈의 첫 시도일 때만 ",
+        flawless: "만점",
+        quiz_policy_after: " 업적으로 인정됩니다. 레슨을 초기화해도 이미 답을 본 퀴즈가 새 퀴즈가 \
+                            되지는 않습니다.",
+        levels: "레벨",
+        level: "레벨",
+        from: "필요 XP",
+        name: "이름",
+        achievements: "업적",
+        earned: " ✓ 달성",
+    },
+    account: AccountWords {
+        title: "계정",
+        load_failed: "계정 페이지를 불러오지 못했습니다: ",
+        signed_in_as_before: "",
+        signed_in_as_after: " 계정으로 로그인되어 있습니다.",
+        instructor_view: "강사용 화면: 모든 학습자와 문제 보기",
+        change_password: "비밀번호 변경",
+        current_password: "현재 비밀번호",
+        new_password: "새 비밀번호",
+        terminal: "터미널에서 제출하기",
+        new_token: "새 토큰입니다. 지금 한 번만 보여 드립니다: ",
+        token_before: "토큰이 있으면 ",
+        token_after: " 명령으로 스크립트를 제출하고 채점 과정을 따라갈 수 있습니다. 새 토큰을 만들면 \
+                      이전 토큰은 더 이상 쓸 수 없습니다.",
+        make_token: "새 토큰 만들기",
+        sign_out: "로그아웃",
+        why_sign_in: "로그인하면 어느 기기에서든 진행 상황을 이어 갈 수 있습니다. 이 브라우저에서 \
+                      한 활동도 계정에 합쳐지고, 두 번 계산되는 것은 없습니다.",
+        sign_in: "로그인",
+        email: "이메일",
+        password: "비밀번호",
+        create: "계정 만들기",
+        password_rule: "비밀번호 (10자 이상)",
+        create_button: "계정 만들기",
+        no_email: "이메일은 보내지 않습니다. 비밀번호를 잊어버렸다면 강사에게 초기화를 요청하세요.",
+    },
+    exercise: ExerciseWords {
+        loading: "과제를 불러오는 중…",
+        load_failed: "과제를 불러오지 못했습니다: ",
+        submit: "채점 받기",
+        sign_in: "로그인",
+        sign_in_to_submit: "해야 제출할 수 있습니다. 채점은 실제 머신에서 스크립트를 몇 분 동안 \
+                            돌리기 때문에 계정이 있는 학습자에게만 열려 있습니다.",
+        grader_before: "채점기는 여러분의 스크립트를 샌드박스 안에서 ",
+        grader_after: |xp| {
+            format!(
+                "으로 실행하고, 각 rank가 실제로 무엇을 했는지 지켜본 뒤 레슨 내용과 맞는지 \
+                 확인합니다. 모든 항목을 통과하면 {xp} XP를 한 번 받습니다. "
+            )
+        },
+        back_to_section: "레슨의 해당 섹션으로 돌아가기",
+        checks: "채점 항목",
+        where_taught: "레슨에서 다루는 곳",
+        upload: "또는 스크립트 파일을 올리세요 (아래 내용을 대체합니다): ",
+        start_over: "레슨의 스크립트로 처음부터 다시 시작",
+        from_draft: "계정에 저장된 최근 초안입니다. 어느 기기에서든 이어서 쓸 수 있습니다.",
+        from_start: "레슨의 시작 스크립트입니다. 수정을 시작하면 기존 초안을 대체합니다.",
+        from_refused: "방금 제출하려던 스크립트입니다.",
+        from_submission: |id| format!("제출 #{id}의 스크립트입니다. 고쳐서 다시 제출해 보세요."),
+        your_submissions: "내 제출 기록",
+        submission: "제출",
+        status: "상태",
+    },
+    instructor: InstructorWords {
+        title: "강사용 화면",
+        only_title: "강사 전용",
+        only_before: "이 페이지는 모든 학습자의 진행 상황을 보여 주기 때문에 강사만 볼 수 있습니다. \
+                      강사 계정으로 ",
+        only_middle: "하세요. 강사 권한은 운영자가 서버에서 다음 명령으로 부여합니다: ",
+        load_failed: "강사용 화면을 불러오지 못했습니다: ",
+        learners: |n| format!("학습자 ({n}명)"),
+        csv: "CSV로 내려받기",
+        learner: "학습자",
+        level: "레벨",
+        lessons: "레슨",
+        quizzes_passed: "통과한 퀴즈",
+        achievements: "업적",
+        submissions: "제출",
+        submissions_intro: "모든 학습자의 최근 제출 200건입니다. 열어서 결과를 보거나 다시 채점할 수 \
+                            있습니다.",
+        submission: "제출",
+        exercise: "과제",
+        status: "상태",
+        questions: "퀴즈 문제",
+        questions_intro: "각 학습자가 퀴즈에 처음 답한 것, 즉 리뷰에서 정답을 보기 전의 답만 셉니다. \
+                          정답률이 낮은 문제는 레슨이 아직 그 내용을 잘 가르치지 못한다는 뜻입니다.",
+        lesson: "레슨",
+        question: "문제",
+        answered: "응답 수",
+        right: "정답률",
+    },
+    sims: &crate::sims::KO,
     errors: Errors {
         not_found_title: "페이지를 찾을 수 없습니다",
         not_found: "이 주소에는 아무것도 없습니다. 레슨 이름이 바뀌었을 수 있습니다.",

@@ -9,6 +9,7 @@
 
 mod en;
 mod ko;
+pub mod sims;
 
 pub use lockstep_routes::Lang;
 
@@ -28,7 +29,12 @@ pub struct Catalogue {
     pub course: CourseWords,
     pub lesson: LessonWords,
     pub quiz: Quiz,
+    pub xp: XpWords,
+    pub account: AccountWords,
+    pub exercise: ExerciseWords,
+    pub instructor: InstructorWords,
     pub errors: Errors,
+    pub sims: &'static sims::SimWords,
 }
 
 /// The frame of every page.
@@ -133,6 +139,99 @@ pub struct Quiz {
     pub yours_not_correct: &'static str,
     pub correct_not_chosen: &'static str,
     pub yours: &'static str,
+}
+
+/// The XP page. The rules' and achievements' words are in `lockstep-xp`, beside the rules.
+pub struct XpWords {
+    pub title: &'static str,
+    pub loading: &'static str,
+    pub load_failed: &'static str,
+    pub intro: &'static str,
+    pub earning: &'static str,
+    pub what: &'static str,
+    pub quizzes: &'static str,
+    pub quiz_policy_before: &'static str,
+    pub flawless: &'static str,
+    pub quiz_policy_after: &'static str,
+    pub levels: &'static str,
+    pub level: &'static str,
+    pub from: &'static str,
+    pub name: &'static str,
+    pub achievements: &'static str,
+    pub earned: &'static str,
+}
+
+pub struct AccountWords {
+    pub title: &'static str,
+    pub load_failed: &'static str,
+    pub signed_in_as_before: &'static str,
+    pub signed_in_as_after: &'static str,
+    pub instructor_view: &'static str,
+    pub change_password: &'static str,
+    pub current_password: &'static str,
+    pub new_password: &'static str,
+    pub terminal: &'static str,
+    pub new_token: &'static str,
+    pub token_before: &'static str,
+    pub token_after: &'static str,
+    pub make_token: &'static str,
+    pub sign_out: &'static str,
+    pub why_sign_in: &'static str,
+    pub sign_in: &'static str,
+    pub email: &'static str,
+    pub password: &'static str,
+    pub create: &'static str,
+    pub password_rule: &'static str,
+    pub create_button: &'static str,
+    pub no_email: &'static str,
+}
+
+pub struct ExerciseWords {
+    pub loading: &'static str,
+    pub load_failed: &'static str,
+    pub submit: &'static str,
+    pub sign_in: &'static str,
+    pub sign_in_to_submit: &'static str,
+    pub grader_before: &'static str,
+    pub grader_after: fn(xp: u32) -> String,
+    pub back_to_section: &'static str,
+    pub checks: &'static str,
+    pub where_taught: &'static str,
+    pub upload: &'static str,
+    pub start_over: &'static str,
+    pub from_draft: &'static str,
+    pub from_start: &'static str,
+    pub from_refused: &'static str,
+    pub from_submission: fn(i64) -> String,
+    pub your_submissions: &'static str,
+    pub submission: &'static str,
+    pub status: &'static str,
+}
+
+pub struct InstructorWords {
+    pub title: &'static str,
+    pub only_title: &'static str,
+    pub only_before: &'static str,
+    pub only_middle: &'static str,
+    pub load_failed: &'static str,
+    pub learners: fn(usize) -> String,
+    pub csv: &'static str,
+    pub learner: &'static str,
+    pub level: &'static str,
+    pub lessons: &'static str,
+    pub quizzes_passed: &'static str,
+    pub achievements: &'static str,
+    pub submissions: &'static str,
+    pub submissions_intro: &'static str,
+    pub submission: &'static str,
+    pub exercise: &'static str,
+    pub status: &'static str,
+    pub questions: &'static str,
+    pub questions_intro: &'static str,
+    pub lesson: &'static str,
+    pub question: &'static str,
+    pub answered: &'static str,
+    pub right: &'static str,
 }
 
 pub struct Errors {

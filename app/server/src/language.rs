@@ -4,7 +4,7 @@
 //! ([`lockstep_routes::LANGUAGE`]), which remembers that choice in a cookie.
 
 use axum::extract::{OriginalUri, Query, Request};
-use axum::http::header::{ACCEPT_LANGUAGE, COOKIE, VARY};
+use axum::http::header::{ACCEPT_LANGUAGE, COOKIE, LOCATION, VARY};
 use axum::http::{HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -70,6 +70,38 @@ fn encode_path(path: &str) -> String {
     path.bytes()
         .map(|b| if b.is_ascii_graphic() { (b as char).to_string() } else { format!("%{b:02X}") })
         .collect()
+}
+
+/// A form posted from a page in another language than English (`POST /ko/account/sign-in`):
+/// handled by the English route, with its redirect back sent to the page in that language.
+/// Handlers that need the language read it from the original address ([`PageLang`]).
+pub async fn korean_forms(mut req: Request, next: Next) -> Response {
+    let lang = Lang::of_path(req.uri().path());
+    if matches!(*req.method(), Method::GET | Method::HEAD) || lang == Lang::En {
+        return next.run(req).await;
+    }
+    let english = Lang::strip(req.uri().path()).to_string();
+    let uri = match req.uri().query() {
+        Some(q) => format!("{english}?{q}"),
+        None => english,
+    };
+    let Ok(uri) = uri.parse() else {
+        return (axum::http::StatusCode::BAD_REQUEST, "bad address").into_response();
+    };
+    if req.extensions().get::<OriginalUri>().is_none() {
+        let original = OriginalUri(req.uri().clone());
+        req.extensions_mut().insert(original);
+    }
+    *req.uri_mut() = uri;
+    let mut response = next.run(req).await;
+    let location = response.headers().get(LOCATION).and_then(|l| l.to_str().ok());
+    let local = location.filter(|l| l.starts_with('/') && !l.starts_with("//"));
+    if let Some(to) = local.filter(|l| Lang::of_path(l) == Lang::En).map(str::to_string) {
+        if let Ok(value) = HeaderValue::from_str(&lang.path(&to)) {
+            response.headers_mut().insert(LOCATION, value);
+        }
+    }
+    response
 }
 
 /// At `/`: the reader's remembered choice, else the first language of `Accept-Language` this

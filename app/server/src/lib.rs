@@ -36,7 +36,7 @@ use lockstep_rules::{LearnerCookie, Rules};
 use lockstep_store::{Store, StoreError};
 use lockstep_web::ssr::request_parts::RequestParts;
 use lockstep_web::ssr::AppContext;
-use lockstep_web::{shell, App, Lang, OUTPUT_NAME};
+use lockstep_web::{shell, App, OUTPUT_NAME};
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -254,7 +254,7 @@ pub fn router(state: AppState) -> Router {
     use axum::routing::{get, post};
     use grading::{pilots, submissions, worker_api};
     use lockstep_routes as r;
-    Router::new()
+    let app = Router::new()
         .route(r::SUBMISSIONS_API, post(submissions::create).get(submissions::list))
         .route(r::DRAFTS_API, post(grading::drafts::save))
         .route(r::SUBMISSION_API, get(submissions::show))
@@ -277,10 +277,6 @@ pub fn router(state: AppState) -> Router {
         .route(r::HEALTHZ, get(monitor::healthz))
         .route(r::METRICS, get(monitor::metrics))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
-        .route(
-            &Lang::Ko.path(lockstep_routes::QUIZ_ANSWERS_ROUTE),
-            axum::routing::post(quiz::answer),
-        )
         .route(r::LANGUAGE, get(language::switch))
         // The Korean home is `/ko`; the slash form a reader may type goes there.
         .route("/ko/", get(|| async { axum::response::Redirect::permanent("/ko") }))
@@ -310,7 +306,14 @@ pub fn router(state: AppState) -> Router {
         // Outermost: whatever happens to a request is logged under its id.
         .layer(trace::layer())
         .layer(axum::middleware::from_fn(trace::assign_id))
-        .with_state(state)
+        .with_state(state);
+    // A form of a Korean page posts to its `/ko` twin: routed as the English one, its
+    // redirect back lands on the Korean page (`language::korean_forms`). Outside the routes,
+    // because it changes which one matches.
+    let forms = tower::ServiceBuilder::new()
+        .layer(axum::middleware::from_fn(language::korean_forms))
+        .service(app);
+    Router::new().fallback_service(forms)
 }
 
 /// Whether learners reach the site over HTTPS, which makes its cookies `Secure` and `__Host-`.

@@ -67,12 +67,12 @@ pub async fn reset_lesson(slug: String) -> Result<(), ServerFnError> {
 }
 
 #[server]
-pub async fn get_xp_rules() -> Result<XpRules, ServerFnError> {
+pub async fn get_xp_rules(lang: crate::Lang) -> Result<XpRules, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let requester = ctx.requester().await?;
     let events = ctx.events(&requester).await?;
     let view = page_progress(&ctx, &requester, &events).await?;
-    Ok(crate::ssr::page_models::xp_rules(&ctx.progress_of(&events), view))
+    Ok(crate::ssr::page_models::xp_rules(lang, &ctx.progress_of(&events), view))
 }
 
 #[server]
@@ -131,13 +131,15 @@ async fn page_progress(
 pub async fn get_exercise(
     id: String,
     from: Option<String>,
+    lang: crate::Lang,
 ) -> Result<crate::model::ExercisePage, ServerFnError> {
     use crate::ssr::{context::internal, grading};
     let ctx = crate::ssr::context()?;
     let requester = ctx.requester().await?;
     let events = ctx.events(&requester).await?;
-    let course = ctx.course.current();
-    let exercise = grading::exercise(&course, &id);
+    let edition = ctx.course.edition(lang);
+    let course = &edition.course;
+    let exercise = grading::exercise(&edition, &id);
     let submissions = match (requester.account(), &exercise) {
         (Some(a), Some(_)) => ctx
             .store

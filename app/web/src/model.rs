@@ -424,19 +424,14 @@ impl EditorStart {
     }
 
     /// The line above the editor that says what it holds.
-    pub fn describe(&self) -> Option<String> {
+    pub fn describe(&self, lang: crate::Lang) -> Option<String> {
+        let w = &lockstep_i18n::t(lang).exercise;
         match self.source {
             ScriptSource::Starter => None,
-            ScriptSource::Draft => Some(
-                "Your latest draft, kept with your account: it follows you to any device.".into(),
-            ),
-            ScriptSource::StartOver => Some(
-                "The lesson's starting script. Your draft is replaced once you edit this.".into(),
-            ),
-            ScriptSource::Refused => Some("The script you just tried to submit.".into()),
-            ScriptSource::Submission(id) => {
-                Some(format!("The script of submission #{id}: edit it and submit again."))
-            }
+            ScriptSource::Draft => Some(w.from_draft.into()),
+            ScriptSource::StartOver => Some(w.from_start.into()),
+            ScriptSource::Refused => Some(w.from_refused.into()),
+            ScriptSource::Submission(id) => Some((w.from_submission)(id)),
         }
     }
 }

@@ -9,49 +9,96 @@ pub struct Achievement {
     pub id: &'static str,
     pub name_en: &'static str,
     pub name_ko: &'static str,
-    /// The rule, in words, for the rules page.
-    pub rule: &'static str,
+    /// The rule, in words, for the rules page: in English and in Korean, like the name.
+    pub rule_en: &'static str,
+    pub rule_ko: &'static str,
 }
 
 const fn a(
     id: &'static str,
     name_en: &'static str,
     name_ko: &'static str,
-    rule: &'static str,
+    rule_en: &'static str,
+    rule_ko: &'static str,
 ) -> Achievement {
-    Achievement { id, name_en, name_ko, rule }
+    Achievement { id, name_en, name_ko, rule_en, rule_ko }
 }
 
 pub const ACHIEVEMENTS: [Achievement; 14] = [
-    a("first-lesson", "First step", "첫걸음", "Complete a lesson."),
-    a("halfway", "Halfway there", "반환점", "Complete half of the course's lessons."),
-    a("all-lessons", "Course complete", "완주", "Complete every lesson."),
-    a("first-simulation", "Hands on", "직접 해보기", "Explore a simulation to its end."),
+    a("first-lesson", "First step", "첫걸음", "Complete a lesson.", "레슨 하나를 마칩니다."),
+    a(
+        "halfway",
+        "Halfway there",
+        "반환점",
+        "Complete half of the course's lessons.",
+        "코스 레슨의 절반을 마칩니다.",
+    ),
+    a("all-lessons", "Course complete", "완주", "Complete every lesson.", "모든 레슨을 마칩니다."),
+    a(
+        "first-simulation",
+        "Hands on",
+        "직접 해보기",
+        "Explore a simulation to its end.",
+        "시뮬레이션 하나를 끝까지 돌려 봅니다.",
+    ),
     a(
         "all-simulations",
         "Simulated everything",
         "모든 시뮬레이션",
         "Explore every simulation in the course.",
+        "코스의 모든 시뮬레이션을 끝까지 돌려 봅니다.",
     ),
-    a("first-quiz", "Quiz taker", "퀴즈 도전", "Pass a quiz."),
+    a("first-quiz", "Quiz taker", "퀴즈 도전", "Pass a quiz.", "퀴즈 하나를 통과합니다."),
     a(
         "perfect-quiz",
         "Flawless",
         "만점",
         "Answer every question of a quiz right at your first attempt at it.",
+        "퀴즈의 첫 시도에서 모든 문제를 맞힙니다.",
     ),
-    a("all-quizzes", "Quiz master", "퀴즈 마스터", "Pass every quiz in the course."),
-    a("exercise-passed", "It really runs", "진짜로 돈다", "Pass a graded exercise."),
+    a(
+        "all-quizzes",
+        "Quiz master",
+        "퀴즈 마스터",
+        "Pass every quiz in the course.",
+        "코스의 모든 퀴즈를 통과합니다.",
+    ),
+    a(
+        "exercise-passed",
+        "It really runs",
+        "진짜로 돈다",
+        "Pass a graded exercise.",
+        "채점 과제 하나를 통과합니다.",
+    ),
     a(
         "exercise-first-try",
         "First try",
         "한 번에",
         "Pass a graded exercise with its first submission.",
+        "채점 과제를 첫 제출에 통과합니다.",
     ),
-    a("streak-3", "Three days running", "3일 연속", "Earn XP on three consecutive days (UTC)."),
-    a("streak-7", "A week in lockstep", "7일 연속", "Earn XP on seven consecutive days (UTC)."),
-    a("five-days", "Regular", "단골", "Earn XP on five different days."),
-    a("level-3", "Rank Zero reached", "랭크 제로 달성", "Reach level 3."),
+    a(
+        "streak-3",
+        "Three days running",
+        "3일 연속",
+        "Earn XP on three consecutive days (UTC).",
+        "사흘 연속으로 XP를 얻습니다 (UTC 기준).",
+    ),
+    a(
+        "streak-7",
+        "A week in lockstep",
+        "7일 연속",
+        "Earn XP on seven consecutive days (UTC).",
+        "이레 연속으로 XP를 얻습니다 (UTC 기준).",
+    ),
+    a(
+        "five-days",
+        "Regular",
+        "단골",
+        "Earn XP on five different days.",
+        "서로 다른 닷새 동안 XP를 얻습니다.",
+    ),
+    a("level-3", "Rank Zero reached", "랭크 제로 달성", "Reach level 3.", "레벨 3에 도달합니다."),
 ];
 
 #[derive(Default)]

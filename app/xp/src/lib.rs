@@ -13,7 +13,7 @@ mod rules;
 
 pub use achievements::{Achievement, ACHIEVEMENTS};
 pub use levels::{level_for, Level, LEVELS};
-pub use rules::{exercise_passed, quiz_answered, xp_for, EXERCISE_XP, RULES};
+pub use rules::{exercise_passed, quiz_answered, xp_for, EXERCISE_XP, RULES, RULES_KO};
 
 use std::collections::{BTreeMap, BTreeSet};
 

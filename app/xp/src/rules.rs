@@ -15,6 +15,14 @@ pub const RULES: [(&str, &str); 4] = [
     ("Pass a graded exercise (every check)", "100 XP each"),
 ];
 
+/// [`RULES`] in Korean, in the same order.
+pub const RULES_KO: [(&str, &str); 4] = [
+    ("레슨 하나 마치기", "레슨마다 정해진 XP (레슨 페이지에 표시)"),
+    ("시뮬레이션을 끝까지 돌려 보기 (마지막 상태까지 step 또는 play)", "하나에 10 XP"),
+    ("퀴즈 통과하기 (다시 풀기 가능)", "하나에 20 XP"),
+    ("채점 과제 통과하기 (모든 항목)", "하나에 100 XP"),
+];
+
 /// What a marked quiz earns: its pass, and a perfect score when this is the learner's first
 /// answer to it ever (a reset lesson's quiz is one its learner has already seen answered).
 pub fn quiz_answered(

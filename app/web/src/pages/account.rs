@@ -11,14 +11,15 @@ use crate::model::AccountPage as Page;
 
 #[component]
 pub fn AccountPage() -> impl IntoView {
+    let t = crate::use_t();
     let page = Resource::new(|| (), |_| get_account());
     view! {
-        <Title text="Account"/>
-        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
+        <Title text=t.account.title/>
+        <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>
             {move || Suspend::new(async move {
                 match page.await {
                     Ok(p) => view! { <Account p/> }.into_any(),
-                    Err(e) => view! { <p class="error">"The account page could not be loaded: " {e.to_string()}</p> }.into_any(),
+                    Err(e) => view! { <p class="error">{t.account.load_failed} {e.to_string()}</p> }.into_any(),
                 }
             })}
         </Suspense>
@@ -28,6 +29,10 @@ pub fn AccountPage() -> impl IntoView {
 #[component]
 fn Account(p: Page) -> impl IntoView {
     let Page { account, error, new_token, form_email, progress } = p;
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).account;
+    // Forms post to the page's language's twin, so their redirect comes back to this page.
+    let to = move |path: &str| lang.path(path);
     // The email a refused form was typed with goes back into that form.
     let typed = |form: &str| {
         form_email.as_ref().filter(|(f, _)| f == form).map(|(_, e)| e.clone()).unwrap_or_default()
@@ -37,53 +42,53 @@ fn Account(p: Page) -> impl IntoView {
         error.map(|e| view! { <p class="form-error" role="alert" data-role="form-error">{e}</p> });
     let body = match account {
         Some(account) => view! {
-            <p data-role="signed-in-as">"Signed in as " <strong>{account.email}</strong> "."</p>
-            {account.instructor.then(|| view! { <p><a href=INSTRUCTOR>"Instructor view: every learner and question"</a></p> })}
-            <form method="post" action=CHANGE_PASSWORD class="account-form" data-role="change-password">
-                <h2>"Change password"</h2>
-                <label>"Current password" <input type="password" name="current" autocomplete="current-password" required/></label>
-                <label>"New password" <input type="password" name="new" autocomplete="new-password" minlength="10" required/></label>
-                <button type="submit" class="secondary">"Change password"</button>
+            <p data-role="signed-in-as">{w.signed_in_as_before} <strong>{account.email}</strong> {w.signed_in_as_after}</p>
+            {account.instructor.then(|| view! { <p><a href=to(INSTRUCTOR)>{w.instructor_view}</a></p> })}
+            <form method="post" action=to(CHANGE_PASSWORD) class="account-form" data-role="change-password">
+                <h2>{w.change_password}</h2>
+                <label>{w.current_password} <input type="password" name="current" autocomplete="current-password" required/></label>
+                <label>{w.new_password} <input type="password" name="new" autocomplete="new-password" minlength="10" required/></label>
+                <button type="submit" class="secondary">{w.change_password}</button>
             </form>
-            <form method="post" action=API_TOKEN class="account-form" data-role="api-token">
-                <h2>"Submit from a terminal"</h2>
+            <form method="post" action=to(API_TOKEN) class="account-form" data-role="api-token">
+                <h2>{w.terminal}</h2>
                 {new_token.map(|t| view! {
-                    <p role="status">"Your new token, shown only this once: " <code data-role="new-token">{t}</code></p>
+                    <p role="status">{w.new_token} <code data-role="new-token">{t}</code></p>
                 })}
                 <p>
-                    "With a token, " <code>"lockstep submit train.py --wait --token …"</code>
-                    " submits a script and follows its grading. A new token replaces the last one."
+                    {w.token_before} <code>"lockstep submit train.py --wait --token …"</code>
+                    {w.token_after}
                 </p>
-                <button type="submit" class="secondary">"Make a new token"</button>
+                <button type="submit" class="secondary">{w.make_token}</button>
             </form>
-            <form method="post" action=SIGN_OUT class="account-form" data-role="sign-out">
-                <button type="submit" class="secondary">"Sign out"</button>
+            <form method="post" action=to(SIGN_OUT) class="account-form" data-role="sign-out">
+                <button type="submit" class="secondary">{w.sign_out}</button>
             </form>
         }
             .into_any(),
         None => view! {
-            <p>"Sign in to keep your progress on every device. What you did in this browser is added to your account; nothing counts twice."</p>
+            <p>{w.why_sign_in}</p>
             <div class="account-forms">
-                <form method="post" action=SIGN_IN class="account-form" data-role="sign-in" id="sign-in">
-                    <h2>"Sign in"</h2>
-                    <label>"Email" <input type="email" name="email" autocomplete="username" required value=sign_in_email/></label>
-                    <label>"Password" <input type="password" name="password" autocomplete="current-password" required/></label>
-                    <button type="submit" class="primary">"Sign in"</button>
+                <form method="post" action=to(SIGN_IN) class="account-form" data-role="sign-in" id="sign-in">
+                    <h2>{w.sign_in}</h2>
+                    <label>{w.email} <input type="email" name="email" autocomplete="username" required value=sign_in_email/></label>
+                    <label>{w.password} <input type="password" name="password" autocomplete="current-password" required/></label>
+                    <button type="submit" class="primary">{w.sign_in}</button>
                 </form>
-                <form method="post" action=SIGN_UP class="account-form" data-role="sign-up">
-                    <h2>"Create an account"</h2>
-                    <label>"Email" <input type="email" name="email" autocomplete="email" required value=sign_up_email/></label>
-                    <label>"Password (at least 10 characters)" <input type="password" name="password" autocomplete="new-password" minlength="10" required/></label>
-                    <button type="submit" class="secondary">"Create account"</button>
+                <form method="post" action=to(SIGN_UP) class="account-form" data-role="sign-up">
+                    <h2>{w.create}</h2>
+                    <label>{w.email} <input type="email" name="email" autocomplete="email" required value=sign_up_email/></label>
+                    <label>{w.password_rule} <input type="password" name="password" autocomplete="new-password" minlength="10" required/></label>
+                    <button type="submit" class="secondary">{w.create_button}</button>
                 </form>
             </div>
-            <p class="muted">"No email is ever sent. If you forget your password, ask your instructor to reset it."</p>
+            <p class="muted">{w.no_email}</p>
         }
             .into_any(),
     };
     view! {
         <section class="account-page">
-            <h1>"Account"</h1>
+            <h1>{w.title}</h1>
             <Toast message=RwSignal::new(progress.notice.clone())/>
             {error}
             {body}

@@ -17,16 +17,18 @@ pub fn ExercisePage() -> impl IntoView {
     let query = use_query_map();
     let id = move || params.read().get("id").unwrap_or_default();
     let from = move || query.read().get("from");
-    let page = Resource::new(move || (id(), from()), |(id, from)| get_exercise(id, from));
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).exercise;
+    let page = Resource::new(move || (id(), from(), lang), |(id, from, lang)| get_exercise(id, from, lang));
     view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading the exercise…"</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{w.loading}</p> }>
             {move || Suspend::new(async move {
                 match page.await {
                     Ok(Page { exercise: None, .. }) => view! { <super::NotFound/> }.into_any(),
                     Ok(p) => view! { <Exercise p/> }.into_any(),
                     Err(e) => {
                         super::set_status(500);
-                        view! { <p class="error">"The exercise could not be loaded: " {e.to_string()}</p> }.into_any()
+                        view! { <p class="error">{w.load_failed} {e.to_string()}</p> }.into_any()
                     }
                 }
             })}
@@ -41,20 +43,22 @@ fn Exercise(p: Page) -> impl IntoView {
     let pinned = editor.pinned().to_string();
     // Whose copy the browser keeps: an account's apart from another's on a shared machine.
     let owner = progress.account.as_deref().map(owner_key).unwrap_or_else(|| "visitor".into());
-    let describe = editor.describe();
-    let start_over = format!("{}?from=start", lockstep_routes::exercise(&e.id));
-    let lesson = lockstep_routes::lesson(&e.lesson_slug);
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).exercise;
+    let describe = editor.describe(lang);
+    let start_over = format!("{}?from=start", lang.path(&lockstep_routes::exercise(&e.id)));
+    let lesson = lang.path(&lockstep_routes::lesson(&e.lesson_slug));
     let error =
         error.map(|e| view! { <p class="form-error" role="alert" data-role="form-error">{e}</p> });
     let title = e.title.clone();
     let submit = if signed_in {
-        view! { <button type="submit" class="primary" data-role="submit">"Submit for grading"</button> }
+        view! { <button type="submit" class="primary" data-role="submit">{w.submit}</button> }
             .into_any()
     } else {
         view! {
             <p class="muted" data-role="sign-in-to-submit">
-                <a href=ACCOUNT>"Sign in"</a>
-                " to submit: grading runs your script on a real machine for a few minutes, so it is kept for accounts."
+                <a href=lang.path(ACCOUNT)>{w.sign_in}</a>
+                {w.sign_in_to_submit}
             </p>
         }
         .into_any()
@@ -72,14 +76,12 @@ fn Exercise(p: Page) -> impl IntoView {
             // HTML refused).
             <div class="exercise-task lesson-body" data-role="task" inner_html=e.task_html.clone()></div>
             <p class="muted">
-                "The grader runs your script with "
+                {w.grader_before}
                 <code>"torchrun"</code>
-                " in a sandbox, watches what every rank really does, and checks it against the lesson. A pass (every check) earns "
-                {e.xp}
-                " XP, once. "
-                <a href=e.section_href.clone() data-role="section">"Back to the lesson section"</a>
+                {(w.grader_after)(e.xp)}
+                <a href=e.section_href.clone() data-role="section">{w.back_to_section}</a>
             </p>
-            <h2 id="checks">"What the grader checks"</h2>
+            <h2 id="checks">{w.checks}</h2>
             <ol class="exercise-checks" data-role="checks">
                 {e.checks
                     .iter()
@@ -87,19 +89,19 @@ fn Exercise(p: Page) -> impl IntoView {
                         <li>
                             <strong>{c.title.clone()}</strong>
                             ": " {c.asks.clone()} " "
-                            <a href=c.href.clone()>"Where the lesson teaches it"</a>
+                            <a href=c.href.clone()>{w.where_taught}</a>
                         </li>
                     })
                     .collect_view()}
             </ol>
             {error}
             // Multipart, so that without JavaScript the chosen file travels with the form.
-            <form method="post" action=SUBMISSIONS_API enctype="multipart/form-data" class="exercise-form" data-role="exercise-form">
+            <form method="post" action=lang.path(SUBMISSIONS_API) enctype="multipart/form-data" class="exercise-form" data-role="exercise-form">
                 <input type="hidden" name="exercise" value=e.id.clone()/>
                 <input type="hidden" name="file_name" value=e.file_name.clone()/>
                 <label for="script">{e.file_name.clone()}</label>
                 <p class="upload">
-                    <label>"Or upload your script (it replaces the text below): " <input type="file" name="upload" accept=".py,text/x-python" data-upload/></label>
+                    <label>{w.upload} <input type="file" name="upload" accept=".py,text/x-python" data-upload/></label>
                 </p>
                 // The editor keeps a copy in the browser as the learner types, and for an
                 // account saves it to the server too (app/web/editor/editor.js).
@@ -114,7 +116,7 @@ fn Exercise(p: Page) -> impl IntoView {
                     <p class="muted draft-source" data-role="script-source">
                         {describe}
                         " "
-                        <a href=start_over data-role="start-over">"Start over from the lesson's script"</a>
+                        <a href=start_over data-role="start-over">{w.start_over}</a>
                     </p>
                     <TextArea text=editor.script id="script" name="script" rows=30 editor="python"/>
                     <p class="muted draft-status" data-role="draft-status" aria-live="polite"></p>
@@ -138,11 +140,13 @@ fn owner_key(email: &str) -> String {
 
 #[component]
 fn Submissions(rows: Vec<SubmissionRow>) -> impl IntoView {
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).exercise;
     (!rows.is_empty()).then(|| {
         view! {
-            <h2>"Your submissions"</h2>
+            <h2>{w.your_submissions}</h2>
             <table class="submissions" data-role="submissions">
-                <thead><tr><th scope="col">"Submission"</th><th scope="col">"Status"</th></tr></thead>
+                <thead><tr><th scope="col">{w.submission}</th><th scope="col">{w.status}</th></tr></thead>
                 <tbody>
                     {rows
                         .into_iter()
@@ -150,7 +154,7 @@ fn Submissions(rows: Vec<SubmissionRow>) -> impl IntoView {
                             let shown = r.verdict.clone().unwrap_or(r.status.clone());
                             view! {
                                 <tr>
-                                    <td><a href=lockstep_routes::submission(r.id)>{format!("#{}", r.id)}</a></td>
+                                    <td><a href=lang.path(&lockstep_routes::submission(r.id))>{format!("#{}", r.id)}</a></td>
                                     <td class=format!("verdict-{shown}")>{shown.clone()}</td>
                                 </tr>
                             }

@@ -12,10 +12,13 @@ use crate::model::InstructorView;
 
 #[component]
 pub fn InstructorPage() -> impl IntoView {
+    let lang = crate::use_lang();
+    let t = lockstep_i18n::t(lang);
+    let w = &t.instructor;
     let page = Resource::new(|| (), |_| get_instructor());
     view! {
-        <Title text="Instructor view"/>
-        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
+        <Title text=w.title/>
+        <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>
             {move || Suspend::new(async move {
                 match page.await {
                     Ok(Some(v)) => view! { <Instructor v/> }.into_any(),
@@ -23,16 +26,16 @@ pub fn InstructorPage() -> impl IntoView {
                         super::set_status(403);
                         view! {
                             <section class="message-page">
-                                <h1>"Instructors only"</h1>
-                                <p>"This page shows every learner's progress, so only instructors see it. "
-                                   <a href=lockstep_routes::ACCOUNT>"Sign in"</a>
-                                   " with an instructor's account; an operator grants the role on the server with "
+                                <h1>{w.only_title}</h1>
+                                <p>{w.only_before}
+                                   <a href=lang.path(lockstep_routes::ACCOUNT)>{t.account.sign_in}</a>
+                                   {w.only_middle}
                                    <code>"lockstep admin grant-instructor EMAIL"</code> "."</p>
                             </section>
                         }
                             .into_any()
                     }
-                    Err(e) => view! { <p class="error">"The instructor view could not be loaded: " {e.to_string()}</p> }.into_any(),
+                    Err(e) => view! { <p class="error">{w.load_failed} {e.to_string()}</p> }.into_any(),
                 }
             })}
         </Suspense>
@@ -43,17 +46,19 @@ pub fn InstructorPage() -> impl IntoView {
 fn Instructor(v: InstructorView) -> impl IntoView {
     let InstructorView { learners, questions, submissions, progress } = v;
     let count = learners.len();
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).instructor;
     view! {
         <section class="instructor-page">
-            <h1>"Instructor view"</h1>
+            <h1>{w.title}</h1>
             <ProgressPanel progress=Signal::stored(progress)/>
-            <h2 id="learners">"Learners (" {count} ")"</h2>
-            <p><a href=INSTRUCTOR_LEARNERS_CSV download="learners.csv">"Download as CSV"</a></p>
+            <h2 id="learners">{(w.learners)(count)}</h2>
+            <p><a href=INSTRUCTOR_LEARNERS_CSV download="learners.csv">{w.csv}</a></p>
             <div class="table-scroll">
                 <table class="instructor-table" data-role="learners">
                     <thead><tr>
-                        <th scope="col">"Learner"</th><th scope="col">"XP"</th><th scope="col">"Level"</th>
-                        <th scope="col">"Lessons"</th><th scope="col">"Quizzes passed"</th><th scope="col">"Achievements"</th>
+                        <th scope="col">{w.learner}</th><th scope="col">"XP"</th><th scope="col">{w.level}</th>
+                        <th scope="col">{w.lessons}</th><th scope="col">{w.quizzes_passed}</th><th scope="col">{w.achievements}</th>
                     </tr></thead>
                     <tbody>
                         {learners.into_iter().map(|l| view! {
@@ -69,17 +74,17 @@ fn Instructor(v: InstructorView) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <h2 id="submissions">"Submissions"</h2>
-            <p>"The latest 200, every learner's. Open one to read its verdict or grade it again."</p>
+            <h2 id="submissions">{w.submissions}</h2>
+            <p>{w.submissions_intro}</p>
             <div class="table-scroll">
                 <table class="instructor-table" data-role="all-submissions">
                     <thead><tr>
-                        <th scope="col">"Submission"</th><th scope="col">"Learner"</th><th scope="col">"Exercise"</th><th scope="col">"Status"</th>
+                        <th scope="col">{w.submission}</th><th scope="col">{w.learner}</th><th scope="col">{w.exercise}</th><th scope="col">{w.status}</th>
                     </tr></thead>
                     <tbody>
                         {submissions.into_iter().map(|(who, exercise, s)| view! {
                             <tr>
-                                <td><a href=lockstep_routes::submission(s.id)>{format!("#{}", s.id)}</a></td>
+                                <td><a href=lang.path(&lockstep_routes::submission(s.id))>{format!("#{}", s.id)}</a></td>
                                 <td>{who}</td>
                                 <td>{exercise}</td>
                                 <td>{s.verdict.unwrap_or(s.status)}</td>
@@ -88,20 +93,20 @@ fn Instructor(v: InstructorView) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <h2 id="questions">"Quiz questions"</h2>
-            <p>"Counted over each learner's first answer to a quiz, before its review showed the right options. A low share right points at a part of the lesson that does not teach it yet."</p>
-            <p><a href=INSTRUCTOR_QUESTIONS_CSV download="questions.csv">"Download as CSV"</a></p>
+            <h2 id="questions">{w.questions}</h2>
+            <p>{w.questions_intro}</p>
+            <p><a href=INSTRUCTOR_QUESTIONS_CSV download="questions.csv">{w.csv}</a></p>
             <div class="table-scroll">
                 <table class="instructor-table" data-role="questions">
                     <thead><tr>
-                        <th scope="col">"Lesson"</th><th scope="col">"Question"</th><th scope="col">"Answered"</th><th scope="col">"Right"</th>
+                        <th scope="col">{w.lesson}</th><th scope="col">{w.question}</th><th scope="col">{w.answered}</th><th scope="col">{w.right}</th>
                     </tr></thead>
                     <tbody>
                         {questions.into_iter().map(|q| {
                             let share = q.percent_right().map_or_else(|| "—".to_string(), |p| format!("{p}%"));
                             view! {
                                 <tr>
-                                    <td><a href=lockstep_routes::lesson_section(&q.lesson, Some(&format!("quiz-{}", q.quiz)))>{q.lesson_title}</a></td>
+                                    <td><a href=lang.path(&lockstep_routes::lesson_section(&q.lesson, Some(&format!("quiz-{}", q.quiz))))>{q.lesson_title}</a></td>
                                     <td>{format!("Q{}. {}", q.question, q.prompt)}</td>
                                     <td>{q.answered}</td>
                                     <td>{share}</td>

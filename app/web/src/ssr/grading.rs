@@ -2,7 +2,7 @@
 //! read only for their learner, or an instructor: anyone else gets `None`, as for one that
 //! does not exist.
 
-use lockstep_course::Course;
+use lockstep_course::{Course, Edition};
 use lockstep_store::{Store, StoreError, Submission};
 
 use crate::model::{
@@ -10,25 +10,33 @@ use crate::model::{
 };
 use lockstep_rules::Requester;
 
-pub fn exercise(course: &Course, id: &str) -> Option<ExerciseView> {
-    let (lesson, e) = course.exercise(id)?;
+/// The exercise's page in `edition`'s language: its task and starting script from that
+/// edition's lesson, its links to that edition's sections.
+pub fn exercise(edition: &Edition, id: &str) -> Option<ExerciseView> {
+    let lang = edition.lang;
+    let (lesson, e) = edition.course.exercise(id)?;
     let checks = grading_checks::exercises::find(&e.id).map_or(&[][..], |x| x.checks);
     Some(ExerciseView {
         id: e.id.clone(),
         title: e.section.as_ref().map_or_else(|| lesson.front.title.clone(), |s| s.title.clone()),
         lesson_slug: lesson.slug.clone(),
         lesson_title: lesson.front.title.clone(),
-        section_href: lockstep_routes::lesson_section(
+        section_href: lang.path(&lockstep_routes::lesson_section(
             &lesson.slug,
             e.section.as_ref().map(|s| s.id.as_str()),
-        ),
+        )),
         task_html: e.task_html.clone(),
         checks: checks
             .iter()
             .map(|t| CheckPreview {
                 title: t.check.title().to_string(),
                 asks: t.check.asks().to_string(),
-                href: lockstep_routes::lesson_section(t.lesson, Some(t.heading)),
+                // The registry names the course's own headings; the edition says which of its
+                // headings stands for each.
+                href: lang.path(&lockstep_routes::lesson_section(
+                    t.lesson,
+                    Some(edition.heading(t.lesson, t.heading)),
+                )),
             })
             .collect(),
         file_name: e.file_name.clone(),

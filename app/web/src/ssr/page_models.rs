@@ -244,9 +244,13 @@ pub fn progressed(before: &Progress, after: &Progress, account: Option<&str>) ->
     }
 }
 
-pub fn xp_rules(progress: &Progress, view: ProgressView) -> XpRules {
+pub fn xp_rules(lang: Lang, progress: &Progress, view: ProgressView) -> XpRules {
+    let rules = match lang {
+        Lang::En => &lockstep_xp::RULES,
+        Lang::Ko => &lockstep_xp::RULES_KO,
+    };
     XpRules {
-        rules: lockstep_xp::RULES
+        rules: rules
             .iter()
             .map(|(what, xp)| (what.to_string(), xp.to_string()))
             .collect(),
@@ -260,7 +264,10 @@ pub fn xp_rules(progress: &Progress, view: ProgressView) -> XpRules {
             .map(|a| AchievementView {
                 name_en: a.name_en.into(),
                 name_ko: a.name_ko.into(),
-                rule: a.rule.into(),
+                rule: match lang {
+                    Lang::En => a.rule_en.into(),
+                    Lang::Ko => a.rule_ko.into(),
+                },
                 earned: progress.achievements.iter().any(|e| e.id == a.id),
             })
             .collect(),
