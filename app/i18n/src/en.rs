@@ -219,6 +219,73 @@ pub static EN: Catalogue = Catalogue {
         answered: "Answered",
         right: "Right",
     },
+    submission: SubmissionWords {
+        loading: "Loading the submission…",
+        load_failed: "The submission could not be loaded: ",
+        title: |id| format!("Submission #{id}"),
+        heading: |id, file| format!("Submission #{id}: {file}"),
+        exercise_crumb: "Exercise: ",
+        resubmit: "Edit this script and resubmit",
+        cancel: "Cancel this submission",
+        rerun: "Grade it again",
+        graded_script: "The script that was graded",
+        beside_model: "Your run beside the cost model, for your model and batch",
+        read_section: "Read the lesson section that teaches this",
+        waiting: "Waiting for a grading machine.",
+        waiting_next: "Waiting for a grading machine: yours is next.",
+        waiting_ahead: |ahead| format!("Waiting for a grading machine: {ahead} ahead of yours."),
+        on_node: |node| format!("Running on GPU node {node}"),
+        being_graded: "Being graded",
+        attempt: |place, attempt| {
+            if attempt > 1 {
+                format!("{place} (attempt {attempt}).")
+            } else {
+                format!("{place}.")
+            }
+        },
+        run: |index, what| format!("Run {index}: {what}."),
+        run_took: |index, what, s| format!("Run {index}: {what}: {s:.1} s"),
+        run_running: |index, what| format!("Run {index}: {what}: running…"),
+        requeued: |reason| format!("Back in the queue: {reason}."),
+        graded: |status, summary| format!("Graded: {status}. {summary}"),
+        failed: |reason| {
+            format!(
+                "The grading platform could not grade it: {reason}. Nothing to fix in your \
+                 script; submit it again later."
+            )
+        },
+        cancelled: "Cancelled before grading.",
+        run_ddp: |n| format!("your script with {n} processes"),
+        run_single: "your script with 1 process, to time the speedup",
+        run_uninterrupted: |n| format!("your script with {n} processes, left to finish"),
+        run_interrupted: |n| format!("your script with {n} processes, one of them killed mid-epoch"),
+        status_word: |s| match s {
+            "pass" => "pass",
+            "fail" => "fail",
+            "error" => "error",
+            "timeout" => "timeout",
+            "skip" => "skip",
+            _ => "?",
+        },
+        case_scale: |len, shown| {
+            format!(
+                " (your dataset has {len} sample{}; {shown} show the same pattern)",
+                if len == 1 { "" } else { "s" }
+            )
+        },
+        case_set_epoch: |replicas, scale| {
+            format!(
+                "Your case: DistributedSampler over {replicas} processes without \
+                 set_epoch{scale}. Step through the epochs: every epoch repeats the first order."
+            )
+        },
+        case_sharding: |replicas, scale| {
+            format!(
+                "How DistributedSampler splits your data over {replicas} processes{scale}: each \
+                 index goes to one rank."
+            )
+        },
+    },
     sims: &crate::sims::EN,
     errors: Errors {
         not_found_title: "Page not found",

@@ -216,6 +216,70 @@ pub static KO: Catalogue = Catalogue {
         answered: "응답 수",
         right: "정답률",
     },
+    submission: SubmissionWords {
+        loading: "제출을 불러오는 중…",
+        load_failed: "제출을 불러오지 못했습니다: ",
+        title: |id| format!("제출 #{id}"),
+        heading: |id, file| format!("제출 #{id}: {file}"),
+        exercise_crumb: "과제: ",
+        resubmit: "이 스크립트를 고쳐서 다시 제출",
+        cancel: "이 제출 취소",
+        rerun: "다시 채점",
+        graded_script: "채점한 스크립트",
+        beside_model: "내 모델과 batch로 맞춘 비용 모델과 실제 실행 비교",
+        read_section: "이 내용을 다루는 레슨 섹션 읽기",
+        waiting: "채점 머신을 기다리는 중입니다.",
+        waiting_next: "채점 머신을 기다리는 중입니다. 다음 차례입니다.",
+        waiting_ahead: |ahead| format!("채점 머신을 기다리는 중입니다. 앞에 {ahead}건이 있습니다."),
+        on_node: |node| format!("GPU 노드 {node}에서 실행 중"),
+        being_graded: "채점 중",
+        attempt: |place, attempt| {
+            if attempt > 1 {
+                format!("{place} ({attempt}번째 시도).")
+            } else {
+                format!("{place}.")
+            }
+        },
+        run: |index, what| format!("실행 {index}: {what}."),
+        run_took: |index, what, s| format!("실행 {index}: {what}: {s:.1}초"),
+        run_running: |index, what| format!("실행 {index}: {what}: 실행 중…"),
+        requeued: |reason| format!("다시 대기열로 돌아갔습니다: {reason}."),
+        graded: |status, summary| format!("채점 완료: {status}. {summary}"),
+        failed: |reason| {
+            format!(
+                "채점 플랫폼이 채점하지 못했습니다: {reason}. 스크립트를 고칠 필요는 없으니 \
+                 나중에 다시 제출하세요."
+            )
+        },
+        cancelled: "채점 전에 취소되었습니다.",
+        run_ddp: |n| format!("프로세스 {n}개로 내 스크립트 실행"),
+        run_single: "speedup을 재기 위해 프로세스 1개로 내 스크립트 실행",
+        run_uninterrupted: |n| format!("프로세스 {n}개로 끝까지 내 스크립트 실행"),
+        run_interrupted: |n| format!("프로세스 {n}개로 실행하고 epoch 중간에 하나를 종료"),
+        status_word: |s| match s {
+            "pass" => "통과",
+            "fail" => "실패",
+            "error" => "오류",
+            "timeout" => "시간 초과",
+            "skip" => "건너뜀",
+            _ => "?",
+        },
+        case_scale: |len, shown| {
+            format!(" (데이터셋은 샘플 {len}개이고, 그중 {shown}개만 보여도 같은 패턴입니다)")
+        },
+        case_set_epoch: |replicas, scale| {
+            format!(
+                "내 경우: set_epoch 없이 프로세스 {replicas}개에 DistributedSampler를 \
+                 썼습니다{scale}. epoch를 넘겨 보면 매 epoch가 첫 순서를 그대로 반복합니다."
+            )
+        },
+        case_sharding: |replicas, scale| {
+            format!(
+                "DistributedSampler가 내 데이터를 프로세스 {replicas}개에 나누는 방식{scale}: \
+                 인덱스 하나는 rank 하나에만 갑니다."
+            )
+        },
+    },
     sims: &crate::sims::KO,
     errors: Errors {
         not_found_title: "페이지를 찾을 수 없습니다",

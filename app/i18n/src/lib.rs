@@ -33,6 +33,7 @@ pub struct Catalogue {
     pub account: AccountWords,
     pub exercise: ExerciseWords,
     pub instructor: InstructorWords,
+    pub submission: SubmissionWords,
     pub errors: Errors,
     pub sims: &'static sims::SimWords,
 }
@@ -232,6 +233,44 @@ pub struct InstructorWords {
     pub question: &'static str,
     pub answered: &'static str,
     pub right: &'static str,
+}
+
+/// A submission's page and its live grading.
+pub struct SubmissionWords {
+    pub loading: &'static str,
+    pub load_failed: &'static str,
+    pub title: fn(id: i64) -> String,
+    pub heading: fn(id: i64, file: &str) -> String,
+    pub exercise_crumb: &'static str,
+    pub resubmit: &'static str,
+    pub cancel: &'static str,
+    pub rerun: &'static str,
+    pub graded_script: &'static str,
+    pub beside_model: &'static str,
+    pub read_section: &'static str,
+    pub waiting: &'static str,
+    pub waiting_next: &'static str,
+    pub waiting_ahead: fn(ahead: u64) -> String,
+    pub on_node: fn(node: &str) -> String,
+    pub being_graded: &'static str,
+    /// "Being graded (attempt 2)." from the place and the attempt (1 for the first).
+    pub attempt: fn(place: &str, attempt: u32) -> String,
+    pub run: fn(index: u32, what: &str) -> String,
+    pub run_took: fn(index: u32, what: &str, seconds: f64) -> String,
+    pub run_running: fn(index: u32, what: &str) -> String,
+    pub requeued: fn(reason: &str) -> String,
+    pub graded: fn(status: &str, summary: &str) -> String,
+    pub failed: fn(reason: &str) -> String,
+    pub cancelled: &'static str,
+    pub run_ddp: fn(nproc: u32) -> String,
+    pub run_single: &'static str,
+    pub run_uninterrupted: fn(nproc: u32) -> String,
+    pub run_interrupted: fn(nproc: u32) -> String,
+    /// The status of a verdict or a check as a word: pass, fail, error, timeout, skip.
+    pub status_word: fn(&str) -> &'static str,
+    pub case_scale: fn(dataset_len: u64, shown: usize) -> String,
+    pub case_set_epoch: fn(replicas: usize, scale: &str) -> String,
+    pub case_sharding: fn(replicas: usize, scale: &str) -> String,
 }
 
 pub struct Errors {

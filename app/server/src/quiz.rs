@@ -34,7 +34,10 @@ pub async fn answer(
         }
         Ok(Answered::Recorded { recorded, cookie }) => {
             let account = requester.account().map(|a| &*a.email);
-            (page_models::progressed(&recorded.before, &recorded.after, account).message(), cookie)
+            (
+                page_models::progressed(&recorded.before, &recorded.after, account).message(lang),
+                cookie,
+            )
         }
         Err(e @ QuizError::NoQuiz(..)) => {
             return Err(HttpError::refused(StatusCode::NOT_FOUND, e.to_string()).page())

@@ -41,9 +41,9 @@ pub async fn get_lesson_learner(
 
 /// Records that the learner finished a lesson. Works as a plain form post without JavaScript.
 #[server]
-pub async fn complete_lesson(slug: String) -> Result<(), ServerFnError> {
+pub async fn complete_lesson(slug: String, lang: crate::Lang) -> Result<(), ServerFnError> {
     let ctx = crate::ssr::context()?;
-    ctx.complete_lesson(&slug).await
+    ctx.complete_lesson(&slug, lang).await
 }
 
 /// Records that the learner explored simulation `index` of a lesson to its end, once. Called by
@@ -171,14 +171,18 @@ pub async fn get_exercise(
 
 /// A submission's page: its events so far and its verdict, for its learner or an instructor.
 #[server]
-pub async fn get_submission(id: i64) -> Result<crate::model::SubmissionPage, ServerFnError> {
+pub async fn get_submission(
+    id: i64,
+    lang: crate::Lang,
+) -> Result<crate::model::SubmissionPage, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let requester = ctx.requester().await?;
     let events = ctx.events(&requester).await?;
-    let submission =
-        crate::ssr::grading::submission(&ctx.store, &ctx.course.current(), &requester, &events, id)
-            .await
-            .map_err(crate::ssr::context::internal)?;
+    let loaded = ctx.course.loaded();
+    let edition = loaded.edition(lang);
+    let submission = crate::ssr::grading::submission(&ctx.store, &edition, &requester, &events, id)
+        .await
+        .map_err(crate::ssr::context::internal)?;
     Ok(crate::model::SubmissionPage {
         submission,
         progress: page_progress(&ctx, &requester, &events).await?,

@@ -18,22 +18,43 @@ pub struct CourseOverview {
 pub struct Progressed {
     pub progress: ProgressView,
     pub xp: u32,
-    /// The level reached, when this action reached one: "Level 1 · Gradient Apprentice".
-    pub level: Option<String>,
+    /// The level reached, when this action reached one, with its names.
+    pub level: Option<(u32, Named)>,
     /// The names of achievements earned by it.
-    pub achievements: Vec<String>,
+    pub achievements: Vec<Named>,
+}
+
+/// A name the platform has in each language (levels, achievements).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Named {
+    pub en: String,
+    pub ko: String,
+}
+
+impl Named {
+    pub fn in_lang(&self, lang: crate::Lang) -> &str {
+        match lang {
+            crate::Lang::En => &self.en,
+            crate::Lang::Ko => &self.ko,
+        }
+    }
 }
 
 impl Progressed {
     /// "+10 XP · Level 1 · Gradient Apprentice · Achievement: Hands on", or nothing when the
     /// action earned nothing new.
-    pub fn message(&self) -> Option<String> {
+    pub fn message(&self, lang: crate::Lang) -> Option<String> {
+        let w = &lockstep_i18n::t(lang).progress;
         let mut parts = Vec::new();
         if self.xp > 0 {
             parts.push(format!("+{} XP", self.xp));
         }
-        parts.extend(self.level.clone());
-        parts.extend(self.achievements.iter().map(|a| format!("Achievement: {a}")));
+        parts.extend(
+            self.level
+                .as_ref()
+                .map(|(n, name)| format!("{} · {}", (w.level)(*n), name.in_lang(lang))),
+        );
+        parts.extend(self.achievements.iter().map(|a| (w.achievement)(a.in_lang(lang))));
         (!parts.is_empty()).then(|| parts.join(" · "))
     }
 }
@@ -436,6 +457,14 @@ impl EditorStart {
     }
 }
 
+/// A lesson section as a verdict names it, and its link in the page's language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SectionLink {
+    pub lesson: String,
+    pub heading: String,
+    pub href: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExerciseView {
     pub id: String,
@@ -486,6 +515,10 @@ pub struct SubmissionPage {
 pub struct SubmissionView {
     pub id: i64,
     pub exercise: String,
+    /// The lesson section of each check the exercise can report, in the page's language: its
+    /// check names the course's own (slug, heading id).
+    #[serde(default)]
+    pub sections: Vec<SectionLink>,
     pub lesson_slug: Option<String>,
     pub lesson_title: Option<String>,
     pub file_name: String,

@@ -59,6 +59,73 @@ impl CheckId {
         self.words().1
     }
 
+    /// [`CheckId::title`] and [`CheckId::asks`] in Korean: a match like the English one, so a
+    /// check without its Korean words does not compile.
+    pub fn words_ko(self) -> (&'static str, &'static str) {
+        match self {
+            CheckId::Launched => (
+                "process group으로 실행됨",
+                "모든 프로세스가 torchrun 아래에서 시작하고 init_process_group으로 process group에 들어갑니다.",
+            ),
+            CheckId::DdpWrapped => (
+                "모델을 DDP로 감쌈",
+                "모델을 DistributedDataParallel로 감싸고, 그 wrapper를 통해 학습합니다.",
+            ),
+            CheckId::SamplerSharding => (
+                "rank마다 데이터를 나눠 가짐",
+                "DistributedSampler가 rank마다 데이터셋의 서로 다른 몫을 줍니다.",
+            ),
+            CheckId::SamplerSetEpoch => (
+                "epoch마다 set_epoch 호출",
+                "각 epoch 시작에 sampler.set_epoch(epoch)를 불러 epoch마다 순서가 바뀝니다.",
+            ),
+            CheckId::Rank0Logging => (
+                "rank 0만 로그를 찍음",
+                "진행 상황은 job 전체에서 한 번, global rank 0만 출력합니다.",
+            ),
+            CheckId::ReplicasInSync => (
+                "replica들이 같은 상태를 유지함",
+                "모든 rank가 같은 파라미터로 끝납니다.",
+            ),
+            CheckId::CheckpointRank0Only => (
+                "rank 0만 checkpoint를 씀",
+                "프로세스 하나만 checkpoint를 써서, 한 파일을 두고 여러 프로세스가 경쟁하지 않습니다.",
+            ),
+            CheckId::CheckpointUnwrapped => (
+                "감싸지 않은 모델의 checkpoint",
+                "checkpoint가 model.module의 state_dict라서 DDP 없이 일반 모델에 그대로 로드됩니다.",
+            ),
+            CheckId::NoDeadlock => (
+                "deadlock 없음",
+                "모든 rank가 끝까지 갑니다. 오지 않는 rank를 기다리는 collective나 barrier가 없습니다.",
+            ),
+            CheckId::Speedup => (
+                "프로세스 하나보다 빠름",
+                "N개의 프로세스가 프로세스 하나보다 초당 더 많은 샘플을 처리합니다.",
+            ),
+            CheckId::RestartedAndFinished => (
+                "재시작 후 끝까지 완료",
+                "epoch 중간에 rank 하나가 죽으면 torchrun이 job을 재시작하고, job이 끝까지 갑니다.",
+            ),
+            CheckId::ResumedFromSnapshot => (
+                "snapshot에서 이어서 학습",
+                "재시작한 job이 epoch 0이 아니라 마지막 snapshot부터 이어 갑니다.",
+            ),
+            CheckId::SamplerOrderResumed => (
+                "crash가 없었을 때와 같은 데이터 순서",
+                "재시작 뒤에도 각 rank는 중단 없이 돌았을 때 받았을 샘플을 그대로 받습니다.",
+            ),
+            CheckId::SnapshotRank0Only => (
+                "rank 0만 snapshot을 씀",
+                "프로세스 하나만 snapshot 파일을 씁니다.",
+            ),
+            CheckId::FinalParamsMatch => (
+                "crash가 없었을 때와 같은 최종 파라미터",
+                "중단됐다가 이어서 학습한 run이 한 번도 중단되지 않은 run과 같은 파라미터로 끝납니다.",
+            ),
+        }
+    }
+
     fn words(self) -> (&'static str, &'static str) {
         match self {
             CheckId::Launched => (

@@ -19,7 +19,10 @@ pub fn ExercisePage() -> impl IntoView {
     let from = move || query.read().get("from");
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).exercise;
-    let page = Resource::new(move || (id(), from(), lang), |(id, from, lang)| get_exercise(id, from, lang));
+    let page = Resource::new(
+        move || (id(), from(), lang),
+        |(id, from, lang)| get_exercise(id, from, lang),
+    );
     view! {
         <Suspense fallback=move || view! { <p class="loading">{w.loading}</p> }>
             {move || Suspend::new(async move {

@@ -147,6 +147,7 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
                         view! {
                             <ActionForm action=complete>
                                 <input type="hidden" name="slug" value=slug/>
+                                <input type="hidden" name="lang" value=crate::use_lang().code()/>
                                 <button type="submit" class="primary">{(w.mark_complete)(xp)}</button>
                             </ActionForm>
                         }
@@ -208,9 +209,10 @@ fn Lesson(
     // lesson (which would reset every simulation on it).
     let explore = ServerAction::<ExploreSimulation>::new();
     let (progress, toast, learner) = (state.progress, state.toast, state.learner);
+    let lang = crate::use_lang();
     Effect::new(move |_| {
         if let Some(Ok(p)) = explore.value().get() {
-            toast.set(p.message());
+            toast.set(p.message(lang));
             progress.set(p.progress);
         }
     });
@@ -218,7 +220,6 @@ fn Lesson(
     // place: the panel, the toast with what it earned, the completion and the quiz reviews.
     // The rest of the lesson, its simulations included, stays as the learner left it.
     let slug = lesson.slug.clone();
-    let lang = crate::use_lang();
     Effect::new(move |before: Option<(usize, usize)>| {
         let now = (complete.version().get(), reset.version().get());
         if before.is_some_and(|b| b != now) {

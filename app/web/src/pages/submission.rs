@@ -19,14 +19,19 @@ use crate::model::{LiveEvent, SubmissionPage as Page, SubmissionView};
 pub fn SubmissionPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok());
-    let page = Resource::new(id, |id| async move {
-        match id {
-            Some(id) => get_submission(id).await.map(Some),
-            None => Ok(None),
-        }
-    });
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).submission;
+    let page = Resource::new(
+        move || (id(), lang),
+        |(id, lang)| async move {
+            match id {
+                Some(id) => get_submission(id, lang).await.map(Some),
+                None => Ok(None),
+            }
+        },
+    );
     view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading the submission…"</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{w.loading}</p> }>
             {move || Suspend::new(async move {
                 match page.await {
                     Ok(Some(Page { submission: Some(s), progress })) => {
@@ -35,7 +40,7 @@ pub fn SubmissionPage() -> impl IntoView {
                     Ok(_) => view! { <super::NotFound/> }.into_any(),
                     Err(e) => {
                         super::set_status(500);
-                        view! { <p class="error">"The submission could not be loaded: " {e.to_string()}</p> }.into_any()
+                        view! { <p class="error">{w.load_failed} {e.to_string()}</p> }.into_any()
                     }
                 }
             })}
@@ -46,6 +51,8 @@ pub fn SubmissionPage() -> impl IntoView {
 #[component]
 fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl IntoView {
     let id = s.id;
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).submission;
     let events = RwSignal::new(s.events.clone());
     let verdict = RwSignal::new(s.verdict.clone());
     let done = RwSignal::new(s.done);
@@ -70,13 +77,12 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
             (e.file.as_deref() == Some(file_name.as_str())).then_some(e.line).flatten()
         });
     let resubmit = s.own.then(|| {
-        let href = format!("{}?from={id}", lockstep_routes::exercise(&s.exercise));
-        view! { <a class="button" href=href data-role="resubmit">"Edit this script and resubmit"</a> }
-            .into_any()
+        let href = format!("{}?from={id}", lang.path(&lockstep_routes::exercise(&s.exercise)));
+        view! { <a class="button" href=href data-role="resubmit">{w.resubmit}</a> }.into_any()
     });
     let lesson = s.lesson_slug.clone().map(|slug| {
         let title = s.lesson_title.clone().unwrap_or(slug.clone());
-        view! { <p class="breadcrumb"><a href=lockstep_routes::exercise(&s.exercise)>"Exercise: " {title}</a></p> }
+        view! { <p class="breadcrumb"><a href=lang.path(&lockstep_routes::exercise(&s.exercise))>{w.exercise_crumb} {title}</a></p> }
     });
     let refresh = (!s.done).then(|| {
         // Without JavaScript, the page reloads itself until the verdict is in; with it, the
@@ -95,19 +101,21 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
         });
         (can_cancel && queued && !done.get()).then(|| {
             view! {
-                <form method="post" action=lockstep_routes::submission_cancel(id) class="inline-form">
-                    <button type="submit" data-role="cancel">"Cancel this submission"</button>
+                <form method="post" action=lang.path(&lockstep_routes::submission_cancel(id)) class="inline-form">
+                    <button type="submit" data-role="cancel">{w.cancel}</button>
                 </form>
             }
         })
     };
     let rerun = s.can_rerun.then(|| {
         view! {
-            <form method="post" action=lockstep_routes::submission_rerun(id) class="inline-form">
-                <button type="submit" data-role="rerun">"Grade it again"</button>
+            <form method="post" action=lang.path(&lockstep_routes::submission_rerun(id)) class="inline-form">
+                <button type="submit" data-role="rerun">{w.rerun}</button>
             </form>
         }
     });
+    // Each check's lesson section in the page's language, by the section the verdict names.
+    let sections = s.sections.clone();
     let checks = move || {
         // The stored verdict is the authority; before it, the checks reported so far.
         match verdict.get() {
@@ -123,35 +131,36 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
         }
     };
     view! {
-        <Title text=format!("Submission #{id}")/>
+        <Title text=(w.title)(id)/>
         {refresh}
         <section class="submission-page" data-submission=id>
             {lesson}
-            <h1>{format!("Submission #{id}: {}", s.file_name)}</h1>
+            <h1>{(w.heading)(id, &s.file_name)}</h1>
             <Toast message=toast/>
             <ProgressPanel progress=Signal::from(progress)/>
             <p class="submission-status" role="status" aria-live="polite" data-role="status" data-done=move || done.get().to_string()>
-                {move || status_line(&events.get())}
+                {move || status_line(&events.get(), lang)}
             </p>
             {cancel}
             {rerun}
             <ol class="runs" data-role="runs">
-                {move || runs(&events.get()).into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
+                {move || runs(&events.get(), lang).into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
             </ol>
             <ul class="checks" data-role="checks">
                 {move || {
                     let case = verdict.with(|v| v.as_ref().and_then(LearnerCase::of));
                     let file_name = file_name.clone();
-                    checks().into_iter().map(|c| view! { <CheckItem c case file_name=file_name.clone()/> }).collect_view()
+                    let sections = sections.clone();
+                    checks().into_iter().map(|c| view! { <CheckItem c case file_name=file_name.clone() sections=sections.clone()/> }).collect_view()
                 }}
             </ul>
             {move || verdict.get().map(|v| {
                 let comparison = super::run_vs_model::compare(&v);
                 view! {
                     <p class=format!("verdict verdict-{}", v.status.as_str()) data-role="verdict">
-                        <strong>{v.status.as_str().to_uppercase()}</strong> ": " {v.summary.clone()}
+                        <strong>{(w.status_word)(v.status.as_str()).to_uppercase()}</strong> ": " {v.summary.clone()}
                     </p>
-                    {move || earned.get().and_then(|e| e.message()).map(|m| view! {
+                    {move || earned.get().and_then(|e| e.message(lang)).map(|m| view! {
                         <p class="earned" data-role="earned">{m}</p>
                     })}
                     {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message}</pre> })}
@@ -174,7 +183,7 @@ fn GradedScript(
     resubmit: Option<AnyView>,
 ) -> impl IntoView {
     view! {
-        <h2 id="script">"The script that was graded"</h2>
+        <h2 id="script">{crate::use_t().submission.graded_script}</h2>
         {resubmit.map(|r| view! { <p>{r}</p> })}
         <figure class="code-block graded-script" data-role="graded-script">
             <figcaption><span class="code-title">{file_name}</span><span class="code-lang">"python"</span></figcaption>
@@ -245,7 +254,12 @@ impl LearnerCase {
 
 /// The simulation that shows a failed check's mistake in the learner's own case, with what it
 /// shows in words.
-fn case_simulation(c: &Check, case: LearnerCase) -> Option<(lockstep_embed::Simulation, String)> {
+fn case_simulation(
+    c: &Check,
+    case: LearnerCase,
+    lang: crate::Lang,
+) -> Option<(lockstep_embed::Simulation, String)> {
+    let w = &lockstep_i18n::t(lang).submission;
     use grading_protocol::CheckId;
     use lockstep_embed::{Sampler, Simulation, MAX_REPLICAS};
     if c.status != CheckStatus::Fail {
@@ -257,10 +271,7 @@ fn case_simulation(c: &Check, case: LearnerCase) -> Option<(lockstep_embed::Simu
     let scale = if shown as u64 == case.dataset_len {
         String::new()
     } else {
-        format!(
-            " (your dataset has {}; {shown} show the same pattern)",
-            lockstep_units::plural(case.dataset_len, "sample", "samples")
-        )
+        (w.case_scale)(case.dataset_len, shown)
     };
     let sampler = |set_epoch| {
         Simulation::Sampler(Sampler {
@@ -274,21 +285,22 @@ fn case_simulation(c: &Check, case: LearnerCase) -> Option<(lockstep_embed::Simu
         })
     };
     match c.id {
-        CheckId::SamplerSetEpoch => Some((
-            sampler(false),
-            format!("Your case: DistributedSampler over {replicas} processes without set_epoch{scale}. Step through the epochs: every epoch repeats the first order."),
-        )),
-        CheckId::SamplerSharding => Some((
-            sampler(true),
-            format!("How DistributedSampler splits your data over {replicas} processes{scale}: each index goes to one rank."),
-        )),
+        CheckId::SamplerSetEpoch => Some((sampler(false), (w.case_set_epoch)(replicas, &scale))),
+        CheckId::SamplerSharding => Some((sampler(true), (w.case_sharding)(replicas, &scale))),
         _ => None,
     }
 }
 
 #[component]
-fn CheckItem(c: Check, case: Option<LearnerCase>, file_name: String) -> impl IntoView {
-    let sim = case.and_then(|case| case_simulation(&c, case)).map(|(sim, caption)| {
+fn CheckItem(
+    c: Check,
+    case: Option<LearnerCase>,
+    file_name: String,
+    sections: Vec<crate::model::SectionLink>,
+) -> impl IntoView {
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).submission;
+    let sim = case.and_then(|case| case_simulation(&c, case, lang)).map(|(sim, caption)| {
         view! {
             <figure class="check-sim" data-role="case-sim">
                 <figcaption>{caption}</figcaption>
@@ -298,24 +310,39 @@ fn CheckItem(c: Check, case: Option<LearnerCase>, file_name: String) -> impl Int
         .into_any()
     });
     // A slow run is explained by the cost model set to the learner's own model and batch.
-    let model = (case.is_some() && c.id == grading_protocol::CheckId::Speedup && c.status == CheckStatus::Fail)
-        .then(|| view! {
-            <p class="check-model"><a href="#run-vs-model">"Your run beside the cost model, for your model and batch"</a></p>
+    let model = (case.is_some()
+        && c.id == grading_protocol::CheckId::Speedup
+        && c.status == CheckStatus::Fail)
+        .then(|| {
+            view! {
+                <p class="check-model"><a href="#run-vs-model">{w.beside_model}</a></p>
+            }
         });
     let status = c.status.as_str();
+    let title = match lang {
+        crate::Lang::En => c.id.title(),
+        crate::Lang::Ko => c.id.words_ko().0,
+    };
+    // The server's link for the section in this language; a section it did not list (an older
+    // verdict's) links to the course's own.
+    let section = sections
+        .iter()
+        .find(|s| s.lesson == c.section.lesson && s.heading == c.section.heading)
+        .map(|s| s.href.clone())
+        .or_else(|| lockstep_routes::section_link(&c.section.lesson, &c.section.heading));
     view! {
         <li class=format!("check check-{status}") data-check=c.id.as_str()>
-            <span class="check-status">{status}</span>
+            <span class="check-status">{(w.status_word)(status)}</span>
             " "
-            <strong>{c.id.title()}</strong>
+            <strong>{title}</strong>
             " "
             <span class="check-message">{with_line_links(&c.message, &file_name)}</span>
             {c.hint.map(|h| view! { <p class="check-hint">{h}</p> })}
             {(c.status != CheckStatus::Pass)
-                .then(|| lockstep_routes::section_link(&c.section.lesson, &c.section.heading))
+                .then_some(section)
                 .flatten()
                 .map(|href| view! {
-                    <p class="check-lesson"><a href=href>"Read the lesson section that teaches this"</a></p>
+                    <p class="check-lesson"><a href=href>{w.read_section}</a></p>
                 })}
             {model}
             {sim}
@@ -324,63 +351,56 @@ fn CheckItem(c: Check, case: Option<LearnerCase>, file_name: String) -> impl Int
 }
 
 /// Where the submission is, in words, from its latest event that says.
-pub fn status_line(events: &[LiveEvent]) -> String {
-    let mut line = "Waiting for a grading machine.".to_string();
+pub fn status_line(events: &[LiveEvent], lang: crate::Lang) -> String {
+    let w = &lockstep_i18n::t(lang).submission;
+    let mut line = w.waiting.to_string();
     for e in events {
         line = match &e.event {
-            Event::Queued { ahead: 0 } => "Waiting for a grading machine: yours is next.".into(),
-            Event::Queued { ahead } => {
-                format!("Waiting for a grading machine: {ahead} ahead of yours.")
-            }
+            Event::Queued { ahead: 0 } => w.waiting_next.into(),
+            Event::Queued { ahead } => (w.waiting_ahead)(*ahead),
             Event::WaitingForNode(wait) => wait.describe(),
             // The worker's name is the operators' (`local/host`, `slurm/node/job`): a learner
             // learns only that grading began, and on which GPU node when Slurm says.
             Event::Started { attempt, node, .. } => {
                 let place = match node {
-                    Some(node) => format!("Running on GPU node {node}"),
-                    None => "Being graded".to_string(),
+                    Some(node) => (w.on_node)(node),
+                    None => w.being_graded.to_string(),
                 };
-                if *attempt > 1 {
-                    format!("{place} (attempt {attempt}).")
-                } else {
-                    format!("{place}.")
-                }
+                (w.attempt)(&place, *attempt)
             }
             Event::RunStarted { index, role, nproc } => {
-                format!("Run {index}: {}.", run_words(*role, *nproc))
+                (w.run)(*index, &run_words(*role, *nproc, lang))
             }
             Event::RunFinished { .. } | Event::Check { .. } => continue,
-            Event::Requeued { reason } => format!("Back in the queue: {reason}."),
+            Event::Requeued { reason } => (w.requeued)(reason),
             Event::Verdict { status, summary } => {
-                format!("Graded: {}. {summary}", status.as_str().to_uppercase())
+                (w.graded)(&(w.status_word)(status.as_str()).to_uppercase(), summary)
             }
-            Event::Failed { reason } => {
-                format!("The grading platform could not grade it: {reason}. Nothing to fix in your script; submit it again later.")
-            }
-            Event::Cancelled => "Cancelled before grading.".into(),
+            Event::Failed { reason } => (w.failed)(reason),
+            Event::Cancelled => w.cancelled.into(),
         };
     }
     line
 }
 
-fn run_words(role: RunRole, nproc: u32) -> String {
+fn run_words(role: RunRole, nproc: u32, lang: crate::Lang) -> String {
+    let w = &lockstep_i18n::t(lang).submission;
     match role {
-        RunRole::Ddp => format!("your script with {nproc} processes"),
-        RunRole::Single => "your script with 1 process, to time the speedup".into(),
-        RunRole::Uninterrupted => format!("your script with {nproc} processes, left to finish"),
-        RunRole::Interrupted => {
-            format!("your script with {nproc} processes, one of them killed mid-epoch")
-        }
+        RunRole::Ddp => (w.run_ddp)(nproc),
+        RunRole::Single => w.run_single.into(),
+        RunRole::Uninterrupted => (w.run_uninterrupted)(nproc),
+        RunRole::Interrupted => (w.run_interrupted)(nproc),
     }
 }
 
 /// Each run as it went: "Run 2: your script with 1 process, to time the speedup: 14.2 s".
-pub fn runs(events: &[LiveEvent]) -> Vec<String> {
+pub fn runs(events: &[LiveEvent], lang: crate::Lang) -> Vec<String> {
+    let w = &lockstep_i18n::t(lang).submission;
     let mut runs: Vec<(u32, String, Option<f64>)> = Vec::new();
     for e in events {
         match &e.event {
             Event::RunStarted { index, role, nproc } => {
-                runs.push((*index, run_words(*role, *nproc), None));
+                runs.push((*index, run_words(*role, *nproc, lang), None));
             }
             Event::RunFinished { index, wall_s, .. } => {
                 if let Some(r) = runs.iter_mut().rev().find(|r| r.0 == *index) {
@@ -394,8 +414,8 @@ pub fn runs(events: &[LiveEvent]) -> Vec<String> {
     }
     runs.into_iter()
         .map(|(i, what, wall)| match wall {
-            Some(s) => format!("Run {i}: {what}: {s:.1} s"),
-            None => format!("Run {i}: {what}: running…"),
+            Some(s) => (w.run_took)(i, &what, s),
+            None => (w.run_running)(i, &what),
         })
         .collect()
 }
@@ -489,18 +509,24 @@ mod tests {
     #[test]
     fn the_status_says_where_it_is() {
         let mut events = vec![e(1, Event::Queued { ahead: 2 })];
-        assert_eq!(status_line(&events), "Waiting for a grading machine: 2 ahead of yours.");
+        assert_eq!(
+            status_line(&events, crate::Lang::En),
+            "Waiting for a grading machine: 2 ahead of yours."
+        );
         events.push(e(2, Event::Started { worker: "local/host".into(), attempt: 1, node: None }));
-        assert_eq!(status_line(&events), "Being graded.");
+        assert_eq!(status_line(&events, crate::Lang::En), "Being graded.");
         events.push(e(3, Event::RunStarted { index: 1, role: RunRole::Ddp, nproc: 2 }));
         events.push(e(
             4,
             Event::RunFinished { index: 1, role: RunRole::Ddp, nproc: 2, wall_s: 9.94 },
         ));
         events.push(e(5, Event::RunStarted { index: 2, role: RunRole::Single, nproc: 1 }));
-        assert_eq!(status_line(&events), "Run 2: your script with 1 process, to time the speedup.");
         assert_eq!(
-            runs(&events),
+            status_line(&events, crate::Lang::En),
+            "Run 2: your script with 1 process, to time the speedup."
+        );
+        assert_eq!(
+            runs(&events, crate::Lang::En),
             [
                 "Run 1: your script with 2 processes: 9.9 s",
                 "Run 2: your script with 1 process, to time the speedup: running…"
@@ -508,13 +534,13 @@ mod tests {
         );
         events.push(e(6, Event::Requeued { reason: "the worker stopped answering".into() }));
         events.push(e(7, Event::Started { worker: "b".into(), attempt: 2, node: None }));
-        assert_eq!(status_line(&events), "Being graded (attempt 2).");
-        assert!(runs(&events).is_empty(), "a new attempt starts its runs afresh");
+        assert_eq!(status_line(&events, crate::Lang::En), "Being graded (attempt 2).");
+        assert!(runs(&events, crate::Lang::En).is_empty(), "a new attempt starts its runs afresh");
         events.push(e(
             8,
             Event::Verdict { status: Status::Pass, summary: "All 10 checks passed.".into() },
         ));
-        assert_eq!(status_line(&events), "Graded: PASS. All 10 checks passed.");
+        assert_eq!(status_line(&events, crate::Lang::En), "Graded: PASS. All 10 checks passed.");
     }
 
     #[test]
@@ -524,7 +550,7 @@ mod tests {
             NodeWait { partition: "gpu".into(), ahead: 3, reason: "Resources".into(), gpus: 4 };
         let mut events = vec![e(1, Event::Queued { ahead: 0 }), e(2, Event::WaitingForNode(wait))];
         assert_eq!(
-            status_line(&events),
+            status_line(&events, crate::Lang::En),
             "Waiting for a GPU node — 3 jobs ahead in partition gpu (its nodes are busy)."
         );
         let node = Some("gpu-07".to_string());
@@ -532,6 +558,6 @@ mod tests {
             3,
             Event::Started { worker: "slurm/gpu-07/slurm-41".into(), attempt: 1, node },
         ));
-        assert_eq!(status_line(&events), "Running on GPU node gpu-07.");
+        assert_eq!(status_line(&events, crate::Lang::En), "Running on GPU node gpu-07.");
     }
 }

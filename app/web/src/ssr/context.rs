@@ -185,7 +185,11 @@ impl AppContext {
 
     /// Records a completed lesson; the next page load says what it earned (a form post, with
     /// or without JavaScript, reloads the lesson).
-    pub async fn complete_lesson(&self, slug: &str) -> Result<(), ServerFnError> {
+    pub async fn complete_lesson(
+        &self,
+        slug: &str,
+        lang: crate::Lang,
+    ) -> Result<(), ServerFnError> {
         if self.course.current().find(slug).is_none() {
             return Err(refuse(
                 http::StatusCode::NOT_FOUND,
@@ -195,7 +199,7 @@ impl AppContext {
         let requester = self.requester().await?;
         let action = lockstep_xp::Action::LessonCompleted { lesson: slug.to_string() };
         let progressed = self.record(&requester, action).await?;
-        if let (Some(message), Some(session)) = (progressed.message(), session().await) {
+        if let (Some(message), Some(session)) = (progressed.message(lang), session().await) {
             flash::leave_notice(&session, message).await.map_err(internal)?;
         }
         Ok(())

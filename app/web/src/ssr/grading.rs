@@ -44,6 +44,22 @@ pub fn exercise(edition: &Edition, id: &str) -> Option<ExerciseView> {
     })
 }
 
+/// The section of each check `exercise` can report, linked in `edition`'s language.
+fn section_links(edition: &Edition, exercise: &str) -> Vec<crate::model::SectionLink> {
+    let checks = grading_checks::exercises::find(exercise).map_or(&[][..], |x| x.checks);
+    checks
+        .iter()
+        .map(|t| crate::model::SectionLink {
+            lesson: t.lesson.to_string(),
+            heading: t.heading.to_string(),
+            href: edition.lang.path(&lockstep_routes::lesson_section(
+                t.lesson,
+                Some(edition.heading(t.lesson, t.heading)),
+            )),
+        })
+        .collect()
+}
+
 pub fn starter(script: String) -> EditorStart {
     EditorStart { script, source: ScriptSource::Starter, saved_ms: 0 }
 }
@@ -102,7 +118,7 @@ pub fn row(s: &Submission) -> SubmissionRow {
 /// events, for what the submission earned.
 pub async fn submission(
     store: &Store,
-    course: &Course,
+    edition: &Edition,
     requester: &Requester,
     xp_events: &[lockstep_xp::Event],
     id: i64,
@@ -113,9 +129,11 @@ pub async fn submission(
     }
     let owns = requester.owns(&s);
     let events = store.submission_events(id, 0).await?;
+    let course = &edition.course;
     let lesson = course.exercise(&s.exercise).map(|(l, _)| l);
     Ok(Some(SubmissionView {
         id: s.id,
+        sections: section_links(edition, &s.exercise),
         lesson_slug: lesson.map(|l| l.slug.clone()),
         lesson_title: lesson.map(|l| l.front.title.clone()),
         file_name: s.file_name.clone(),

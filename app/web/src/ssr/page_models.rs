@@ -234,12 +234,14 @@ pub fn progressed(before: &Progress, after: &Progress, account: Option<&str>) ->
     Progressed {
         progress: progress_view(after, account),
         xp: gain.xp,
-        level: gain.level.map(|l| format!("Level {} · {}", l.number, l.name_en)),
+        level: gain.level.map(|l| {
+            (l.number, crate::model::Named { en: l.name_en.clone(), ko: l.name_ko.clone() })
+        }),
         achievements: gain
             .achievements
             .iter()
             .filter_map(|id| lockstep_xp::ACHIEVEMENTS.iter().find(|a| a.id == id))
-            .map(|a| a.name_en.to_string())
+            .map(|a| crate::model::Named { en: a.name_en.into(), ko: a.name_ko.into() })
             .collect(),
     }
 }
@@ -250,10 +252,7 @@ pub fn xp_rules(lang: Lang, progress: &Progress, view: ProgressView) -> XpRules 
         Lang::Ko => &lockstep_xp::RULES_KO,
     };
     XpRules {
-        rules: rules
-            .iter()
-            .map(|(what, xp)| (what.to_string(), xp.to_string()))
-            .collect(),
+        rules: rules.iter().map(|(what, xp)| (what.to_string(), xp.to_string())).collect(),
         levels: lockstep_xp::LEVELS
             .iter()
             .enumerate()
