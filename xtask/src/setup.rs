@@ -13,8 +13,9 @@ pub enum Purpose {
     Test,
 }
 
-/// Debian packages. bubblewrap sandboxes the runner; the rest serve the tests (a real browser,
-/// a real PostgreSQL server, and a real single-node Slurm with munge).
+/// Debian packages. bubblewrap sandboxes the runner; the rest serve the tests (a real browser
+/// with a font that has Hangul, a real PostgreSQL server, and a real single-node Slurm with
+/// munge).
 fn debian_packages(purpose: Purpose) -> &'static [&'static str] {
     match purpose {
         Purpose::Run => &["bubblewrap", "gzip", "python3-venv"],
@@ -24,6 +25,8 @@ fn debian_packages(purpose: Purpose) -> &'static [&'static str] {
             "python3-venv",
             "chromium",
             "chromium-driver",
+            // Without a CJK font headless Chromium draws Hangul as boxes.
+            "fonts-noto-cjk",
             "postgresql",
             "slurm-wlm",
             "munge",
