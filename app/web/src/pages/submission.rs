@@ -67,7 +67,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
         let graded = live::Graded { events, verdict, done, progress, earned, toast };
         Effect::new(move |_| {
             if !done.get_untracked() {
-                live::follow(id, after, graded);
+                live::follow(id, after, graded, lang);
             }
         });
     }
@@ -453,7 +453,7 @@ mod live {
         pub toast: RwSignal<Option<String>>,
     }
 
-    pub fn follow(id: i64, after: i64, graded: Graded) {
+    pub fn follow(id: i64, after: i64, graded: Graded, lang: crate::Lang) {
         let Graded { events, verdict, done, progress, earned, toast } = graded;
         let url = format!("{}?after={after}", lockstep_routes::submission_events(id));
         let Ok(source) = web_sys::EventSource::new(&url) else { return };
@@ -476,10 +476,10 @@ mod live {
                     leptos::task::spawn_local(async move {
                         // The server recorded the verdict's XP with it: its page now says
                         // what the pass earned and where the learner stands.
-                        if let Ok(page) = crate::api::get_submission(id).await {
+                        if let Ok(page) = crate::api::get_submission(id, lang).await {
                             if let Some(s) = page.submission {
                                 verdict.set(s.verdict);
-                                toast.set(s.earned.as_ref().and_then(Progressed::message));
+                                toast.set(s.earned.as_ref().and_then(|e| e.message(lang)));
                                 earned.set(s.earned);
                             }
                             progress.set(page.progress);

@@ -1,0 +1,246 @@
+//! Search across the course, in every language it is read in. Each section of each lesson of
+//! each edition is a document of an in-memory tantivy index: its language, its lesson, its
+//! heading and its text. The index is made from a loaded course ([`SearchIndex::build`]) and
+//! made again when the course changes; nothing is kept on disk.
+//!
+//! A query never meets a query language: it is cut into words by the same tokenizer as the
+//! text ([`tokenizer`]), and every word must match, a word of several tokens as a phrase. So
+//! `<script>"'*:(` is the word `script`, and a query of nothing but punctuation is answered as
+//! having no words.
+
+pub mod sections;
+pub mod tokenizer;
+
+use lockstep_course::Edition;
+use lockstep_routes::Lang;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, STORED, STRING,
+};
+use tantivy::snippet::{collapse_overlapped_ranges, SnippetGenerator};
+use tantivy::{doc, Index, IndexReader, ReloadPolicy, TantivyDocument, Term};
+
+/// The longest query answered, in characters: a search box needs a few words, and the work a
+/// query costs grows with its length.
+pub const MAX_QUERY_CHARS: usize = 100;
+/// The most words a query may have.
+pub const MAX_QUERY_WORDS: usize = 10;
+/// A snippet's length, in bytes of UTF-8 (tantivy counts bytes: about 3 per Hangul syllable).
+const SNIPPET_BYTES: usize = 240;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error("the search index: {0}")]
+    Index(#[from] tantivy::TantivyError),
+}
+
+/// Why a query was not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    TooLong { max_chars: usize },
+    TooManyWords { max_words: usize },
+    NoWords,
+}
+
+/// One matching section.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub slug: String,
+    pub lesson_title: String,
+    /// The section's heading, or the lesson's title for the text before its first heading.
+    pub heading: String,
+    /// The section's address in the language searched in.
+    pub href: String,
+    /// The snippet as pieces of text, each marked when it matched the query.
+    pub snippet: Vec<(String, bool)>,
+}
+
+struct Fields {
+    lang: Field,
+    slug: Field,
+    lesson_title: Field,
+    heading_id: Field,
+    heading: Field,
+    text: Field,
+}
+
+pub struct SearchIndex {
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+    /// Sections indexed, for the benchmark and the logs.
+    pub sections: usize,
+}
+
+impl SearchIndex {
+    /// An index of every section of every edition given.
+    pub fn build<'a>(
+        editions: impl IntoIterator<Item = &'a Edition>,
+    ) -> Result<SearchIndex, SearchError> {
+        let docs = editions.into_iter().flat_map(|e| {
+            e.course.lessons.iter().filter_map(|l| l.ready()).flat_map(move |lesson| {
+                sections::of(lesson).into_iter().map(move |s| Doc {
+                    lang: e.lang,
+                    slug: lesson.slug.clone(),
+                    lesson_title: lesson.front.title.clone(),
+                    section: s,
+                })
+            })
+        });
+        Self::from_docs(docs)
+    }
+
+    /// An index of these sections (the benchmark makes its own).
+    pub fn from_docs(docs: impl IntoIterator<Item = Doc>) -> Result<SearchIndex, SearchError> {
+        let mut schema = Schema::builder();
+        let text = TextOptions::default().set_stored().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(tokenizer::NAME)
+                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+        );
+        let fields = Fields {
+            lang: schema.add_text_field("lang", STRING),
+            slug: schema.add_text_field("slug", STORED),
+            lesson_title: schema.add_text_field("lesson_title", STORED),
+            heading_id: schema.add_text_field("heading_id", STORED),
+            heading: schema.add_text_field("heading", text.clone()),
+            text: schema.add_text_field("text", text),
+        };
+        let index = Index::create_in_ram(schema.build());
+        index.tokenizers().register(tokenizer::NAME, tokenizer::Words);
+        let mut writer = index.writer_with_num_threads(1, 32_000_000)?;
+        let mut sections = 0;
+        for d in docs {
+            let mut doc = doc!(
+                fields.lang => d.lang.code(),
+                fields.slug => d.slug,
+                fields.lesson_title => d.lesson_title,
+                fields.heading => tokenizer::normalized(&d.section.heading),
+                fields.text => tokenizer::normalized(&d.section.text),
+            );
+            if let Some(id) = d.section.heading_id {
+                doc.add_text(fields.heading_id, id);
+            }
+            writer.add_document(doc)?;
+            sections += 1;
+        }
+        writer.commit()?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(SearchIndex { index, reader, fields, sections })
+    }
+
+    /// The sections of `lang`'s edition that match every word of `query`, best first.
+    pub fn search(
+        &self,
+        lang: Lang,
+        query: &str,
+        limit: usize,
+    ) -> Result<Result<Vec<Hit>, Refused>, SearchError> {
+        if query.chars().count() > MAX_QUERY_CHARS {
+            return Ok(Err(Refused::TooLong { max_chars: MAX_QUERY_CHARS }));
+        }
+        let query = tokenizer::normalized(query);
+        let words: Vec<Vec<String>> = query
+            .split_whitespace()
+            .map(|w| tokenizer::tokens(w).into_iter().map(|t| t.text).collect::<Vec<_>>())
+            .filter(|t| !t.is_empty())
+            .collect();
+        if words.is_empty() {
+            return Ok(Err(Refused::NoWords));
+        }
+        if words.len() > MAX_QUERY_WORDS {
+            return Ok(Err(Refused::TooManyWords { max_words: MAX_QUERY_WORDS }));
+        }
+        let f = &self.fields;
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(
+            Occur::Must,
+            Box::new(TermQuery::new(
+                Term::from_field_text(f.lang, lang.code()),
+                IndexRecordOption::Basic,
+            )),
+        )];
+        for word in &words {
+            // The word in the heading or in the text.
+            let either: Vec<(Occur, Box<dyn Query>)> = [f.heading, f.text]
+                .into_iter()
+                .map(|field| (Occur::Should, word_query(field, word)))
+                .collect();
+            clauses.push((Occur::Must, Box::new(BooleanQuery::new(either))));
+        }
+        let query = BooleanQuery::new(clauses);
+        let searcher = self.reader.searcher();
+        let top = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?;
+        let mut snippets = SnippetGenerator::create(&searcher, &query, f.text)?;
+        snippets.set_max_num_chars(SNIPPET_BYTES);
+        let mut hits = Vec::with_capacity(top.len());
+        for (_, address) in top {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let get =
+                |field: Field| doc.get_first(field).and_then(|v| v.as_str().map(str::to_string));
+            let slug = get(f.slug).unwrap_or_default();
+            let heading_id = get(f.heading_id);
+            let href = lang.path(&lockstep_routes::lesson_section(&slug, heading_id.as_deref()));
+            let snippet = snippets.snippet_from_doc(&doc);
+            hits.push(Hit {
+                lesson_title: get(f.lesson_title).unwrap_or_default(),
+                heading: get(f.heading).unwrap_or_default(),
+                href,
+                slug,
+                snippet: pieces(snippet.fragment(), snippet.highlighted()),
+            });
+        }
+        Ok(Ok(hits))
+    }
+
+    /// The index's size, for the benchmark.
+    pub fn documents(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    #[doc(hidden)]
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+}
+
+/// A document to index.
+pub struct Doc {
+    pub lang: Lang,
+    pub slug: String,
+    pub lesson_title: String,
+    pub section: sections::Section,
+}
+
+/// One word of a query in one field: a term, or the phrase of its tokens.
+fn word_query(field: Field, tokens: &[String]) -> Box<dyn Query> {
+    match tokens {
+        [one] => Box::new(TermQuery::new(
+            Term::from_field_text(field, one),
+            IndexRecordOption::WithFreqs,
+        )),
+        many => Box::new(PhraseQuery::new_with_offset(
+            many.iter().enumerate().map(|(i, t)| (i, Term::from_field_text(field, t))).collect(),
+        )),
+    }
+}
+
+/// `text` cut into plain and matched pieces.
+fn pieces(text: &str, highlighted: &[std::ops::Range<usize>]) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for r in collapse_overlapped_ranges(highlighted) {
+        if r.start < at || r.end > text.len() {
+            continue;
+        }
+        if r.start > at {
+            out.push((text[at..r.start].to_string(), false));
+        }
+        out.push((text[r.start..r.end].to_string(), true));
+        at = r.end;
+    }
+    if at < text.len() {
+        out.push((text[at..].to_string(), false));
+    }
+    out
+}
