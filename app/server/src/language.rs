@@ -192,6 +192,22 @@ mod tests {
         assert_eq!(preferred(&headers), Lang::Ko);
     }
 
+    /// The web app lists each page twice, in English and under `/ko`: a page added to one
+    /// list only would be missing in the other language.
+    #[test]
+    fn every_page_has_its_korean_twin() {
+        let routes = leptos_axum::generate_route_list(lockstep_web::App);
+        let paths: std::collections::BTreeSet<String> =
+            routes.iter().map(|r| r.path().to_string()).collect();
+        let (korean, english): (Vec<&String>, Vec<&String>) =
+            paths.iter().partition(|p| Lang::of_path(p) == Lang::Ko);
+        assert!(english.len() >= 7, "{paths:?}");
+        assert_eq!(korean.len(), english.len(), "{paths:?}");
+        for path in english {
+            assert!(paths.contains(&Lang::Ko.path(path)), "{path} has no Korean twin: {paths:?}");
+        }
+    }
+
     #[test]
     fn the_switch_stays_on_this_site() {
         for (from, path) in [

@@ -10,6 +10,7 @@
 
 use grading_protocol::{Measured, RunRole, Verdict};
 use leptos::prelude::*;
+use lockstep_i18n::sims::RunWords;
 use sim_engine::ddp::{self, DdpConfig, Iteration};
 use sim_engine::hardware::{Hardware, CPU_GLOO, H100_PCIE};
 use sim_engine::model::Mlp;
@@ -31,7 +32,32 @@ pub struct Comparison {
     pub measured_step_s: Option<f64>,
     /// One all-reduce of every gradient, timed when DDP was constructed.
     pub measured_allreduce_s: Option<f64>,
-    pub prediction: Result<Prediction, String>,
+    pub prediction: Result<Prediction, NoPrediction>,
+}
+
+/// Why the cost model has no prediction for the run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NoPrediction {
+    NoDdpModel,
+    NotMlp,
+    NoBatchSize,
+    /// The widths `Mlp::new` refused, with its error.
+    BadWidths(String),
+    /// The cost model's own error.
+    Engine(String),
+}
+
+impl NoPrediction {
+    /// Why, in words.
+    pub fn words(&self, w: &RunWords) -> String {
+        match self {
+            NoPrediction::NoDdpModel => w.no_ddp_model.into(),
+            NoPrediction::NotMlp => w.not_mlp.into(),
+            NoPrediction::NoBatchSize => w.no_batch_size.into(),
+            NoPrediction::BadWidths(e) => (w.bad_widths)(e),
+            NoPrediction::Engine(e) => e.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -53,31 +79,27 @@ impl Comparison {
     }
 
     /// The gap between the run and the model, in words.
-    pub fn gap(&self) -> String {
+    pub fn gap(&self, w: &RunWords) -> String {
         let (Some(measured), Ok(p)) = (self.measured_step_s, &self.prediction) else {
             return match &self.prediction {
-                Err(why) => format!("No prediction: {why}."),
-                Ok(_) => "The run completed too few epochs to time a step.".into(),
+                Err(why) => (w.no_prediction)(&why.words(w)),
+                Ok(_) => w.too_few_epochs.into(),
             };
         };
         let ratio = measured / p.step_s;
         let size = if ratio >= 1.0 {
-            format!("{ratio:.1}× the model's {}", duration(p.step_s))
+            (w.slower)(ratio, &duration(p.step_s))
         } else {
-            format!("{:.0}% of the model's {}", ratio * 100.0, duration(p.step_s))
+            (w.faster)(ratio * 100.0, &duration(p.step_s))
         };
         let why = if ratio > 1.5 {
-            " The model counts the layers' arithmetic, the all-reduces and the optimizer; \
-             the rest of a real step (loading and collating the batch in Python, the loss, \
-             the interpreter between layers beyond the preset's allowance, other work on the \
-             machine) is the difference."
+            w.why_slower
         } else if ratio < 0.67 {
-            " The machine did better than the preset assumes: its cores or link are faster \
-             than the figures the preset was measured with."
+            w.why_faster
         } else {
-            " Close: the step is mostly the work the model counts."
+            w.why_close
         };
-        format!("A step of your run took {} on each rank: {size}.{why}", duration(measured))
+        (w.gap)(&duration(measured), &size, why)
     }
 }
 
@@ -113,16 +135,14 @@ fn median_steady_epoch(epoch_s: &[Vec<f64>]) -> Option<f64> {
     steady.get(steady.len() / 2).copied()
 }
 
-fn predict(m: &Measured, world: u32) -> Result<Prediction, String> {
-    let shape = m.model.as_ref().ok_or("the script wrapped no model in DistributedDataParallel")?;
-    let widths = shape.mlp_widths().ok_or(
-        "the cost model times MLPs (a chain of nn.Linear layers), and this model is not one",
-    )?;
-    let batch_size = m.batch_size.ok_or("the training DataLoader has no fixed batch_size")?;
+fn predict(m: &Measured, world: u32) -> Result<Prediction, NoPrediction> {
+    let shape = m.model.as_ref().ok_or(NoPrediction::NoDdpModel)?;
+    let widths = shape.mlp_widths().ok_or(NoPrediction::NotMlp)?;
+    let batch_size = m.batch_size.ok_or(NoPrediction::NoBatchSize)?;
     let gpu = shape.device.as_deref().is_some_and(|d| d.starts_with("cuda"));
     let hardware: Hardware = if gpu { H100_PCIE } else { CPU_GLOO };
     let model = Mlp::new(widths.iter().map(|&w| w as usize).collect())
-        .map_err(|e| format!("the model's widths do not make an MLP: {e}"))?;
+        .map_err(|e| NoPrediction::BadWidths(e.to_string()))?;
     let batch = batch_size * u64::from(world);
     let cfg = DdpConfig {
         model,
@@ -132,7 +152,7 @@ fn predict(m: &Measured, world: u32) -> Result<Prediction, String> {
         bucket_cap: Default::default(),
         iteration: Iteration::Rebuilt,
     };
-    let run = ddp::simulate(&cfg).map_err(|e| e.to_string())?;
+    let run = ddp::simulate(&cfg).map_err(|e| NoPrediction::Engine(e.to_string()))?;
     let allreduce_s = run
         .timeline
         .events
@@ -272,13 +292,15 @@ fn loss_tick(v: f64) -> String {
 
 #[component]
 pub fn RunBesideModel(c: Comparison) -> impl IntoView {
+    let w = crate::use_t().sims;
+    let t = &w.run;
     // One line per rank over its epochs (1, 2, …); an epoch without a value is left out.
     let per_rank = |values: Vec<Vec<Option<f64>>>| {
         values
             .into_iter()
             .enumerate()
             .map(|(rank, v)| Series {
-                name: format!("rank {rank}"),
+                name: (w.rank)(rank),
                 class: match rank {
                     0 => "rank0",
                     1 => "rank1",
@@ -293,7 +315,7 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
     let epochs_n = c.epoch_s.iter().map(Vec::len).max().unwrap_or(0);
     if let Some(p) = c.predicted_epoch_s() {
         epochs.push(Series {
-            name: format!("the model ({})", c.prediction.as_ref().map_or("", |p| &p.preset)),
+            name: (t.model_series)(c.prediction.as_ref().map_or("", |p| &p.preset)),
             class: "model",
             points: (1..=epochs_n).map(|e| (e as f64, p)).collect(),
         });
@@ -302,21 +324,18 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
     let has_loss = loss_series.iter().any(|s| !s.points.is_empty());
     let mut bars = Vec::new();
     if let Some(s) = c.measured_step_s {
-        bars.push(("your step".to_string(), s, "measured"));
+        bars.push((t.your_step.to_string(), s, "measured"));
     }
     if let Some(s) = c.measured_allreduce_s {
-        bars.push(("your all-reduce".to_string(), s, "measured"));
+        bars.push((t.your_allreduce.to_string(), s, "measured"));
     }
     if let Ok(p) = &c.prediction {
-        bars.push(("the model's step".to_string(), p.step_s, "model"));
-        bars.push(("the model's all-reduces".to_string(), p.allreduce_s, "model"));
+        bars.push((t.model_step.to_string(), p.step_s, "model"));
+        bars.push((t.model_allreduces.to_string(), p.allreduce_s, "model"));
     }
     let setup = match &c.prediction {
-        Ok(p) => format!(
-            "The model: sim-engine's DDP cost model, {} preset, an MLP of widths {:?}, a global batch of {} on {} processes, {} steps an epoch.",
-            p.preset, p.widths, p.batch, c.world, c.steps
-        ),
-        Err(why) => format!("No prediction: {why}."),
+        Ok(p) => (t.setup)(&p.preset, &format!("{:?}", p.widths), p.batch, c.world, c.steps),
+        Err(why) => (t.no_prediction)(&why.words(t)),
     };
     let table_rows = c
         .epoch_s
@@ -335,29 +354,29 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
         .collect_view();
     view! {
         <section class="run-vs-model" id="run-vs-model" data-role="run-vs-model">
-            <h2>"Your run beside the model"</h2>
-            <p class="gap" data-role="gap">{c.gap()}</p>
+            <h2>{t.title}</h2>
+            <p class="gap" data-role="gap">{c.gap(t)}</p>
             <p class="model-setup">{setup}</p>
             <figure>
-                <figcaption>"Seconds per epoch (1, 2, …), each rank; the dashed line is the model's epoch"</figcaption>
-                {line_chart("Seconds per epoch for each rank, and the model's prediction", seconds, epochs)}
+                <figcaption>{t.epochs_caption}</figcaption>
+                {line_chart(t.epochs_chart, seconds, epochs)}
             </figure>
             {has_loss.then(|| view! {
                 <figure>
-                    <figcaption>"Mean loss per epoch, each rank (DDP keeps the replicas equal, so the ranks' losses differ only by their data)"</figcaption>
-                    {line_chart("Mean loss per epoch for each rank", loss_tick, loss_series)}
+                    <figcaption>{t.loss_caption}</figcaption>
+                    {line_chart(t.loss_chart, loss_tick, loss_series)}
                 </figure>
             })}
             {(!bars.is_empty()).then(|| view! {
                 <figure>
-                    <figcaption>"One step against its all-reduce: yours (the all-reduce timed once when DDP started) and the model's (its buckets' all-reduces, which overlap backward)"</figcaption>
-                    {bar_chart("A step and its all-reduce, measured and predicted", bars)}
+                    <figcaption>{t.bars_caption}</figcaption>
+                    {bar_chart(t.bars_chart, bars)}
                 </figure>
             })}
             <details>
-                <summary>"The numbers"</summary>
+                <summary>{t.numbers}</summary>
                 <table class="numbers">
-                    <thead><tr><th>"rank"</th><th>"epoch"</th><th>"time"</th><th>"mean loss"</th></tr></thead>
+                    <thead><tr><th>{t.col_rank}</th><th>{t.col_epoch}</th><th>{t.col_time}</th><th>{t.col_loss}</th></tr></thead>
                     <tbody>{table_rows}</tbody>
                 </table>
             </details>
@@ -436,12 +455,15 @@ mod tests {
             measured_allreduce_s: Some(0.0015),
             prediction: predict(&measured(SOLUTION.to_vec(), SOLUTION_NUMEL), 2),
         };
-        let gap = c.gap();
+        let w = &lockstep_i18n::sims::EN.run;
+        let gap = c.gap(w);
         assert!(gap.starts_with("A step of your run took 30.00 ms"), "{gap}");
         assert!(gap.contains("× the model's"), "{gap}");
         let conv = measured(vec![(64, 512)], 1_000_000);
         c.prediction = predict(&conv, 2);
-        assert!(c.gap().contains("not one"), "{}", c.gap());
+        assert!(c.gap(w).contains("not one"), "{}", c.gap(w));
+        let ko = c.gap(&lockstep_i18n::sims::KO.run);
+        assert!(ko.starts_with("예측 없음: cost model은 MLP"), "{ko}");
         assert_eq!(c.predicted_epoch_s(), None);
     }
 }

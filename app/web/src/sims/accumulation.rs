@@ -3,11 +3,12 @@
 
 use leptos::prelude::*;
 use lockstep_embed::{Accumulation, LinkPreset};
+use lockstep_i18n::sims::AccumulationWords;
 use sim_engine::accumulation::{self, AccumulationConfig};
 use sim_engine::buckets::BucketCap;
 use sim_engine::model::Mlp;
 
-use super::{bytes, count, duration, plural, NumberField, Player};
+use super::{bytes, count, duration, NumberField, Player};
 
 /// The view model: the engine's figures for the directive's parameters.
 pub fn model(p: &Accumulation) -> Result<accumulation::Accumulation, String> {
@@ -23,26 +24,20 @@ pub fn model(p: &Accumulation) -> Result<accumulation::Accumulation, String> {
 }
 
 /// What micro-batch `done` of `k` (1-based; 0 before the first) has done, in words.
-pub fn explain(a: &accumulation::Accumulation, done: usize) -> String {
+pub fn explain(a: &accumulation::Accumulation, done: usize, w: &AccumulationWords) -> String {
     let k = a.micro_batches.len();
-    let buckets = plural(a.buckets.len() as u64, "bucket", "buckets");
+    let buckets = a.buckets.len();
     match done {
-        0 => format!(
-            "One optimizer step of {k} micro-batches. Step through them: each runs forward and backward on every GPU."
-        ),
-        d if d < k => format!(
-            "Micro-batch {d} of {k}. Without no_sync its backward all-reduces {}; inside no_sync it all-reduces nothing and the gradients add up in .grad on each GPU alone.",
-            buckets
-        ),
-        _ => format!(
-            "Micro-batch {k} of {k}, outside no_sync: its backward all-reduces the {} once, averaging the gradients accumulated over all {k} micro-batches. Then optimizer.step() and zero_grad().",
-            buckets
-        ),
+        0 => (w.explain_start)(k),
+        d if d < k => (w.explain_inside)(d, k, buckets),
+        _ => (w.explain_last)(k, buckets),
     }
 }
 
 #[component]
 pub fn AccumulationView(params: Accumulation) -> impl IntoView {
+    let w = crate::use_t().sims;
+    let t = &w.accumulation;
     let state = RwSignal::new(params);
     let step = RwSignal::new(0usize);
     let figures = Memo::new(move |_| state.with(model));
@@ -60,12 +55,12 @@ pub fn AccumulationView(params: Accumulation) -> impl IntoView {
     };
     view! {
         <header class="sim-head">
-            <h3>"Simulation: gradient accumulation and no_sync"</h3>
+            <h3>{t.title}</h3>
             <div class="sim-params needs-js">
-                {number("Micro-batches per step ", |p| p.steps as i64, |p, v| p.steps = v as usize, 1, sim_engine::accumulation::MAX_STEPS as i64)}
-                {number("GPUs ", |p| p.gpus as i64, |p, v| p.gpus = v as usize, 1, lockstep_embed::MAX_RANKS as i64)}
+                {number(t.micro_batches, |p| p.steps as i64, |p, v| p.steps = v as usize, 1, sim_engine::accumulation::MAX_STEPS as i64)}
+                {number(w.gpus, |p| p.gpus as i64, |p, v| p.gpus = v as usize, 1, lockstep_embed::MAX_RANKS as i64)}
                 <label>
-                    "Link "
+                    {w.link}
                     <select on:change=move |ev| {
                         if let Some(l) = LinkPreset::from_id(&event_target_value(&ev)) {
                             state.update(|p| p.link = l);
@@ -79,9 +74,9 @@ pub fn AccumulationView(params: Accumulation) -> impl IntoView {
                 </label>
             </div>
         </header>
-        <Player step last unit="micro-batch" label="Accumulation" start_label="Start"/>
+        <Player step last unit=&w.units.micro_batch label=t.label start_label=w.start/>
         {move || figures.with(|f| match f {
-            Ok(f) => view! { <AccumulationBody figures=f.clone() done=step.get() params=state.get()/> }.into_any(),
+            Ok(f) => view! { <AccumulationBody figures=f.clone() done=step.get() params=state.get() w=t/> }.into_any(),
             Err(e) => view! { <p class="error">{e.clone()}</p> }.into_any(),
         })}
     }
@@ -92,6 +87,7 @@ fn AccumulationBody(
     figures: accumulation::Accumulation,
     done: usize,
     params: Accumulation,
+    w: &'static AccumulationWords,
 ) -> impl IntoView {
     let k = figures.micro_batches.len();
     let buckets = figures.buckets.len();
@@ -107,11 +103,11 @@ fn AccumulationBody(
                     if i < done { " done" } else { "" },
                     if syncs { " syncs" } else { " local" }
                 );
-                let label = if syncs { format!("{buckets}× all-reduce") } else { "no_sync".into() };
+                let label = if syncs { (w.syncs)(buckets) } else { w.no_sync.into() };
                 view! { <li class=class><span class="index">{i + 1}</span><small>{label}</small></li> }
             })
             .collect_view();
-        let title = if no_sync { "with no_sync" } else { "without no_sync" };
+        let title = if no_sync { w.with_no_sync } else { w.without_no_sync };
         view! {
             <div class="micro-row" data-role=if no_sync { "with-no-sync" } else { "without-no-sync" }>
                 <span class="rank-label">{title}</span>
@@ -131,43 +127,44 @@ fn AccumulationBody(
     };
     let parameters: u64 = Mlp::new(params.layers.clone()).map_or(0, |m| m.parameter_count());
     view! {
-        <p class="sim-explain" data-role="micro-batch">{explain(&figures, done)}</p>
+        <p class="sim-explain" data-role="micro-batch">{explain(&figures, done, w)}</p>
         {row(false)}
         {row(true)}
         <p class="muted" data-role="so-far">
-            {format!("All-reduces so far: {} without no_sync, {} with it.", done_calls(false), done_calls(true))}
+            {(w.so_far)(done_calls(false), done_calls(true))}
         </p>
         <table class="cost-table" data-role="accumulation-cost">
             <thead>
-                <tr><th></th><th>"without no_sync"</th><th>"with no_sync"</th></tr>
+                <tr><th></th><th>{w.without_no_sync}</th><th>{w.with_no_sync}</th></tr>
             </thead>
             <tbody>
                 <tr>
-                    <th>"all-reduces per optimizer step"</th>
+                    <th>{w.per_step}</th>
                     <td>{without}</td>
                     <td>{with}</td>
                 </tr>
                 <tr>
-                    <th>"bytes each GPU sends (ring)"</th>
+                    <th>{w.bytes_sent}</th>
                     <td>{bytes(figures.bytes_sent_per_rank.0)}</td>
                     <td>{bytes(figures.bytes_sent_per_rank.1)}</td>
                 </tr>
                 <tr>
-                    <th>{format!("communication time ({}, α–β)", params.link.link().name)}</th>
+                    <th>{(w.comm_time)(params.link.link().name)}</th>
                     <td>{duration(figures.comm_s.0)}</td>
                     <td>{duration(figures.comm_s.1)}</td>
                 </tr>
             </tbody>
         </table>
         <p class="muted" data-role="summary">
-            {format!(
-                "A model of {} parameters in {}; global batch = {} per micro-batch × {k} micro-batches × {} GPUs = {} samples per optimizer step. no_sync saves {} of {without} all-reduces; the gradient is the same.",
-                count(parameters),
-                plural(buckets as u64, "bucket", "buckets"),
+            {(w.summary)(
+                &count(parameters),
+                buckets,
                 params.micro_batch,
+                k,
                 params.gpus,
                 figures.global_batch,
                 figures.saved(),
+                without,
             )}
         </p>
     }
@@ -187,8 +184,9 @@ mod tests {
         };
         let f = model(&p).unwrap();
         assert_eq!(f.allreduces, (8, 2));
-        assert!(explain(&f, 0).starts_with("One optimizer step of 4 micro-batches"));
-        assert!(explain(&f, 2).contains("inside no_sync it all-reduces nothing"));
-        assert!(explain(&f, 4).contains("all-reduces the 2 buckets once"));
+        let w = &lockstep_i18n::sims::EN.accumulation;
+        assert!(explain(&f, 0, w).starts_with("One optimizer step of 4 micro-batches"));
+        assert!(explain(&f, 2, w).contains("inside no_sync it all-reduces nothing"));
+        assert!(explain(&f, 4, w).contains("all-reduces the 2 buckets once"));
     }
 }

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use lockstep_embed::{CudaPreset, DpVsDdp};
+use lockstep_i18n::sims::{DpVsDdpWords, SimWords};
 use sim_engine::buckets::BucketCap;
 use sim_engine::ddp::{self, DdpConfig, Iteration};
 use sim_engine::timeline::{Lane, Timeline};
@@ -50,6 +51,8 @@ pub fn speedup_curve(
 
 #[component]
 pub fn DpVsDdpView(params: DpVsDdp) -> impl IntoView {
+    let w = crate::use_t().sims;
+    let t = &w.dp_vs_ddp;
     let DpVsDdp { layers, batch, gpus, hardware } = params;
     let gpus = RwSignal::new(gpus);
     let batch = RwSignal::new(batch);
@@ -65,40 +68,37 @@ pub fn DpVsDdpView(params: DpVsDdp) -> impl IntoView {
     };
     view! {
         <header class="sim-head">
-            <h3>"Simulation: DataParallel vs DistributedDataParallel"</h3>
+            <h3>{t.title}</h3>
             <TimelineParams gpus batch hardware/>
         </header>
-        <p class="muted">{move || describe(&layers.get_value(), batch.get(), hardware.get())}</p>
-        <Player step last=Signal::derive(|| FRAMES) unit="frame" label="DP vs DDP" start_label="Time 0: press Play to run one iteration"/>
+        <p class="muted">{move || describe(&layers.get_value(), batch.get(), hardware.get(), w)}</p>
+        <Player step last=Signal::derive(|| FRAMES) unit=&w.units.frame label=t.label start_label=t.start/>
         <div class="speedups" data-role="speedups">
             <p>
-                "DataParallel: " <output data-role="speedup-dp">{move || format!("{:.2}×", model.with(|m| m.dp.summary.speedup))}</output>
-                {move || format!(" speedup, {} per iteration", model.with(|m| duration(m.dp.summary.iteration_s)))}
+                {t.dp} <output data-role="speedup-dp">{move || format!("{:.2}×", model.with(|m| m.dp.summary.speedup))}</output>
+                {move || (t.speedup)(&model.with(|m| duration(m.dp.summary.iteration_s)))}
             </p>
             <p>
-                "DDP: " <output data-role="speedup-ddp">{move || format!("{:.2}×", model.with(|m| m.ddp.summary.speedup))}</output>
-                {move || format!(" speedup, {} per iteration", model.with(|m| duration(m.ddp.summary.iteration_s)))}
+                {t.ddp} <output data-role="speedup-ddp">{move || format!("{:.2}×", model.with(|m| m.ddp.summary.speedup))}</output>
+                {move || (t.speedup)(&model.with(|m| duration(m.ddp.summary.iteration_s)))}
             </p>
         </div>
-        <h4>"DataParallel: one process, one thread per GPU"</h4>
-        {move || model.with(|m| gantt(&m.dp, cursor(), m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), true))}
-        {move || model.with(|m| device_table(&m.dp, true))}
-        <h4>"DDP: one process per GPU"</h4>
-        {move || model.with(|m| gantt(&m.ddp, cursor(), m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), false))}
-        {move || model.with(|m| device_table(&m.ddp, false))}
+        <h4>{t.dp_title}</h4>
+        {move || model.with(|m| gantt(&m.dp, cursor(), m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), true, t))}
+        {move || model.with(|m| device_table(&m.dp, true, w))}
+        <h4>{t.ddp_title}</h4>
+        {move || model.with(|m| gantt(&m.ddp, cursor(), m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), false, t))}
+        {move || model.with(|m| device_table(&m.ddp, false, w))}
         <Legend/>
-        <h4>"Speedup over one GPU, by number of GPUs"</h4>
-        {move || curve.with(|c| speedup_chart(c, gpus.get()))}
+        <h4>{t.curve_title}</h4>
+        {move || curve.with(|c| speedup_chart(c, gpus.get(), t))}
     }
 }
 
 #[component]
 fn Legend() -> impl IntoView {
-    let items = [
-        ("compute", "compute (forward, loss, backward, optimizer step)"),
-        ("comm", "copies and collectives"),
-        ("host", "Python on the host (DP: holding the GIL)"),
-    ];
+    let t = &crate::use_t().sims.dp_vs_ddp;
+    let items = [("compute", t.legend_compute), ("comm", t.legend_comm), ("host", t.legend_host)];
     view! {
         <ul class="legend">
             {items.into_iter().map(|(class, text)| view! { <li><span class=format!("swatch {class}")></span>{text}</li> }).collect_view()}
@@ -107,7 +107,7 @@ fn Legend() -> impl IntoView {
 }
 
 /// One row per device (and, for DP, one for the process's Python), events drawn up to `cursor`.
-fn gantt(t: &Timeline, cursor: f64, span: f64, host_row: bool) -> impl IntoView {
+fn gantt(t: &Timeline, cursor: f64, span: f64, host_row: bool, w: &DpVsDdpWords) -> impl IntoView {
     const W: f64 = 1000.0;
     const ROW: f64 = 22.0;
     let rows = t.devices + usize::from(host_row);
@@ -142,7 +142,7 @@ fn gantt(t: &Timeline, cursor: f64, span: f64, host_row: bool) -> impl IntoView 
     let labels = (0..rows)
         .map(|r| {
             let name = if r == t.devices {
-                "Python".to_string()
+                w.python.to_string()
             } else if host_row && r == 0 {
                 "GPU 0 ★".to_string()
             } else {
@@ -153,7 +153,7 @@ fn gantt(t: &Timeline, cursor: f64, span: f64, host_row: bool) -> impl IntoView 
         .collect_view();
     let end = x(t.summary.iteration_s);
     view! {
-        <svg class="gantt" viewBox=format!("0 0 {W} {}", rows as f64 * ROW + 4.0) role="img" aria-label=format!("Timeline of {} devices; one iteration takes {}", t.devices, duration(t.summary.iteration_s))>
+        <svg class="gantt" viewBox=format!("0 0 {W} {}", rows as f64 * ROW + 4.0) role="img" aria-label=(w.timeline)(t.devices, &duration(t.summary.iteration_s))>
             {labels}
             {bars}
             <line class="iteration-end" x1=end x2=end y1=0 y2=rows as f64 * ROW/>
@@ -161,15 +161,14 @@ fn gantt(t: &Timeline, cursor: f64, span: f64, host_row: bool) -> impl IntoView 
     }
 }
 
-fn device_table(t: &Timeline, master: bool) -> impl IntoView {
+fn device_table(t: &Timeline, master: bool, w: &SimWords) -> impl IntoView {
     let s = &t.summary;
     let rows = s
         .devices
         .iter()
         .enumerate()
         .map(|(d, dev)| {
-            let name =
-                if master && d == 0 { "GPU 0 ★ master".to_string() } else { format!("GPU {d}") };
+            let name = if master && d == 0 { w.master_gpu.to_string() } else { format!("GPU {d}") };
             view! {
                 <tr class=if master && d == 0 { "master" } else { "" }>
                     <th scope="row">{name}</th>
@@ -186,11 +185,11 @@ fn device_table(t: &Timeline, master: bool) -> impl IntoView {
             <table class="device-table">
                 <thead>
                     <tr>
-                        <th scope="col">"device"</th>
-                        <th scope="col">"samples"</th>
-                        <th scope="col">"busy"</th>
-                        <th scope="col">"load"</th>
-                        <th scope="col">"memory"</th>
+                        <th scope="col">{w.dp_vs_ddp.col_device}</th>
+                        <th scope="col">{w.dp_vs_ddp.col_samples}</th>
+                        <th scope="col">{w.dp_vs_ddp.col_busy}</th>
+                        <th scope="col">{w.dp_vs_ddp.col_load}</th>
+                        <th scope="col">{w.dp_vs_ddp.col_memory}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
@@ -199,7 +198,7 @@ fn device_table(t: &Timeline, master: bool) -> impl IntoView {
     }
 }
 
-fn speedup_chart(curve: &[(usize, f64, f64)], current: usize) -> impl IntoView {
+fn speedup_chart(curve: &[(usize, f64, f64)], current: usize, w: &DpVsDdpWords) -> impl IntoView {
     const W: f64 = 600.0;
     const H: f64 = 220.0;
     let max_g = curve.len() as f64;
@@ -215,21 +214,21 @@ fn speedup_chart(curve: &[(usize, f64, f64)], current: usize) -> impl IntoView {
     };
     let at = curve.iter().find(|c| c.0 == current).copied();
     view! {
-        <svg class="speedup-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label="Speedup of DataParallel and DDP against the number of GPUs">
+        <svg class="speedup-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=w.chart>
             <line class="axis" x1=40 y1=y(0.0) x2=W - 20.0 y2=y(0.0)/>
             <line class="axis" x1=40 y1=y(0.0) x2=40 y2=10/>
             <polyline class="ideal" points=format!("{},{} {},{}", x(1.0), y(1.0), x(max_g.min(max_s)), y(max_g.min(max_s)))/>
             <polyline class="dp" points=line(|c| c.1)/>
             <polyline class="ddp" points=line(|c| c.2)/>
-            <text x=W - 20.0 y=y(0.0) + 20.0 text-anchor="end">"GPUs"</text>
-            <text x=44 y=20>{format!("speedup (up to {max_s:.0}×)")}</text>
+            <text x=W - 20.0 y=y(0.0) + 20.0 text-anchor="end">{w.axis_gpus}</text>
+            <text x=44 y=20>{(w.axis_speedup)(max_s)}</text>
             {at.map(|(g, d, dd)| view! {
                 <line class="cursor" x1=x(g as f64) x2=x(g as f64) y1=y(0.0) y2=10/>
                 <text class="dp-label" x=x(g as f64) + 4.0 y=y(d) + 14.0>{format!("DP {d:.2}×")}</text>
                 <text class="ddp-label" x=x(g as f64) + 4.0 y=y(dd) - 6.0>{format!("DDP {dd:.2}×")}</text>
             })}
         </svg>
-        <p class="muted">"Dashed: DataParallel. Solid: DDP. Dotted: perfect scaling."</p>
+        <p class="muted">{w.chart_key}</p>
     }
 }
 

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use lockstep_embed::{Memory, Optimizer, Precision};
+use lockstep_i18n::sims::{MemoryWords, SimWords};
 use sim_engine::memory::{self, MemoryConfig, PerGpu, Stage};
 
 use super::{si_bytes, NumberField, Player};
@@ -22,17 +23,19 @@ pub fn config(p: &Memory) -> MemoryConfig {
 }
 
 /// What stage `i` (in [`Stage::ALL`]'s order) shards, in words.
-pub fn explain(stage: Stage, gpus: usize) -> String {
+pub fn explain(stage: Stage, gpus: usize, w: &MemoryWords) -> String {
     match stage {
-        Stage::Ddp => "DDP: every GPU holds the whole model, all of its gradients and all of the optimizer's state.".into(),
-        Stage::Zero1 => format!("ZeRO-1: the optimizer state is split into {gpus} shards; each GPU updates only its share of the parameters, then they are all-gathered."),
-        Stage::Zero2 => format!("ZeRO-2: the gradients are split too: a reduce-scatter leaves each GPU only the averaged gradients of its 1/{gpus} share."),
-        Stage::Zero3 => "ZeRO-3, FSDP's full sharding: the parameters are split too; each layer's are all-gathered just before it runs and freed after. Only activations are left whole.".into(),
+        Stage::Ddp => w.explain_ddp.into(),
+        Stage::Zero1 => (w.explain_zero1)(gpus),
+        Stage::Zero2 => (w.explain_zero2)(gpus),
+        Stage::Zero3 => w.explain_zero3.into(),
     }
 }
 
 #[component]
 pub fn MemoryView(params: Memory) -> impl IntoView {
+    let w = crate::use_t().sims;
+    let t = &w.memory;
     let state = RwSignal::new(params);
     let step = RwSignal::new(0usize);
     let figures = Memo::new(move |_| state.with(|p| memory::per_gpu(&config(p))));
@@ -62,14 +65,14 @@ pub fn MemoryView(params: Memory) -> impl IntoView {
         };
     view! {
         <header class="sim-head">
-            <h3>"Simulation: memory per GPU"</h3>
+            <h3>{t.title}</h3>
             <div class="sim-params needs-js">
-                {decimal("Parameters (billions) ", |p| p.params_b, |p, v| p.params_b = v, 0.001)}
-                <NumberField label="GPUs " value=Signal::derive(move || gpus() as i64) set=set_gpus min=1 max=lockstep_embed::MAX_MEMORY_GPUS as i64/>
-                {decimal("Activations per GPU (GB) ", |p| p.activations_gb, |p, v| p.activations_gb = v, 0.0)}
-                {decimal("GPU memory (GB) ", |p| p.gpu_gb, |p, v| p.gpu_gb = v, 1.0)}
+                {decimal(t.parameters_b, |p| p.params_b, |p, v| p.params_b = v, 0.001)}
+                <NumberField label=w.gpus value=Signal::derive(move || gpus() as i64) set=set_gpus min=1 max=lockstep_embed::MAX_MEMORY_GPUS as i64/>
+                {decimal(t.activations_gb, |p| p.activations_gb, |p, v| p.activations_gb = v, 0.0)}
+                {decimal(t.gpu_gb, |p| p.gpu_gb, |p, v| p.gpu_gb = v, 1.0)}
                 <label>
-                    "Optimizer "
+                    {t.optimizer}
                     <select on:change=move |ev| {
                         if let Some(o) = Optimizer::from_id(&event_target_value(&ev)) {
                             state.update(|p| p.optimizer = o);
@@ -82,7 +85,7 @@ pub fn MemoryView(params: Memory) -> impl IntoView {
                     </select>
                 </label>
                 <label>
-                    "Precision "
+                    {t.precision}
                     <select on:change=move |ev| {
                         if let Some(v) = Precision::from_id(&event_target_value(&ev)) {
                             state.update(|p| p.precision = v);
@@ -96,16 +99,17 @@ pub fn MemoryView(params: Memory) -> impl IntoView {
                 </label>
             </div>
         </header>
-        <Player step last=Signal::derive(|| Stage::ALL.len() - 1) unit="stage" label="Memory" start_label="DDP"/>
-        <p class="sim-explain" data-role="stage">{move || explain(Stage::ALL[step.get()], gpus())}</p>
+        <Player step last=Signal::derive(|| Stage::ALL.len() - 1) unit=&w.units.stage label=t.label start_label="DDP"/>
+        <p class="sim-explain" data-role="stage">{move || explain(Stage::ALL[step.get()], gpus(), t)}</p>
         {move || {
             let p = state.get();
-            figures.with(|f| bars(f, &p, step.get()))
+            figures.with(|f| bars(f, &p, step.get(), w))
         }}
     }
 }
 
-fn bars(all: &[PerGpu], p: &Memory, shown: usize) -> impl IntoView {
+fn bars(all: &[PerGpu], p: &Memory, shown: usize, w: &SimWords) -> impl IntoView {
+    let t = &w.memory;
     let cfg = config(p);
     // The scale: the largest bar or the GPU, whichever is taller, so the GPU's line always shows.
     let top = all.iter().map(PerGpu::total).fold(cfg.gpu_bytes, f64::max);
@@ -121,15 +125,15 @@ fn bars(all: &[PerGpu], p: &Memory, shown: usize) -> impl IntoView {
                 if fits { " fits" } else { " too-big" }
             );
             let parts = [
-                ("parameters", m.parameters),
-                ("gradients", m.gradients),
-                ("optimizer", m.optimizer),
-                ("activations", m.activations),
+                ("parameters", t.part_parameters, m.parameters),
+                ("gradients", t.part_gradients, m.gradients),
+                ("optimizer", t.part_optimizer, m.optimizer),
+                ("activations", t.part_activations, m.activations),
             ]
             .into_iter()
-            .filter(|(_, b)| *b > 0.0)
-            .map(|(what, b)| {
-                view! { <span class=format!("part {what}") style=pct(b) title=format!("{what}: {}", si_bytes(b))></span> }
+            .filter(|(_, _, b)| *b > 0.0)
+            .map(|(class, what, b)| {
+                view! { <span class=format!("part {class}") style=pct(b) title=format!("{what}: {}", si_bytes(b))></span> }
             })
             .collect_view();
             view! {
@@ -140,7 +144,7 @@ fn bars(all: &[PerGpu], p: &Memory, shown: usize) -> impl IntoView {
                         <span class="gpu-line" style=format!("left: {:.3}%", 100.0 * cfg.gpu_bytes / top)></span>
                     </span>
                     <span class="total">
-                        {format!("{} {}", si_bytes(m.total()), if fits { "fits" } else { "does not fit" })}
+                        {(t.total)(&si_bytes(m.total()), fits)}
                     </span>
                 </li>
             }
@@ -150,16 +154,22 @@ fn bars(all: &[PerGpu], p: &Memory, shown: usize) -> impl IntoView {
     view! {
         <ol class="memory-bars" data-role="memory">{rows}</ol>
         <p class="muted legend">
-            <span class="part parameters"></span>" parameters "
-            <span class="part gradients"></span>" gradients "
-            <span class="part optimizer"></span>" optimizer state "
-            <span class="part activations"></span>" activations; the line is one GPU's "
+            <span class="part parameters"></span>{t.legend_parameters}
+            <span class="part gradients"></span>{t.legend_gradients}
+            <span class="part optimizer"></span>{t.legend_optimizer}
+            <span class="part activations"></span>{t.legend_activations}
             {format!("{} GB", p.gpu_gb)}
         </p>
         <p class="muted" data-role="summary">
-            {format!(
-                "{} billion parameters on {} GPUs, {} with {} precision: {pb} + {gb} + {k} bytes per parameter (parameters, gradients, optimizer state K = {k}), plus {} GB of activations per GPU, which no stage shards.",
-                p.params_b, p.gpus, p.optimizer.id(), p.precision.id(), p.activations_gb
+            {(t.summary)(
+                p.params_b,
+                p.gpus,
+                p.optimizer.id(),
+                p.precision.id(),
+                pb,
+                gb,
+                k,
+                p.activations_gb,
             )}
         </p>
     }
@@ -179,6 +189,7 @@ mod tests {
         let totals: Vec<String> =
             memory::per_gpu(&config(&p)).iter().map(|m| si_bytes(m.total())).collect();
         assert_eq!(totals, ["120.00 GB", "31.41 GB", "16.64 GB", "1.88 GB"]);
-        assert!(explain(Stage::Zero2, 64).contains("1/64 share"));
+        let w = &lockstep_i18n::sims::EN.memory;
+        assert!(explain(Stage::Zero2, 64, w).contains("1/64 share"));
     }
 }

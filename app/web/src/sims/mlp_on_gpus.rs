@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use lockstep_embed::CudaPreset;
+use lockstep_i18n::sims::SimWords;
 use sim_engine::dp::{self, DpConfig};
 use sim_engine::model::Mlp;
 use sim_engine::timeline::Timeline;
@@ -32,10 +33,11 @@ pub(super) fn TimelineParams(
     batch: RwSignal<usize>,
     hardware: RwSignal<CudaPreset>,
 ) -> impl IntoView {
+    let w = crate::use_t().sims;
     view! {
         <div class="sim-params needs-js">
             <label>
-                "GPUs "
+                {w.gpus}
                 <input
                     type="range"
                     min=*GPU_RANGE.start()
@@ -50,14 +52,14 @@ pub(super) fn TimelineParams(
                 <output>{move || gpus.get().to_string()}</output>
             </label>
             <NumberField
-                label="Batch "
+                label=w.timeline.batch
                 value=Signal::derive(move || batch.get() as i64)
                 set=Callback::new(move |v: i64| batch.set(v as usize))
                 min=1
                 max=1 << 20
             />
             <label>
-                "Hardware "
+                {w.timeline.hardware}
                 <select on:change=move |ev| {
                     if let Some(h) = CudaPreset::from_name(&event_target_value(&ev)) {
                         hardware.set(h);
@@ -73,14 +75,19 @@ pub(super) fn TimelineParams(
     }
 }
 
-pub(super) fn describe(layers: &[usize], batch: usize, hardware: CudaPreset) -> String {
+pub(super) fn describe(
+    layers: &[usize],
+    batch: usize,
+    hardware: CudaPreset,
+    w: &SimWords,
+) -> String {
     let h = hardware.hardware();
     let m = mlp(layers);
-    format!(
-        "An MLP {} ({:.1} M parameters), batch {batch}, on {} joined by {}. Times come from a model (sim-engine's README lists its assumptions); chunk sizes and DDP's buckets are PyTorch's.",
-        layers.iter().map(usize::to_string).collect::<Vec<_>>().join("→"),
+    (w.timeline.describe)(
+        &layers.iter().map(usize::to_string).collect::<Vec<_>>().join("→"),
         m.parameter_count() as f64 / 1e6,
+        batch,
         h.device.name,
-        h.link.name
+        h.link.name,
     )
 }

@@ -52,3 +52,36 @@ pub fn SimulationView(
         </section>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_i18n::Lang;
+
+    fn render(directive: &str, lang: Lang) -> String {
+        let sim = Simulation::parse(directive).unwrap();
+        let owner = Owner::new();
+        owner.with(|| {
+            provide_context(lang);
+            view! { <SimulationView sim/> }.to_html()
+        })
+    }
+
+    /// The page's language picks the simulations' words; without one they are English.
+    #[test]
+    fn words_follow_the_page_language() {
+        let en = render("ring-allreduce ranks=3 elements=3", Lang::En);
+        assert!(en.contains("▶ Play") && en.contains("Next step"), "{en}");
+        let ko = render("ring-allreduce ranks=3 elements=3", Lang::Ko);
+        assert!(ko.contains("▶ 재생") && ko.contains("다음 step"), "{ko}");
+        assert!(ko.contains("시작: rank 3개가 각자 자기 gradient를 갖고 있습니다."), "{ko}");
+        let sampler = render("sampler len=10 replicas=4", Lang::Ko);
+        assert!(sampler.contains("epoch 0 / 9"), "{sampler}");
+        let owner = Owner::new();
+        let default = owner.with(|| {
+            let sim = Simulation::parse("memory").unwrap();
+            view! { <SimulationView sim/> }.to_html()
+        });
+        assert!(default.contains("Simulation: memory per GPU"), "{default}");
+    }
+}

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
+use lockstep_i18n::sims::Unit;
 
 /// Given by the page to a simulation: called the first time the learner reaches its last step
 /// by playing or stepping (the server records that it was explored).
@@ -15,9 +16,9 @@ pub struct OnExplored(pub Callback<()>);
 pub fn Player(
     step: RwSignal<usize>,
     #[prop(into)] last: Signal<usize>,
-    /// What the steps are, for the position line and for screen readers: "step", "epoch", …
-    #[prop(into)]
-    unit: String,
+    /// What the steps are, for the Next button and the position line: `step`, `epoch`, … of
+    /// the catalogue's units.
+    unit: &'static Unit,
     /// The name of the simulation, for the controls' group label.
     #[prop(into)]
     label: String,
@@ -62,16 +63,16 @@ pub fn Player(
             }
         });
     }
-    let unit_pos = unit.clone();
+    let w = crate::use_t().sims;
     view! {
-        <div class="sim-controls needs-js" role="group" aria-label=format!("{label} controls")>
+        <div class="sim-controls needs-js" role="group" aria-label=(w.controls)(&label)>
             <button
                 type="button"
                 class="sim-play"
                 aria-pressed=move || playing.get().to_string()
                 on:click=move |_| if playing.get_untracked() { stop() } else { play() }
             >
-                {move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}
+                {move || if playing.get() { w.pause } else { w.play }}
             </button>
             <button
                 type="button"
@@ -85,7 +86,7 @@ pub fn Player(
                     step.update(|s| *s = (*s + 1).min(last.get_untracked()));
                 }
             >
-                {format!("Next {unit}")}
+                {(w.next)(unit.name)}
             </button>
             <button
                 type="button"
@@ -95,19 +96,14 @@ pub fn Player(
                     step.set(0);
                 }
             >
-                "↺ Reset"
+                {w.reset}
             </button>
         </div>
         <p class="sim-position" aria-live="polite">
             {move || match (step.get(), start_label) {
                 (0, Some(start)) => start.to_string(),
-                (s, _) => format!("{} {s} of {}", capitalise(&unit_pos), last.get()),
+                (s, _) => (unit.position)(s, last.get()),
             }}
         </p>
     }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }

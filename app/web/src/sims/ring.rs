@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use lockstep_embed::RingAllReduce;
+use lockstep_i18n::sims::{RingWords, SimWords};
 use sim_engine::allreduce::{allreduce, Algorithm, AllReduce, Phase, Transfer};
 use sim_engine::cost::{self, Estimate, Link};
 
@@ -84,18 +85,14 @@ impl RingModel {
         (0..self.inputs[0].len()).map(|i| self.inputs.iter().map(|v| v[i]).sum()).collect()
     }
 
-    pub fn explain(&self, step: usize) -> String {
+    pub fn explain(&self, step: usize, w: &RingWords) -> String {
         let n = self.ranks();
         match self.phase(step) {
-            None => format!("Start: each of the {n} ranks holds its own gradient."),
-            Some(Phase::ReduceScatter) => {
-                "Reduce-scatter: every rank sends one chunk to its right-hand neighbour, which adds it to its own copy.".into()
-            }
-            Some(Phase::AllGather) => {
-                "All-gather: every rank forwards a finished chunk, which the neighbour stores in place of its own.".into()
-            }
-            Some(Phase::Reduce) => "Reduce: whole tensors travel towards rank 0, which adds them up.".into(),
-            Some(Phase::Broadcast) => "Broadcast: the sum travels back out from rank 0.".into(),
+            None => (w.explain_start)(n),
+            Some(Phase::ReduceScatter) => w.explain_reduce_scatter.into(),
+            Some(Phase::AllGather) => w.explain_all_gather.into(),
+            Some(Phase::Reduce) => w.explain_reduce.into(),
+            Some(Phase::Broadcast) => w.explain_broadcast.into(),
         }
     }
 }
@@ -117,6 +114,8 @@ fn size_label(mb: f64) -> String {
 
 #[component]
 pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
+    let w = crate::use_t().sims;
+    let r = &w.ring;
     let ranks = RwSignal::new(params.ranks);
     let elements = RwSignal::new(params.elements);
     let algorithm = RwSignal::new(params.algorithm);
@@ -141,12 +140,12 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
 
     view! {
         <header class="sim-head">
-            <h3>"Simulation: all-reduce, step by step"</h3>
+            <h3>{r.title}</h3>
             <div class="sim-params needs-js">
-                {count_field("Ranks ", ranks, 2, lockstep_embed::MAX_RANKS)}
-                {count_field("Values per rank ", elements, 1, lockstep_embed::MAX_ELEMENTS)}
+                {count_field(w.ranks, ranks, 2, lockstep_embed::MAX_RANKS)}
+                {count_field(r.values_per_rank, elements, 1, lockstep_embed::MAX_ELEMENTS)}
                 <label>
-                    "Algorithm "
+                    {r.algorithm}
                     <select on:change=move |ev| {
                         if let Some(a) = Algorithm::from_name(&event_target_value(&ev)) {
                             algorithm.set(a);
@@ -161,21 +160,21 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
                 </label>
             </div>
         </header>
-        <Player step last unit="step" label="All-reduce" start_label="Start"/>
-        <p class="sim-explain" data-role="phase">{move || model.with(|m| m.explain(step.get()))}</p>
+        <Player step last unit=&w.units.step label=r.label start_label=w.start/>
+        <p class="sim-explain" data-role="phase">{move || model.with(|m| m.explain(step.get(), r))}</p>
         <div class="ring-layout">
-            {move || model.with(|m| ring_diagram(m, step.get()))}
-            {move || model.with(|m| values_table(m, step))}
+            {move || model.with(|m| ring_diagram(m, step.get(), r))}
+            {move || model.with(|m| values_table(m, step, w))}
         </div>
         <div class="ring-sends" data-role="sends">
-            {move || model.with(|m| sends_list(m, step.get()))}
+            {move || model.with(|m| sends_list(m, step.get(), w))}
         </div>
-        {move || model.with(|m| (step.get() == m.steps()).then(|| result(m)))}
+        {move || model.with(|m| (step.get() == m.steps()).then(|| result(m, r)))}
         <div class="ring-cost">
-            <h4>"How long would it take?"</h4>
+            <h4>{r.cost_title}</h4>
             <div class="sim-params needs-js">
                 <label>
-                    "Link "
+                    {w.link}
                     <select on:change=move |ev| {
                         if let Some(l) = cost::preset(&event_target_value(&ev)) {
                             link.set(l);
@@ -188,7 +187,7 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
                     </select>
                 </label>
                 <label>
-                    "Tensor size "
+                    {r.tensor_size}
                     <input
                         type="range"
                         min=0
@@ -204,12 +203,12 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
                     <output>{move || size_label(SIZES_MB[size_at.get()])}</output>
                 </label>
             </div>
-            {move || cost_table(ranks.get(), SIZES_MB[size_at.get()] * 1e6, link.get())}
+            {move || cost_table(ranks.get(), SIZES_MB[size_at.get()] * 1e6, link.get(), r)}
         </div>
     }
 }
 
-fn ring_diagram(m: &RingModel, step: usize) -> impl IntoView {
+fn ring_diagram(m: &RingModel, step: usize, w: &RingWords) -> impl IntoView {
     let n = m.ranks();
     let pos = |r: usize| {
         let a = std::f64::consts::TAU * r as f64 / n as f64 - std::f64::consts::FRAC_PI_2;
@@ -262,7 +261,7 @@ fn ring_diagram(m: &RingModel, step: usize) -> impl IntoView {
             class="ring-diagram"
             viewBox="-125 -125 250 250"
             role="img"
-            aria-label=format!("{n} ranks in a ring; this step, {}, drawn as arrows", super::plural(sends as u64, "send", "sends"))
+            aria-label=(w.diagram)(n, sends)
         >
             <defs>
                 <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
@@ -284,10 +283,10 @@ struct Cell {
 
 impl Cell {
     /// How the cell shows its change: CSS class, the mark beside the value, and its tooltip.
-    fn look(self) -> (&'static str, &'static str, &'static str) {
+    fn look(self, w: &RingWords) -> (&'static str, &'static str, &'static str) {
         match self.change {
-            Some(Change::Added) => ("added", "+", "just added to"),
-            Some(Change::Copied) => ("copied", "=", "just overwritten"),
+            Some(Change::Added) => ("added", "+", w.added),
+            Some(Change::Copied) => ("copied", "=", w.copied),
             None => ("", "", ""),
         }
     }
@@ -307,7 +306,8 @@ fn cells(m: &RingModel, step: usize) -> Vec<Vec<Cell>> {
 /// Built once per model; a step then updates only the cells it changed. At 64 ranks of 64
 /// values a ring step touches 64 cells and clears the marks of the previous 64, while
 /// rebuilding the table would recreate all 4,096.
-fn values_table(m: &RingModel, step: RwSignal<usize>) -> impl IntoView {
+fn values_table(m: &RingModel, step: RwSignal<usize>, w: &'static SimWords) -> impl IntoView {
+    let r = &w.ring;
     let start = cells(m, step.get_untracked());
     let signals: Vec<Vec<RwSignal<Cell>>> =
         start.iter().map(|row| row.iter().map(|&c| RwSignal::new(c)).collect()).collect();
@@ -329,25 +329,25 @@ fn values_table(m: &RingModel, step: RwSignal<usize>) -> impl IntoView {
     let rows = signals
         .into_iter()
         .enumerate()
-        .map(|(r, row)| {
+        .map(|(rank, row)| {
             let cells = row
                 .into_iter()
                 .map(|cell| {
                     view! {
                         <td
-                            class=move || cell.get().look().0
+                            class=move || cell.get().look(r).0
                             data-value=move || cell.get().value.to_string()
-                            title=move || cell.get().look().2
+                            title=move || cell.get().look(r).2
                         >
-                            <span class="mark" aria-hidden="true">{move || cell.get().look().1}</span>
+                            <span class="mark" aria-hidden="true">{move || cell.get().look(r).1}</span>
                             {move || number(cell.get().value)}
                         </td>
                     }
                 })
                 .collect_view();
             view! {
-                <tr data-rank=r>
-                    <th scope="row">{format!("rank {r}")}</th>
+                <tr data-rank=rank>
+                    <th scope="row">{(w.rank)(rank)}</th>
                     {cells}
                 </tr>
             }
@@ -359,15 +359,15 @@ fn values_table(m: &RingModel, step: RwSignal<usize>) -> impl IntoView {
     view! {
         <div class="table-scroll">
             <table class="ring-table" data-role="values" style=size>
-                <caption>"Each rank's values. " <b>"+"</b> " marks a value a received chunk was just added to, " <b>"="</b> " one just overwritten."</caption>
-                <thead><tr><th scope="col">"chunk"</th>{head}</tr></thead>
+                <caption>{r.caption_before} <b>"+"</b> {r.caption_added} <b>"="</b> {r.caption_copied}</caption>
+                <thead><tr><th scope="col">{r.chunk_column}</th>{head}</tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
     }
 }
 
-fn sends_list(m: &RingModel, step: usize) -> impl IntoView {
+fn sends_list(m: &RingModel, step: usize, w: &SimWords) -> impl IntoView {
     const SHOWN: usize = 8;
     let sends = m.sends(step);
     let chunks = m.run.chunks.len();
@@ -375,20 +375,22 @@ fn sends_list(m: &RingModel, step: usize) -> impl IntoView {
         .iter()
         .take(SHOWN)
         .map(|t| {
-            let what = if chunks > 1 { format!("chunk c{}", t.chunk) } else { "the whole tensor".to_string() };
+            let what =
+                if chunks > 1 { (w.ring.chunk)(t.chunk) } else { w.ring.whole_tensor.to_string() };
             let values: Vec<String> = t.values.iter().take(6).map(|&v| number(v)).collect();
             let more = if t.values.len() > 6 { " …" } else { "" };
-            view! { <li>{format!("rank {} → rank {}: {what} [{}{more}]", t.from, t.to, values.join(", "))}</li> }
+            let values = format!("{}{more}", values.join(", "));
+            view! { <li>{(w.ring.send)(t.from, t.to, &what, &values)}</li> }
         })
         .collect_view();
     let rest = sends.len().saturating_sub(SHOWN);
     view! {
         <ul>{items}</ul>
-        {(rest > 0).then(|| view! { <p class="muted">{format!("…and {rest} more sends in this step.")}</p> })}
+        {(rest > 0).then(|| view! { <p class="muted">{(w.ring.more_sends)(rest)}</p> })}
     }
 }
 
-fn result(m: &RingModel) -> impl IntoView {
+fn result(m: &RingModel, w: &RingWords) -> impl IntoView {
     let n = m.ranks();
     let sum = &m.run.sum[0];
     let agrees = m.run.sum.iter().all(|v| v == &m.expected_sum());
@@ -396,20 +398,20 @@ fn result(m: &RingModel) -> impl IntoView {
     view! {
         <div class="ring-result" data-role="result">
             <p>
-                "Every rank now holds the sum: " <output data-role="final-sum">{fmt(sum)}</output>
+                {w.holds_sum} <output data-role="final-sum">{fmt(sum)}</output>
             </p>
             <p>
-                {format!("DDP's gradient, each input × 1/{n} then summed: ")}
+                {(w.ddp_gradient)(n)}
                 <output data-role="final-mean">{fmt(&m.run.mean[0])}</output>
             </p>
             <p class=if agrees { "check ok" } else { "check" }>
-                {if agrees { "✓ Equal on every rank, and equal to the element-wise sum." } else { "✗ The ranks disagree." }}
+                {if agrees { w.agree } else { w.disagree }}
             </p>
         </div>
     }
 }
 
-fn cost_table(ranks: usize, bytes: f64, link: Link) -> impl IntoView {
+fn cost_table(ranks: usize, bytes: f64, link: Link, w: &RingWords) -> impl IntoView {
     let rows = cost_rows(ranks, bytes, link)
         .into_iter()
         .map(|(a, steps, e)| {
@@ -427,21 +429,21 @@ fn cost_table(ranks: usize, bytes: f64, link: Link) -> impl IntoView {
     view! {
         <table class="cost-table" data-role="cost">
             <caption>
-                {format!(
-                    "{} over {ranks} ranks on {} (α = {}, β = {}): time = steps × (α + bytes per step / β)",
-                    size_label(bytes / 1e6),
+                {(w.cost_caption)(
+                    &size_label(bytes / 1e6),
+                    ranks,
                     link.name,
-                    duration(link.alpha_s),
-                    bandwidth(link.beta_bytes_per_s)
+                    &duration(link.alpha_s),
+                    &bandwidth(link.beta_bytes_per_s),
                 )}
             </caption>
             <thead>
                 <tr>
-                    <th scope="col">"algorithm"</th>
-                    <th scope="col">"steps"</th>
-                    <th scope="col">"time"</th>
-                    <th scope="col">"algbw"</th>
-                    <th scope="col">"busbw"</th>
+                    <th scope="col">{w.col_algorithm}</th>
+                    <th scope="col">{w.col_steps}</th>
+                    <th scope="col">{w.col_time}</th>
+                    <th scope="col">{w.col_algbw}</th>
+                    <th scope="col">{w.col_busbw}</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
@@ -473,8 +475,10 @@ mod tests {
         assert_eq!(c.iter().flatten().filter(|x| x.is_some()).count(), 3);
         assert!(m.changes(4).iter().flatten().flatten().all(|&x| x == Change::Copied));
         assert!(m.changes(0).iter().flatten().all(Option::is_none));
-        assert!(m.explain(1).starts_with("Reduce-scatter"));
-        assert!(m.explain(3).starts_with("All-gather"));
+        let w = &lockstep_i18n::sims::EN.ring;
+        assert!(m.explain(1, w).starts_with("Reduce-scatter"));
+        assert!(m.explain(3, w).starts_with("All-gather"));
+        assert_eq!(m.explain(0, w), "Start: each of the 3 ranks holds its own gradient.");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use lockstep_embed::Sampler;
+use lockstep_i18n::sims::SimWords;
 use sim_engine::sampler::DistributedSampler;
 
 use super::{NumberField, Player};
@@ -63,6 +64,8 @@ impl SamplerModel {
 
 #[component]
 pub fn SamplerView(params: Sampler) -> impl IntoView {
+    let w = crate::use_t().sims;
+    let t = &w.sampler;
     let first_epoch = params.epoch;
     let state = RwSignal::new(params);
     let step = RwSignal::new(0usize);
@@ -96,21 +99,21 @@ pub fn SamplerView(params: Sampler) -> impl IntoView {
 
     view! {
         <header class="sim-head">
-            <h3>"Simulation: DistributedSampler"</h3>
+            <h3>{t.title}</h3>
             <div class="sim-params needs-js">
-                {number("Dataset size ", |p| p.len as i64, |p, v| p.len = v as usize, 1, lockstep_embed::MAX_SAMPLER_LEN as i64)}
-                {number("Ranks ", |p| p.replicas as i64, |p, v| p.replicas = v as usize, 1, lockstep_embed::MAX_REPLICAS as i64)}
-                {number("Seed ", |p| p.seed, |p, v| p.seed = v, i64::MIN / 2, i64::MAX / 2)}
-                {toggle("shuffle", |p| p.shuffle, |p, v| p.shuffle = v)}
-                {toggle("drop_last", |p| p.drop_last, |p, v| p.drop_last = v)}
-                {toggle("call set_epoch(epoch)", |p| p.set_epoch, |p, v| p.set_epoch = v)}
+                {number(t.dataset_size, |p| p.len as i64, |p, v| p.len = v as usize, 1, lockstep_embed::MAX_SAMPLER_LEN as i64)}
+                {number(w.ranks, |p| p.replicas as i64, |p, v| p.replicas = v as usize, 1, lockstep_embed::MAX_REPLICAS as i64)}
+                {number(t.seed, |p| p.seed, |p, v| p.seed = v, i64::MIN / 2, i64::MAX / 2)}
+                {toggle(t.shuffle, |p| p.shuffle, |p, v| p.shuffle = v)}
+                {toggle(t.drop_last, |p| p.drop_last, |p, v| p.drop_last = v)}
+                {toggle(t.set_epoch, |p| p.set_epoch, |p, v| p.set_epoch = v)}
             </div>
         </header>
-        <Player step last=Signal::derive(|| EPOCHS) unit="epoch" label="Sampler"/>
+        <Player step last=Signal::derive(|| EPOCHS) unit=&w.units.epoch label=t.label/>
         {move || {
             let epoch = loop_epoch();
             model.with(|m| match m {
-                Ok(m) => view! { <SamplerBody model=m.clone() loop_epoch=epoch params=state.get()/> }.into_any(),
+                Ok(m) => view! { <SamplerBody model=m.clone() loop_epoch=epoch params=state.get() w/> }.into_any(),
                 Err(e) => view! { <p class="error">{e.clone()}</p> }.into_any(),
             })
         }}
@@ -118,18 +121,19 @@ pub fn SamplerView(params: Sampler) -> impl IntoView {
 }
 
 #[component]
-fn SamplerBody(model: SamplerModel, loop_epoch: u64, params: Sampler) -> impl IntoView {
+fn SamplerBody(
+    model: SamplerModel,
+    loop_epoch: u64,
+    params: Sampler,
+    w: &'static SimWords,
+) -> impl IntoView {
+    let t = &w.sampler;
     let explain = if !params.shuffle {
-        "shuffle=False: every epoch walks the dataset in order.".to_string()
+        t.no_shuffle.to_string()
     } else if params.set_epoch {
-        format!(
-            "Epoch {loop_epoch}: set_epoch({loop_epoch}) seeds the shuffle with seed + epoch = {}.",
-            params.seed as i128 + loop_epoch as i128
-        )
+        (t.with_set_epoch)(loop_epoch, params.seed as i128 + loop_epoch as i128)
     } else {
-        format!(
-            "Epoch {loop_epoch}, but set_epoch is never called: the sampler stays at epoch 0 and repeats the same order every epoch."
-        )
+        (t.without_set_epoch)(loop_epoch)
     };
     let ranks = model
         .shards
@@ -143,16 +147,16 @@ fn SamplerBody(model: SamplerModel, loop_epoch: u64, params: Sampler) -> impl In
                 .zip(pad)
                 .map(|(&i, &p)| {
                     view! {
-                        <li class=format!("chip rank-{}{}", r % 8, if p { " padding" } else { "" }) title=if p { "padding: a repeat" } else { "" }>
+                        <li class=format!("chip rank-{}{}", r % 8, if p { " padding" } else { "" }) title=if p { t.padding_title } else { "" }>
                             {i.to_string()}
-                            {p.then(|| view! { <sup aria-label="padding">"*"</sup> })}
+                            {p.then(|| view! { <sup aria-label=t.padding>"*"</sup> })}
                         </li>
                     }
                 })
                 .collect_view();
             view! {
                 <li class="rank-row" data-role="rank-indices" data-rank=r data-indices=text.join(" ")>
-                    <span class=format!("rank-label rank-{}", r % 8)>{format!("rank {r}")}</span>
+                    <span class=format!("rank-label rank-{}", r % 8)>{(w.rank)(r)}</span>
                     <ol class="chips">{chips}</ol>
                 </li>
             }
@@ -164,7 +168,7 @@ fn SamplerBody(model: SamplerModel, loop_epoch: u64, params: Sampler) -> impl In
         .enumerate()
         .map(|(i, owners)| {
             let (class, who) = match owners.as_slice() {
-                [] => ("cell dropped".to_string(), "dropped".to_string()),
+                [] => ("cell dropped".to_string(), t.dropped.to_string()),
                 [r] => (format!("cell rank-{}", r % 8), format!("r{r}")),
                 many => (
                     format!("cell rank-{} duplicate", many[0] % 8),
@@ -174,24 +178,17 @@ fn SamplerBody(model: SamplerModel, loop_epoch: u64, params: Sampler) -> impl In
             view! { <li class=class><span class="index">{i}</span><small>{who}</small></li> }
         })
         .collect_view();
-    let summary = format!(
-        "{} indices over {} ranks: {} each{}{}.",
+    let summary = (t.summary)(
         model.len,
         model.shards.len(),
         model.shards.first().map_or(0, Vec::len),
-        match model.padded() {
-            0 => String::new(),
-            p => format!(", {p} of them padding repeats (marked *)"),
-        },
-        match model.dropped() {
-            0 => String::new(),
-            d => format!(", {d} dropped by drop_last"),
-        }
+        model.padded(),
+        model.dropped(),
     );
     view! {
         <p class="sim-explain" data-role="epoch">{explain}</p>
         <ol class="rank-rows">{ranks}</ol>
-        <h4>"The dataset, by the rank that reads each index"</h4>
+        <h4>{t.dataset_title}</h4>
         <ol class="dataset-strip" data-role="dataset">{cells}</ol>
         <p class="muted" data-role="summary">{summary}</p>
     }

@@ -4,11 +4,12 @@
 
 use leptos::prelude::*;
 use lockstep_embed::{CudaPreset, ScatterGather};
+use lockstep_i18n::sims::{DpPhases, SimWords};
 use sim_engine::dp::torch_chunk_sizes;
 use sim_engine::timeline::{Activity, Lane, Timeline};
 
 use super::mlp_on_gpus::{dataparallel, describe, TimelineParams, GPU_RANGE};
-use super::{bytes, duration, plural, Player};
+use super::{bytes, duration, Player};
 
 /// GPU 0's busy time and memory under DataParallel for every GPU count, against the busiest of
 /// the others: (gpus, master busy, others' busy, master memory, others' memory).
@@ -28,21 +29,26 @@ pub fn master_load_curve(
         .collect()
 }
 
+/// What a phase does, in the catalogue's words.
+type PhaseWords = fn(&DpPhases) -> &'static str;
+
 /// DataParallel's phases in the order one iteration runs them, with what each does.
-pub const DP_PHASES: [(Activity, &str); 9] = [
-    (Activity::Scatter, "Scatter: the batch is cut with torch.chunk and each chunk copied from GPU 0 to its GPU."),
-    (Activity::Replicate, "Replicate: GPU 0's parameters are copied to every other GPU, as they are every iteration."),
-    (Activity::Forward, "Forward: one Python thread per GPU runs its replica; the threads take turns holding the GIL."),
-    (Activity::Gather, "Gather: every GPU's outputs are copied to GPU 0."),
-    (Activity::Loss, "Loss: GPU 0 alone computes the loss over the whole batch."),
-    (Activity::ScatterGradOutput, "Backward starts: the gradient of each output chunk goes back to the GPU that produced it."),
-    (Activity::Backward, "Backward: each replica computes its parameters' gradients."),
-    (Activity::ReduceGradients, "Reduce: every replica's gradients are summed onto GPU 0."),
-    (Activity::OptimizerStep, "Optimizer step: GPU 0 alone updates the weights; the other GPUs hold nothing until the next replicate."),
+pub const DP_PHASES: [(Activity, PhaseWords); 9] = [
+    (Activity::Scatter, |w| w.scatter),
+    (Activity::Replicate, |w| w.replicate),
+    (Activity::Forward, |w| w.forward),
+    (Activity::Gather, |w| w.gather),
+    (Activity::Loss, |w| w.loss),
+    (Activity::ScatterGradOutput, |w| w.scatter_grad_output),
+    (Activity::Backward, |w| w.backward),
+    (Activity::ReduceGradients, |w| w.reduce_gradients),
+    (Activity::OptimizerStep, |w| w.optimizer_step),
 ];
 
 #[component]
 pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
+    let w = crate::use_t().sims;
+    let t = &w.scatter_gather;
     let ScatterGather { layers, batch, gpus, hardware } = params;
     let gpus = RwSignal::new(gpus);
     let batch = RwSignal::new(batch);
@@ -56,30 +62,31 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
         Memo::new(move |_| master_load_curve(&layers.get_value(), batch.get(), hardware.get()));
     view! {
         <header class="sim-head">
-            <h3>"Simulation: scatter, gather and the master GPU"</h3>
+            <h3>{t.title}</h3>
             <TimelineParams gpus batch hardware/>
         </header>
-        <p class="muted">{move || describe(&layers.get_value(), batch.get(), hardware.get())}</p>
+        <p class="muted">{move || describe(&layers.get_value(), batch.get(), hardware.get(), w)}</p>
         <p data-role="chunks">
             {move || {
                 let sizes = torch_chunk_sizes(batch.get(), gpus.get());
                 let used = sizes.len();
-                let note = if used < gpus.get() { format!(" Only {used} of {} GPUs get a chunk.", gpus.get()) } else { String::new() };
-                format!("torch.chunk splits the batch of {} into {}.{note}", batch.get(), sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(" + "))
+                let note = if used < gpus.get() { (t.only_some)(used, gpus.get()) } else { String::new() };
+                let sizes = sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(" + ");
+                (t.chunks)(batch.get(), &sizes) + &note
             }}
         </p>
-        <Player step last=Signal::derive(|| DP_PHASES.len()) unit="phase" label="Scatter and gather" start_label="Before the iteration: the model lives on GPU 0"/>
+        <Player step last=Signal::derive(|| DP_PHASES.len()) unit=&w.units.phase label=t.label start_label=t.start/>
         <p class="sim-explain" data-role="phase">
-            {move || step.get().checked_sub(1).map_or("Press Next phase to walk through one DataParallel iteration.", |i| DP_PHASES[i].1)}
+            {move || step.get().checked_sub(1).map_or(t.press_next, |i| DP_PHASES[i].1(&t.phases))}
         </p>
-        {move || model.with(|t| phase_devices(t, step.get()))}
-        <h4>"GPU 0 against the other GPUs, by number of GPUs"</h4>
-        {move || curve.with(|c| master_chart(c, gpus.get()))}
+        {move || model.with(|m| phase_devices(m, step.get(), w))}
+        <h4>{t.chart_title}</h4>
+        {move || curve.with(|c| master_chart(c, gpus.get(), w))}
     }
 }
 
 /// What each device does in the current phase.
-fn phase_devices(t: &Timeline, step: usize) -> impl IntoView {
+fn phase_devices(t: &Timeline, step: usize, w: &'static SimWords) -> impl IntoView {
     let phase = step.checked_sub(1).map(|i| DP_PHASES[i].0);
     let cards = (0..t.devices)
         .map(|d| {
@@ -93,12 +100,12 @@ fn phase_devices(t: &Timeline, step: usize) -> impl IntoView {
             let dev = &t.summary.devices[d];
             view! {
                 <li class=if active { "device active" } else { "device" } data-device=d>
-                    <strong>{if d == 0 { "GPU 0 ★ master".to_string() } else { format!("GPU {d}") }}</strong>
-                    <span class="muted">{format!("{} · {} memory", plural(dev.samples as u64, "sample", "samples"), bytes(dev.memory_bytes as f64))}</span>
+                    <strong>{if d == 0 { w.master_gpu.to_string() } else { format!("GPU {d}") }}</strong>
+                    <span class="muted">{(w.scatter_gather.device)(dev.samples, &bytes(dev.memory_bytes as f64))}</span>
                     {if active {
                         view! { <ul>{work.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul> }.into_any()
                     } else {
-                        view! { <p class="idle">{if phase.is_some() { "idle in this phase" } else { "" }}</p> }.into_any()
+                        view! { <p class="idle">{if phase.is_some() { w.scatter_gather.idle } else { "" }}</p> }.into_any()
                     }}
                 </li>
             }
@@ -107,7 +114,12 @@ fn phase_devices(t: &Timeline, step: usize) -> impl IntoView {
     view! { <ol class="devices" data-role="devices">{cards}</ol> }
 }
 
-fn master_chart(curve: &[(usize, f64, f64, u64, u64)], current: usize) -> impl IntoView {
+fn master_chart(
+    curve: &[(usize, f64, f64, u64, u64)],
+    current: usize,
+    w: &SimWords,
+) -> impl IntoView {
+    let t = &w.scatter_gather;
     let rows = curve
         .iter()
         .map(|&(g, master, other, mm, om)| {
@@ -133,12 +145,12 @@ fn master_chart(curve: &[(usize, f64, f64, u64, u64)], current: usize) -> impl I
             <table class="master-table" data-role="master-load">
                 <thead>
                     <tr>
-                        <th scope="col">"GPUs"</th>
-                        <th scope="col">"GPU 0 busy"</th>
-                        <th scope="col">"busiest other"</th>
-                        <th scope="col">"GPU 0 extra"</th>
-                        <th scope="col">"GPU 0 memory"</th>
-                        <th scope="col">"other memory"</th>
+                        <th scope="col">{t.col_gpus}</th>
+                        <th scope="col">{t.col_master_busy}</th>
+                        <th scope="col">{t.col_other_busy}</th>
+                        <th scope="col">{t.col_extra}</th>
+                        <th scope="col">{t.col_master_memory}</th>
+                        <th scope="col">{t.col_other_memory}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
@@ -169,6 +181,9 @@ mod tests {
         for (activity, _) in DP_PHASES {
             assert!(t.events.iter().any(|e| e.activity == activity), "{activity:?} happens");
         }
+        let words = &lockstep_i18n::sims::EN.scatter_gather.phases;
+        assert!(DP_PHASES[0].1(words).starts_with("Scatter"));
+        assert!(DP_PHASES[8].1(words).starts_with("Optimizer step"));
         assert_eq!(torch_chunk_sizes(10, 4), vec![3, 3, 3, 1]);
     }
 }
