@@ -76,11 +76,17 @@ fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: Lang) {
         };
         let (mine, other) =
             (ids(&format!("data-{}", from.code())), ids(&format!("data-{}", to.code())));
-        // The last heading above the top of the window is the section being read.
+        // The last heading at most a line under the (sticky) header is the section being read:
+        // where a heading lands when the contents link to it (`scroll-margin-top`), or above.
+        let top = doc
+            .query_selector(".site-header")
+            .ok()
+            .flatten()
+            .map_or(0.0, |h| h.get_bounding_client_rect().bottom());
         let mut current = None;
         for (i, id) in mine.iter().enumerate() {
             let Some(h) = doc.get_element_by_id(id) else { continue };
-            if h.get_bounding_client_rect().top() <= 80.0 {
+            if h.get_bounding_client_rect().top() <= top + 64.0 {
                 current = Some(i);
             }
         }

@@ -457,6 +457,17 @@ impl EditorStart {
     }
 }
 
+/// A check's name and what it asks, in `lang`.
+pub fn check_words(
+    check: grading_protocol::CheckId,
+    lang: crate::Lang,
+) -> (&'static str, &'static str) {
+    match lang {
+        crate::Lang::En => (check.title(), check.asks()),
+        crate::Lang::Ko => check.words_ko(),
+    }
+}
+
 /// A lesson section as a verdict names it, and its link in the page's language.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SectionLink {

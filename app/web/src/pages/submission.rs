@@ -319,10 +319,7 @@ fn CheckItem(
             }
         });
     let status = c.status.as_str();
-    let title = match lang {
-        crate::Lang::En => c.id.title(),
-        crate::Lang::Ko => c.id.words_ko().0,
-    };
+    let title = crate::model::check_words(c.id, lang).0;
     // The server's link for the section in this language; a section it did not list (an older
     // verdict's) links to the course's own.
     let section = sections

@@ -29,8 +29,8 @@ pub fn exercise(edition: &Edition, id: &str) -> Option<ExerciseView> {
         checks: checks
             .iter()
             .map(|t| CheckPreview {
-                title: t.check.title().to_string(),
-                asks: t.check.asks().to_string(),
+                title: crate::model::check_words(t.check, lang).0.to_string(),
+                asks: crate::model::check_words(t.check, lang).1.to_string(),
                 // The registry names the course's own headings; the edition says which of its
                 // headings stands for each.
                 href: lang.path(&lockstep_routes::lesson_section(

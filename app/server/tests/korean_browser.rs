@@ -1,0 +1,168 @@
+//! The Korean edition in a real headless Chromium whose language is Korean: `/` sends it to
+//! `/ko`, the Korean pages hydrate without a mismatch (their interactive words are Korean after
+//! hydration too), Hangul is drawn with real glyphs (screenshots of syllables differ from each
+//! other and from the missing-glyph box), the quiz and the exercise page work in Korean, and
+//! the language switcher keeps the section being read and is remembered over the browser's
+//! languages.
+//!
+//! Needs the release browser bundle, chromium + chromium-driver and a CJK font
+//! (`fonts-noto-cjk`), all set up by `cargo xtask test`. It fails, never skips, without them.
+
+mod common;
+
+use common::*;
+use fantoccini::{Client, Locator};
+
+/// No crash notice: a hydration mismatch or a panic in the bundle shows one.
+async fn no_crash(c: &Client, what: &str) {
+    let crashed = c.find_all(Locator::Css("[data-role=app-error]")).await.unwrap();
+    assert!(crashed.is_empty(), "{what}: the crash notice is shown");
+}
+
+/// Screenshots `text` drawn alone, large, in the page's own font.
+async fn glyph_png(c: &Client, text: &str) -> Vec<u8> {
+    let id = "glyph-probe";
+    c.execute(
+        "let s = document.getElementById(arguments[0]); \
+         if (!s) { s = document.createElement('span'); s.id = arguments[0]; \
+           s.style.cssText = 'display:inline-block;font-size:48px;line-height:1;padding:4px;\
+             background:#fff;color:#000;position:fixed;top:0;left:0;z-index:9999'; \
+           document.body.appendChild(s); } \
+         s.textContent = arguments[1];",
+        vec![id.into(), text.into()],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Id(id)).await.unwrap().screenshot().await.unwrap()
+}
+
+/// Hangul syllables of the page are drawn as glyphs, not as the missing-glyph box: each
+/// differs from the box (an unassigned code point) and from the others.
+async fn hangul_is_drawn(c: &Client, what: &str) {
+    let text: String = c
+        .execute("return document.querySelector('main').innerText", vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut syllables: Vec<char> = text.chars().filter(|c| ('가'..='힣').contains(c)).collect();
+    syllables.sort();
+    syllables.dedup();
+    assert!(syllables.len() >= 20, "{what}: Korean text on the page");
+    let sample: Vec<char> =
+        (0..8).map(|i| syllables[i * (syllables.len() - 1) / 7]).collect::<Vec<_>>();
+    let missing = glyph_png(c, "\u{0378}").await;
+    let mut seen = Vec::new();
+    for s in sample {
+        let png = glyph_png(c, &s.to_string()).await;
+        assert_ne!(png, missing, "{what}: {s} is drawn as the missing-glyph box");
+        assert!(!seen.contains(&png), "{what}: {s} is drawn like another syllable");
+        seen.push(png);
+    }
+    c.execute("document.getElementById('glyph-probe').remove()", vec![]).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_korean_reader_takes_the_course_in_korean() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = serve_course(tmp.path()).await;
+    let (_driver, webdriver) = start_chromedriver().await;
+    let c = browser(
+        &webdriver,
+        &tmp.path().join("profile"),
+        &["--lang=ko-KR", "--accept-lang=ko-KR,ko,en-US,en"],
+    )
+    .await;
+
+    // `/` by the browser's languages.
+    c.goto(&base).await.unwrap();
+    wait_for("the Korean home", || async { c.current_url().await.unwrap().path() == "/ko" }).await;
+    wait_for_hydration(&c, "the Korean index to hydrate").await;
+    no_crash(&c, "the Korean index").await;
+    let lang = c.execute("return document.documentElement.lang", vec![]).await.unwrap();
+    assert_eq!(lang, "ko");
+    assert_eq!(text(&c, "h1").await.as_deref(), Some("PyTorch DDP로 배우는 분산 학습"));
+    hangul_is_drawn(&c, "the Korean index").await;
+
+    // A client-side navigation stays in Korean.
+    let link = c.find(Locator::Css(r#"a[href="/ko/lessons/dataparallel"]"#)).await.unwrap();
+    click(&c, &link).await;
+    wait_for("lesson 2 in Korean", || async {
+        text(&c, ".lesson-position").await.as_deref() == Some("레슨 02 / 10")
+    })
+    .await;
+
+    // A fresh load: the server's Korean page hydrates as Korean.
+    c.refresh().await.unwrap();
+    wait_for_hydration(&c, "the Korean lesson to hydrate").await;
+    no_crash(&c, "the Korean lesson").await;
+    let toggle = c.find(Locator::Css(".toc-toggle")).await.unwrap();
+    assert_eq!(toggle.text().await.unwrap(), "접기");
+    click(&c, &toggle).await;
+    wait_for("the contents to fold, in Korean", || async {
+        toggle.text().await.ok().as_deref() == Some("펼치기")
+    })
+    .await;
+    click(&c, &toggle).await;
+    hangul_is_drawn(&c, "the Korean lesson").await;
+    std::fs::write(artifacts().join("lesson-02-ko.png"), c.screenshot().await.unwrap()).unwrap();
+
+    // The quiz, answered with nothing chosen: its review is Korean.
+    let check = c.find(Locator::Css("#quiz-0 button[type=submit]")).await.unwrap();
+    assert_eq!(check.text().await.unwrap(), "채점하기");
+    click(&c, &check).await;
+    wait_for("the quiz review", || async {
+        text(&c, "#quiz-0 .quiz-score").await.is_some_and(|t| t.contains("아직 통과 못 함"))
+    })
+    .await;
+    assert_eq!(c.current_url().await.unwrap().path(), "/ko/lessons/dataparallel");
+
+    // The switcher goes to the section being read, in English, and is remembered.
+    let ids = |attr: &'static str| {
+        let c = c.clone();
+        async move {
+            let list = c.find(Locator::Css("[data-role=section-ids]")).await.unwrap();
+            let ids = list.attr(attr).await.unwrap().unwrap();
+            ids.split(' ').map(str::to_string).collect::<Vec<_>>()
+        }
+    };
+    let (ko, en) = (ids("data-ko").await, ids("data-en").await);
+    assert_eq!(ko.len(), en.len());
+    let n = 3;
+    c.execute(
+        "document.getElementById(arguments[0]).scrollIntoView({block: 'start', behavior: 'instant'})",
+        vec![ko[n].clone().into()],
+    )
+    .await
+    .unwrap();
+    let switch = c.find(Locator::Css("[data-role=language-switch]")).await.unwrap();
+    assert_eq!(switch.text().await.unwrap(), "English");
+    switch.click().await.unwrap();
+    wait_for("the English lesson", || async {
+        c.current_url().await.unwrap().path() == "/lessons/dataparallel"
+    })
+    .await;
+    let url = c.current_url().await.unwrap();
+    assert_eq!(url.fragment(), Some(en[n].as_str()), "the same section: {url}");
+    wait_for_hydration(&c, "the English lesson to hydrate").await;
+    no_crash(&c, "the English lesson").await;
+    c.goto(&base).await.unwrap();
+    assert_eq!(c.current_url().await.unwrap().path(), "/", "the choice wins over ko-KR");
+    let lang = c.execute("return document.documentElement.lang", vec![]).await.unwrap();
+    assert_eq!(lang, "en");
+
+    // The exercise page in Korean.
+    c.goto(&format!("{base}/ko/exercises/ddp-conversion")).await.unwrap();
+    wait_for_hydration(&c, "the Korean exercise page to hydrate").await;
+    no_crash(&c, "the Korean exercise page").await;
+    assert_eq!(text(&c, "#checks").await.as_deref(), Some("채점 항목"));
+    let checks = text(&c, "[data-role=checks]").await.unwrap();
+    assert!(checks.contains("모델을 DDP로 감쌈"), "{checks}");
+    let section = c.find(Locator::Css("[data-role=checks] a")).await.unwrap();
+    let href = section.attr("href").await.unwrap().unwrap();
+    assert!(href.starts_with("/ko/lessons/"), "{href}");
+    hangul_is_drawn(&c, "the Korean exercise page").await;
+
+    c.close().await.unwrap();
+}
