@@ -286,6 +286,25 @@ pub static EN: Catalogue = Catalogue {
             )
         },
     },
+    search: SearchWords {
+        title: "Search",
+        label: "Search the course",
+        button: "Search",
+        loading: "Searching…",
+        failed: "The search failed: ",
+        found: |n| {
+            if n == 1 {
+                "1 section".to_string()
+            } else {
+                format!("{n} sections")
+            }
+        },
+        nothing: |q| format!("No section has every word of \u{201c}{q}\u{201d}."),
+        too_long: |max| format!("Search for at most {max} characters."),
+        too_many_words: |max| format!("Search for at most {max} words."),
+        no_words: "There are no words to search for: letters or digits, please.",
+        hint: "Every word must be in the section: all-reduce, set_epoch, gradient bucket.",
+    },
     sims: &crate::sims::EN,
     errors: Errors {
         not_found_title: "Page not found",

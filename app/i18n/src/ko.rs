@@ -280,6 +280,19 @@ pub static KO: Catalogue = Catalogue {
             )
         },
     },
+    search: SearchWords {
+        title: "검색",
+        label: "코스에서 검색",
+        button: "검색",
+        loading: "검색하는 중…",
+        failed: "검색하지 못했습니다: ",
+        found: |n| format!("섹션 {n}개"),
+        nothing: |q| format!("\u{201c}{q}\u{201d}의 단어를 모두 담은 섹션이 없습니다."),
+        too_long: |max| format!("검색어는 {max}자까지 쓸 수 있습니다."),
+        too_many_words: |max| format!("검색어는 {max}단어까지 쓸 수 있습니다."),
+        no_words: "검색할 단어가 없습니다. 글자나 숫자를 넣어 주세요.",
+        hint: "섹션에 모든 단어가 들어 있어야 합니다. 예: 모델, all-reduce, set_epoch.",
+    },
     sims: &crate::sims::KO,
     errors: Errors {
         not_found_title: "페이지를 찾을 수 없습니다",

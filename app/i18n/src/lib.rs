@@ -34,6 +34,7 @@ pub struct Catalogue {
     pub exercise: ExerciseWords,
     pub instructor: InstructorWords,
     pub submission: SubmissionWords,
+    pub search: SearchWords,
     pub errors: Errors,
     pub sims: &'static sims::SimWords,
 }
@@ -233,6 +234,21 @@ pub struct InstructorWords {
     pub question: &'static str,
     pub answered: &'static str,
     pub right: &'static str,
+}
+
+/// The search box and page.
+pub struct SearchWords {
+    pub title: &'static str,
+    pub label: &'static str,
+    pub button: &'static str,
+    pub loading: &'static str,
+    pub failed: &'static str,
+    pub found: fn(usize) -> String,
+    pub nothing: fn(&str) -> String,
+    pub too_long: fn(max_chars: usize) -> String,
+    pub too_many_words: fn(max_words: usize) -> String,
+    pub no_words: &'static str,
+    pub hint: &'static str,
 }
 
 /// A submission's page and its live grading.

@@ -148,6 +148,9 @@ pub const QUIZ_ANSWERS_ROUTE: &str = "/lessons/{slug}/quizzes/{quiz}";
 pub const HOME: &str = "/";
 
 pub const XP: &str = "/xp";
+/// Search across the course: `?q=…` (a GET form, so it works without JavaScript).
+pub const SEARCH: &str = "/search";
+pub const SEARCH_SEGMENT: &str = "search";
 pub const XP_QUIZZES: &str = "/xp#quizzes";
 /// The first path segments of the pages with one parameter (as the app's router spells them).
 pub const XP_SEGMENT: &str = "xp";

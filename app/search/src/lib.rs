@@ -204,6 +204,38 @@ impl SearchIndex {
     }
 }
 
+/// The index of the course as it is now: made again, once, when the course has changed.
+#[derive(Default)]
+pub struct LiveSearch {
+    current: std::sync::RwLock<Option<Current>>,
+}
+
+type Current = (std::sync::Arc<lockstep_course::live::Loaded>, std::sync::Arc<SearchIndex>);
+
+impl LiveSearch {
+    /// The index of `loaded` (every edition of it).
+    pub fn of(
+        &self,
+        loaded: &std::sync::Arc<lockstep_course::live::Loaded>,
+    ) -> Result<std::sync::Arc<SearchIndex>, SearchError> {
+        let same = |c: &Option<Current>| {
+            c.as_ref().filter(|(l, _)| std::sync::Arc::ptr_eq(l, loaded)).map(|(_, i)| i.clone())
+        };
+        if let Some(index) = same(&self.current.read().unwrap_or_else(|e| e.into_inner())) {
+            return Ok(index);
+        }
+        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
+        // Another request may have made it while this one waited.
+        if let Some(index) = same(&current) {
+            return Ok(index);
+        }
+        let editions: Vec<_> = Lang::ALL.into_iter().map(|l| loaded.edition(l)).collect();
+        let index = std::sync::Arc::new(SearchIndex::build(editions.iter().map(|e| e.as_ref()))?);
+        *current = Some((loaded.clone(), index.clone()));
+        Ok(index)
+    }
+}
+
 /// A document to index.
 pub struct Doc {
     pub lang: Lang,
@@ -225,11 +257,26 @@ fn word_query(field: Field, tokens: &[String]) -> Box<dyn Query> {
     }
 }
 
-/// `text` cut into plain and matched pieces.
+/// `text` cut into plain and matched pieces. Matches joined only by `_`, `-` or `.` are one
+/// (`set_epoch`, found as `set` then `epoch`).
 fn pieces(text: &str, highlighted: &[std::ops::Range<usize>]) -> Vec<(String, bool)> {
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    for r in collapse_overlapped_ranges(highlighted) {
+        match ranges.last_mut() {
+            Some(last)
+                if last.end <= r.start
+                    && text.get(last.end..r.start).is_some_and(|gap| {
+                        !gap.is_empty() && gap.chars().all(|c| matches!(c, '_' | '-' | '.'))
+                    }) =>
+            {
+                last.end = r.end
+            }
+            _ => ranges.push(r),
+        }
+    }
     let mut out = Vec::new();
     let mut at = 0;
-    for r in collapse_overlapped_ranges(highlighted) {
+    for r in ranges {
         if r.start < at || r.end > text.len() {
             continue;
         }

@@ -190,6 +190,12 @@ fn log_course(course: &Course) {
 /// Loads the course and opens the database (applying migrations).
 pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
     let course = LiveCourse::open(&config.lessons_dir, config.watch_lessons, log_course)?;
+    // Made now rather than at the first search; made again when the course changes.
+    let search = Arc::new(lockstep_search::LiveSearch::default());
+    match search.of(&course.loaded()) {
+        Ok(index) => tracing::info!("search index: {} sections", index.sections),
+        Err(e) => tracing::error!("{e}"),
+    }
     let store = Store::connect(&config.database_url).await?;
     let sessions =
         sessions::Sessions::connect(&config.database_url).await.map_err(ServerError::Sessions)?;
@@ -216,6 +222,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
                 learner_cookie: LearnerCookie { secure: is_https(config.public_url.as_deref()) },
             },
             request_parts: RequestParts::default(),
+            search,
         },
         sessions,
         public_origin: config.public_url.as_deref().and_then(csrf::origin_of),

@@ -3,7 +3,7 @@
 //! hydration too), Hangul is drawn with real glyphs (screenshots of syllables differ from each
 //! other and from the missing-glyph box), the quiz and the exercise page work in Korean, and
 //! the language switcher keeps the section being read and is remembered over the browser's
-//! languages.
+//! languages, and search finds Korean words from the header's box and as the learner types.
 //!
 //! Needs the release browser bundle, chromium + chromium-driver and a CJK font
 //! (`fonts-noto-cjk`), all set up by `cargo xtask test`. It fails, never skips, without them.
@@ -163,6 +163,35 @@ async fn a_korean_reader_takes_the_course_in_korean() {
     let href = section.attr("href").await.unwrap().unwrap();
     assert!(href.starts_with("/ko/lessons/"), "{href}");
     hangul_is_drawn(&c, "the Korean exercise page").await;
+
+    // Search from the header's box, then as the learner types on the search page.
+    c.goto(&format!("{base}/ko")).await.unwrap();
+    wait_for_hydration(&c, "the Korean index to hydrate again").await;
+    let boxed = c.find(Locator::Css(".header-search input")).await.unwrap();
+    boxed.send_keys("all-reduce\u{E007}").await.unwrap();
+    wait_for("the search page's results", || async {
+        c.find_all(Locator::Css("[data-role=search-results] li")).await.unwrap().len() > 1
+    })
+    .await;
+    assert_eq!(c.current_url().await.unwrap().path(), "/ko/search");
+    wait_for_hydration(&c, "the search page to hydrate").await;
+    no_crash(&c, "the search page").await;
+    let field = c.find(Locator::Id("search-q")).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys("모델").await.unwrap();
+    wait_for("results as the learner types", || async {
+        let marks = c.find_all(Locator::Css("[data-role=search-results] mark")).await.unwrap();
+        let mut found = false;
+        for m in marks {
+            found |= m.text().await.unwrap_or_default().contains("모델");
+        }
+        found
+    })
+    .await;
+    let first = c.find(Locator::Css("[data-role=search-results] a")).await.unwrap();
+    let href = first.attr("href").await.unwrap().unwrap();
+    assert!(href.starts_with("/ko/lessons/"), "{href}");
+    std::fs::write(artifacts().join("search-ko.png"), c.screenshot().await.unwrap()).unwrap();
 
     c.close().await.unwrap();
 }

@@ -169,6 +169,36 @@ pub async fn get_exercise(
     })
 }
 
+/// Search in `lang`'s edition of the course.
+#[server]
+pub async fn search(
+    q: String,
+    lang: crate::Lang,
+) -> Result<crate::model::SearchResults, ServerFnError> {
+    use crate::model::{SearchHit, SearchResults};
+    use lockstep_search::Refused;
+    let ctx = crate::ssr::context()?;
+    let index = ctx.search.of(&ctx.course.loaded()).map_err(crate::ssr::context::internal)?;
+    let w = &lockstep_i18n::t(lang).search;
+    Ok(match index.search(lang, &q, 30).map_err(crate::ssr::context::internal)? {
+        Ok(hits) => SearchResults::Hits(
+            hits.into_iter()
+                .map(|h| SearchHit {
+                    lesson_title: h.lesson_title,
+                    heading: h.heading,
+                    href: h.href,
+                    snippet: h.snippet,
+                })
+                .collect(),
+        ),
+        Err(Refused::TooLong { max_chars }) => SearchResults::Refused((w.too_long)(max_chars)),
+        Err(Refused::TooManyWords { max_words }) => {
+            SearchResults::Refused((w.too_many_words)(max_words))
+        }
+        Err(Refused::NoWords) => SearchResults::Refused(w.no_words.into()),
+    })
+}
+
 /// A submission's page: its events so far and its verdict, for its learner or an instructor.
 #[server]
 pub async fn get_submission(

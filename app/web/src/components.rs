@@ -24,6 +24,9 @@ pub fn SiteHeader() -> impl IntoView {
                 <A href=lang.path(lockstep_routes::XP)>{t.site.nav_xp}</A>
                 <A href=lang.path(lockstep_routes::ACCOUNT)>{t.site.nav_account}</A>
             </nav>
+            <form method="get" action=lang.path(lockstep_routes::SEARCH) role="search" class="header-search">
+                <input type="search" name="q" aria-label=t.search.label placeholder=t.site.search_placeholder maxlength="200"/>
+            </form>
             <nav class="language-switch" aria-label=t.site.language>
                 {Lang::ALL
                     .into_iter()

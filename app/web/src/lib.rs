@@ -114,6 +114,7 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
                     <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
+                    <Route path=StaticSegment(r::SEARCH_SEGMENT) view=pages::SearchPage ssr=SsrMode::Async/>
                     <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
                     <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
@@ -122,6 +123,7 @@ pub fn App() -> impl IntoView {
                     <ParentRoute path=StaticSegment("ko") view=Outlet ssr=SsrMode::Async>
                         <Route path=path!("") view=pages::CourseIndex ssr=SsrMode::Async/>
                         <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
+                        <Route path=StaticSegment(r::SEARCH_SEGMENT) view=pages::SearchPage ssr=SsrMode::Async/>
                         <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
                         <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
                         <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>

@@ -457,6 +457,22 @@ impl EditorStart {
     }
 }
 
+/// What a search found, or why it was not run (in the reader's language).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SearchResults {
+    Hits(Vec<SearchHit>),
+    Refused(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    pub lesson_title: String,
+    pub heading: String,
+    pub href: String,
+    /// The snippet, each piece marked when it matched.
+    pub snippet: Vec<(String, bool)>,
+}
+
 /// A check's name and what it asks, in `lang`.
 pub fn check_words(
     check: grading_protocol::CheckId,

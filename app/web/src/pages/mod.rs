@@ -5,6 +5,7 @@ mod instructor;
 mod lesson;
 mod not_found;
 mod run_vs_model;
+mod search;
 mod submission;
 mod xp;
 
@@ -16,6 +17,7 @@ pub use lesson::LessonPage;
 #[cfg(feature = "ssr")]
 pub(crate) use lesson::{learner_part, LearnerPart, LearnerState};
 pub use not_found::NotFound;
+pub use search::SearchPage;
 pub use submission::SubmissionPage;
 pub use xp::XpPage;
 

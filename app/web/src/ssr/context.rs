@@ -15,6 +15,8 @@ use crate::model::{ProgressView, Progressed};
 #[derive(Clone)]
 pub struct AppContext {
     pub rules: Rules,
+    /// The search index of the course as it is now.
+    pub search: std::sync::Arc<lockstep_search::LiveSearch>,
     /// What every lesson page has fresh on each request.
     pub request_parts: RequestParts,
 }

@@ -1,0 +1,112 @@
+//! Search across the course: a GET form (`/search?q=…`, `/ko/search?q=…`), so it works without
+//! JavaScript; with it, the results follow what is typed. A snippet's matches are `<mark>`s
+//! around text nodes: the page never takes HTML from the index.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+use crate::api::search;
+use crate::model::{SearchHit, SearchResults};
+
+#[component]
+pub fn SearchPage() -> impl IntoView {
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).search;
+    let query = use_query_map();
+    let q = move || query.read().get("q").unwrap_or_default();
+    let results = Resource::new(
+        move || (q(), lang),
+        |(q, lang)| async move {
+            if q.trim().is_empty() {
+                Ok(None)
+            } else {
+                search(q, lang).await.map(Some)
+            }
+        },
+    );
+    let action = lang.path(lockstep_routes::SEARCH);
+    let navigate = use_navigate();
+    let typed = {
+        let action = action.clone();
+        move |ev: leptos::ev::Event| {
+            let value = event_target_value(&ev);
+            let to = format!("{action}?q={}", encode(&value));
+            navigate(&to, NavigateOptions { replace: true, scroll: false, ..Default::default() });
+        }
+    };
+    view! {
+        <Title text=w.title/>
+        <section class="search-page">
+            <h1>{w.title}</h1>
+            <form method="get" action=action role="search" class="search-form">
+                <label for="search-q">{w.label}</label>
+                <input id="search-q" type="search" name="q" value=q() maxlength="200" on:input=typed autocomplete="off"/>
+                <button type="submit" class="primary">{w.button}</button>
+            </form>
+            <p class="muted">{w.hint}</p>
+            <Transition fallback=move || view! { <p class="loading">{w.loading}</p> }>
+                {move || Suspend::new(async move {
+                    match results.await {
+                        Ok(None) => ().into_any(),
+                        Ok(Some(SearchResults::Refused(why))) => {
+                            view! { <p class="form-error" role="alert" data-role="search-refused">{why}</p> }.into_any()
+                        }
+                        Ok(Some(SearchResults::Hits(hits))) if hits.is_empty() => {
+                            view! { <p data-role="search-nothing">{(w.nothing)(&q())}</p> }.into_any()
+                        }
+                        Ok(Some(SearchResults::Hits(hits))) => view! { <Hits hits/> }.into_any(),
+                        Err(e) => view! { <p class="error">{w.failed} {e.to_string()}</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn Hits(hits: Vec<SearchHit>) -> impl IntoView {
+    let w = &crate::use_t().search;
+    view! {
+        <p class="muted" role="status" data-role="search-count">{(w.found)(hits.len())}</p>
+        <ol class="search-results" data-role="search-results">
+            {hits
+                .into_iter()
+                .map(|h| {
+                    let crumb = (h.heading != h.lesson_title).then(|| view! { <span class="muted">{h.lesson_title.clone()} " › "</span> });
+                    view! {
+                        <li>
+                            <p class="search-hit-title">{crumb} <a href=h.href>{h.heading}</a></p>
+                            <p class="search-snippet">
+                                {h.snippet
+                                    .into_iter()
+                                    .map(|(text, matched)| {
+                                        if matched {
+                                            view! { <mark>{text}</mark> }.into_any()
+                                        } else {
+                                            text.into_any()
+                                        }
+                                    })
+                                    .collect_view()}
+                            </p>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ol>
+    }
+}
+
+/// `q` as a query string value.
+fn encode(q: &str) -> String {
+    q.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            b' ' => "+".to_string(),
+            b => format!("%{b:02X}"),
+        })
+        .collect()
+}
