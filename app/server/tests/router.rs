@@ -23,12 +23,12 @@ fn copy_course() -> tempfile::TempDir {
 }
 
 /// Where the lesson page's "Mark lesson complete" form posts to.
-/// The action of the first form that is not a quiz's: the lesson's "Mark complete".
+/// The action of the first server function's form: the lesson's "Mark complete".
 fn form_action(html: &str) -> String {
     html.split("action=\"")
         .skip(1)
         .filter_map(|s| s.split('"').next())
-        .find(|a| !a.contains("/quizzes/"))
+        .find(|a| a.starts_with("/api/"))
         .expect("a form")
         .to_string()
 }
@@ -521,7 +521,11 @@ fn exploring_a_simulation_earns_its_xp_once_and_only_for_real_simulations() {
         let gained: serde_json::Value = serde_json::from_str(&first.body).unwrap();
         assert_eq!(gained["xp"], 10, "the server decides: 10 XP, whatever the request says");
         assert_eq!(gained["progress"]["xp"], 10);
-        assert_eq!(gained["achievements"], serde_json::json!(["Hands on"]));
+        // Named in both languages: the page shows the reader's.
+        assert_eq!(
+            gained["achievements"],
+            serde_json::json!([{"en": "Hands on", "ko": "직접 해보기"}])
+        );
         let cookie = learner_cookie(&first);
         let again = explore(&app, "slug=dataparallel&index=0", Some(&cookie)).await;
         let again: serde_json::Value = serde_json::from_str(&again.body).unwrap();

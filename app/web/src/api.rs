@@ -41,7 +41,11 @@ pub async fn get_lesson_learner(
 
 /// Records that the learner finished a lesson. Works as a plain form post without JavaScript.
 #[server]
-pub async fn complete_lesson(slug: String, lang: crate::Lang) -> Result<(), ServerFnError> {
+pub async fn complete_lesson(
+    slug: String,
+    // The page's, for the words of what it earned; a form without it gets English.
+    #[server(default)] lang: crate::Lang,
+) -> Result<(), ServerFnError> {
     let ctx = crate::ssr::context()?;
     ctx.complete_lesson(&slug, lang).await
 }
