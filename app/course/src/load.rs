@@ -137,9 +137,9 @@ pub fn translation_dir(dir: &Path, lang: Lang) -> PathBuf {
 
 /// A translation of `source`: loaded like any course, then each lesson compared with the
 /// lesson it translates ([`crate::parity`]). A structural difference is a problem of the
-/// translated lesson, which then does not serve; a source lesson not translated yet is a
-/// warning (the source is served in its place), so a translation can land lesson by lesson, and
-/// so is a translation made from an older version of its source.
+/// translated lesson, which then does not serve; a source lesson not translated yet is listed in
+/// [`Translation::missing`] (the source is served in its place); a translation made from an
+/// older version of its source is a warning.
 pub fn load_translation(
     source: &Course,
     dir: &Path,
@@ -192,12 +192,15 @@ pub fn load_translation(
         .iter()
         .filter(|s| !course.lessons.iter().any(|t| t.file() == s.file()))
         .map(|s| {
-            let message = format!("warning: not translated yet: {} is served instead", s.file());
+            let message = format!(
+                "not translated yet: add {0}, a translation of {0} (meanwhile {0} is served in \
+                 its place)",
+                s.file()
+            );
             Diagnostic::new(s.file(), 1, message)
         })
         .collect::<Vec<_>>();
-    warnings.extend(missing);
-    Ok(Translation { course, headings, warnings })
+    Ok(Translation { course, headings, warnings, missing })
 }
 
 /// A course's translation, checked against its source.
@@ -206,9 +209,12 @@ pub struct Translation {
     pub course: Course,
     /// Per translated lesson (by slug), its heading ids with the source's each stands for.
     pub headings: BTreeMap<String, crate::parity::HeadingMap>,
-    /// Source lessons with no translation, and translations made from an older version of
-    /// their source: the translation (or the source) serves, but a translator has work.
+    /// Translations made from an older version of their source: the translation serves, but
+    /// a translator has work.
     pub warnings: Vec<Diagnostic>,
+    /// Source lessons with no translation: a problem for `lessons check`, though the source
+    /// lesson serves in its place meanwhile.
+    pub missing: Vec<Diagnostic>,
 }
 
 fn unreadable(name: &str, message: String) -> Parsed {

@@ -76,15 +76,21 @@ fn a_translation_is_checked_against_its_source() {
         (out.status.code(), text)
     };
 
-    // A faithful translation of one lesson: the other is not translated yet, a warning.
+    // A faithful translation of one lesson: the other is not translated yet, a problem.
     std::fs::write(ko.join("01-a.md"), translation(&quiz(false), &version)).unwrap();
     let (code, text) = check();
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("ko/02-b.md:1: not translated yet: add 02-b.md"), "{text}");
+    assert!(text.contains("3 lessons checked, 1 problem(s)"), "{text}");
+    // Both translated: clean.
+    let two = lesson(2, "둘", &quiz(false));
+    let two_version = lockstep_course::lesson::version(&lesson(2, "Two", &quiz(false)));
+    let two =
+        two.replacen("xp = 10\n", &format!("xp = 10\ntranslated_from = \"{two_version}\"\n"), 1);
+    std::fs::write(ko.join("02-b.md"), two).unwrap();
+    let (code, text) = check();
     assert_eq!(code, Some(0), "{text}");
-    assert!(
-        text.contains("ko/02-b.md:1: warning: not translated yet: 02-b.md is served instead"),
-        "{text}"
-    );
-    assert!(text.contains("3 lessons checked, no problems, 1 warning(s)"), "{text}");
+    assert!(text.contains("4 lessons checked, no problems"), "{text}");
 
     // The correct option moved in translation: a problem at the quiz's line.
     std::fs::write(ko.join("01-a.md"), translation(&quiz(true), &version)).unwrap();

@@ -114,6 +114,7 @@ fn check_course(dir: &Path, course: &Course) -> ExitCode {
             Ok(t) => {
                 lessons += t.course.lessons.len();
                 t.course.diagnostics().for_each(|d| print(&translated, d, true));
+                t.missing.iter().for_each(|d| print(&translated, d, true));
                 t.course.warnings().iter().for_each(|w| print(&translated, w, false));
                 t.warnings.iter().for_each(|w| print(&translated, w, false));
             }
