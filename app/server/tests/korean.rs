@@ -173,3 +173,54 @@ fn a_quiz_answered_in_korean_counts_in_english_and_once() {
         assert!(xp.body.contains("20 XP"), "{}", xp.body);
     })
 }
+
+#[test]
+fn account_forms_and_a_submission_work_in_korean_without_javascript() {
+    on_runtime(async {
+        let app = app(&course_dir()).await;
+        let mut jar = Jar::default();
+        let account = jar.get(&app, "/ko/account").await;
+        assert!(account.body.contains(r#"action="/ko/account/sign-up""#), "{}", account.body);
+
+        // A refused form comes back to the Korean page.
+        let weak = jar
+            .post(
+                &app,
+                "/ko/account/sign-up",
+                &[("email", "min@example.org"), ("password", "short")],
+            )
+            .await;
+        assert_eq!(weak.status, StatusCode::SEE_OTHER);
+        assert_eq!(weak.headers[header::LOCATION], "/ko/account");
+        let page = jar.get(&app, "/ko/account").await;
+        assert!(page.body.contains(r#"data-role="form-error""#), "{}", page.body);
+
+        // Signed up: back to the Korean home, signed in.
+        let ok = jar
+            .post(
+                &app,
+                "/ko/account/sign-up",
+                &[("email", "min@example.org"), ("password", "a long enough password")],
+            )
+            .await;
+        assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
+        assert_eq!(ok.headers[header::LOCATION], "/ko");
+        let home = jar.get(&app, "/ko").await;
+        assert!(home.body.contains("계정으로 로그인됨"), "{}", home.body);
+
+        // A script submitted from the Korean exercise page: its page is Korean.
+        let exercise = jar.get(&app, "/ko/exercises/ddp-conversion").await;
+        assert!(exercise.body.contains(r#"action="/ko/api/submissions""#), "{}", exercise.body);
+        let fields = [
+            ("exercise", "ddp-conversion"),
+            ("file_name", "train.py"),
+            ("script", "print('typed')\n"),
+        ];
+        let sent = jar.post_multipart(&app, "/ko/api/submissions", &fields, ("", b"")).await;
+        assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+        let to = sent.headers[header::LOCATION].to_str().unwrap().to_string();
+        assert!(to.starts_with("/ko/submissions/"), "{to}");
+        let submission = jar.get(&app, &to).await;
+        assert!(submission.body.contains("채점 머신을 기다리는 중입니다"), "{}", submission.body);
+    })
+}
