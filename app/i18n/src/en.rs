@@ -112,6 +112,8 @@ pub static EN: Catalogue = Catalogue {
         yours_not_correct: "your answer, not correct",
         correct_not_chosen: "correct, not chosen",
         yours: "your answer",
+        stale: "This quiz was answered elsewhere since this page loaded, so its options are in \
+                a new order; nothing was recorded. Here it is again.",
     },
     xp: XpWords {
         title: "How XP works",
@@ -163,6 +165,29 @@ pub static EN: Catalogue = Catalogue {
         password_rule: "Password (at least 10 characters)",
         create_button: "Create account",
         no_email: "No email is ever sent. If you forget your password, ask your instructor to reset it.",
+        email_invalid: "Enter an email address such as ada@example.org.",
+        email_taken: "An account with this email already exists. Sign in instead.",
+        password_weak: |why| format!("Choose a stronger password: {why}."),
+        weak_too_short: "use at least 10 characters",
+        weak_too_long: "use at most 256 bytes",
+        weak_has_email: "do not use your email in it",
+        weak_common: "this one is among the first that attackers try",
+        wrong_credentials: "The email or the password is wrong.",
+        current_password_wrong: "Your current password is wrong.",
+        too_many_attempts: |m| format!("Too many failed sign-ins. Try again in {m} minutes."),
+        too_many_sign_ups: |m| {
+            format!("Too many sign-ups from your network. Try again in {m} minutes.")
+        },
+        signed_in_as: |email| format!("Signed in as {email}."),
+        password_changed: "Password changed. Other devices are signed out and your terminal \
+                           token is revoked.",
+        merged_item: |kind, n| match (n, kind) {
+            (1, kind) => format!("1 {kind}"),
+            (n, "quiz") => format!("{n} quizzes"),
+            (n, kind) => format!("{n} {kind}s"),
+        },
+        merged: |items, xp| format!(" Merged from this browser: {items} (+{xp} XP)."),
+        already_had: |n| format!(" {n} already in your account, counted once."),
     },
     exercise: ExerciseWords {
         loading: "Loading the exercise…",

@@ -109,6 +109,8 @@ pub static KO: Catalogue = Catalogue {
         yours_not_correct: "내 답, 오답",
         correct_not_chosen: "정답, 고르지 않음",
         yours: "내 답",
+        stale: "이 페이지를 연 뒤 다른 곳에서 이 퀴즈에 답해서 보기 순서가 바뀌었습니다. 아무것도 \
+                기록하지 않았으니 다시 풀어 보세요.",
     },
     xp: XpWords {
         title: "XP는 이렇게 쌓입니다",
@@ -160,6 +162,36 @@ pub static KO: Catalogue = Catalogue {
         password_rule: "비밀번호 (10자 이상)",
         create_button: "계정 만들기",
         no_email: "이메일은 보내지 않습니다. 비밀번호를 잊어버렸다면 강사에게 초기화를 요청하세요.",
+        email_invalid: "ada@example.org 같은 이메일 주소를 입력하세요.",
+        email_taken: "이 이메일로 만든 계정이 이미 있습니다. 로그인하세요.",
+        password_weak: |why| format!("더 강한 비밀번호를 고르세요: {why}."),
+        weak_too_short: "10자 이상으로 만드세요",
+        weak_too_long: "256바이트 이하로 만드세요",
+        weak_has_email: "이메일을 넣지 마세요",
+        weak_common: "공격자가 가장 먼저 시도하는 비밀번호 중 하나입니다",
+        wrong_credentials: "이메일 또는 비밀번호가 틀렸습니다.",
+        current_password_wrong: "현재 비밀번호가 틀렸습니다.",
+        too_many_attempts: |m| format!("로그인 실패가 너무 많습니다. {m}분 뒤에 다시 시도하세요."),
+        too_many_sign_ups: |m| {
+            format!("이 네트워크에서 가입이 너무 많습니다. {m}분 뒤에 다시 시도하세요.")
+        },
+        signed_in_as: |email| format!("{email} 계정으로 로그인했습니다."),
+        password_changed: "비밀번호를 바꿨습니다. 다른 기기는 로그아웃되고 터미널 토큰도 \
+                           폐기되었습니다.",
+        merged_item: |kind, n| {
+            let name = match kind {
+                "lesson" => "레슨",
+                "simulation" => "시뮬레이션",
+                "quiz" => "퀴즈",
+                "perfect score" => "만점",
+                "exercise" => "과제",
+                "first-try pass" => "첫 제출 통과",
+                other => other,
+            };
+            format!("{name} {n}개")
+        },
+        merged: |items, xp| format!(" 이 브라우저의 기록을 합쳤습니다: {items} (+{xp} XP)."),
+        already_had: |n| format!(" {n}건은 이미 계정에 있어 한 번만 셉니다."),
     },
     exercise: ExerciseWords {
         loading: "과제를 불러오는 중…",

@@ -141,6 +141,8 @@ pub struct Quiz {
     pub yours_not_correct: &'static str,
     pub correct_not_chosen: &'static str,
     pub yours: &'static str,
+    /// The quiz was answered in another tab since this page loaded.
+    pub stale: &'static str,
 }
 
 /// The XP page. The rules' and achievements' words are in `lockstep-xp`, beside the rules.
@@ -186,6 +188,25 @@ pub struct AccountWords {
     pub password_rule: &'static str,
     pub create_button: &'static str,
     pub no_email: &'static str,
+    // What the account forms answer, and what signing in says.
+    pub email_invalid: &'static str,
+    pub email_taken: &'static str,
+    pub password_weak: fn(why: &str) -> String,
+    pub weak_too_short: &'static str,
+    pub weak_too_long: &'static str,
+    pub weak_has_email: &'static str,
+    pub weak_common: &'static str,
+    pub wrong_credentials: &'static str,
+    pub current_password_wrong: &'static str,
+    pub too_many_attempts: fn(minutes: i64) -> String,
+    pub too_many_sign_ups: fn(minutes: i64) -> String,
+    pub signed_in_as: fn(email: &str) -> String,
+    pub password_changed: &'static str,
+    /// What sign-in merged from the browser: each kind of action with its count, by kind
+    /// (`lesson`, `simulation`, `quiz`, `perfect score`, `exercise`, `first-try pass`).
+    pub merged_item: fn(kind: &str, n: usize) -> String,
+    pub merged: fn(items: &str, xp: u32) -> String,
+    pub already_had: fn(n: u64) -> String,
 }
 
 pub struct ExerciseWords {

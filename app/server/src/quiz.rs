@@ -28,10 +28,7 @@ pub async fn answer(
     let answer = parse_answers(&body).map_err(|why| refused(&why))?;
     let answered = state.rules().answer_quiz(&requester, &slug, index, &answer).await;
     let (message, cookie) = match answered {
-        Ok(Answered::Stale) => {
-            let message = "This quiz was answered elsewhere since this page loaded, so its options are in a new order; nothing was recorded. Here it is again.";
-            (Some(message.to_string()), None)
-        }
+        Ok(Answered::Stale) => (Some(lockstep_i18n::t(lang).quiz.stale.to_string()), None),
         Ok(Answered::Recorded { recorded, cookie }) => {
             let account = requester.account().map(|a| &*a.email);
             (

@@ -193,7 +193,11 @@ fn account_forms_and_a_submission_work_in_korean_without_javascript() {
         assert_eq!(weak.status, StatusCode::SEE_OTHER);
         assert_eq!(weak.headers[header::LOCATION], "/ko/account");
         let page = jar.get(&app, "/ko/account").await;
-        assert!(page.body.contains(r#"data-role="form-error""#), "{}", page.body);
+        assert!(
+            page.body.contains("더 강한 비밀번호를 고르세요: 10자 이상으로 만드세요."),
+            "{}",
+            page.body
+        );
 
         // Signed up: back to the Korean home, signed in.
         let ok = jar
@@ -207,6 +211,7 @@ fn account_forms_and_a_submission_work_in_korean_without_javascript() {
         assert_eq!(ok.headers[header::LOCATION], "/ko");
         let home = jar.get(&app, "/ko").await;
         assert!(home.body.contains("계정으로 로그인됨"), "{}", home.body);
+        assert!(home.body.contains("min@example.org 계정으로 로그인했습니다."), "the notice");
 
         // A script submitted from the Korean exercise page: its page is Korean.
         let exercise = jar.get(&app, "/ko/exercises/ddp-conversion").await;

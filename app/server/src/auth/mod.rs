@@ -17,10 +17,13 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
+use lockstep_i18n::{t, Lang};
 use lockstep_rules::flash::{self, FORM_EMAIL, FORM_ERROR};
 use lockstep_rules::requester::{SignedIn, SIGNED_IN};
 use lockstep_rules::{learner_cookie, unix_now, Requester};
 use lockstep_store::Account;
+
+use crate::language::PageLang;
 use lockstep_xp::Action;
 use policy::FormError;
 use serde::Deserialize;
@@ -59,6 +62,7 @@ pub struct PasswordChange {
 
 pub async fn sign_up(
     State(state): State<AppState>,
+    PageLang(lang): PageLang,
     session: Session,
     headers: HeaderMap,
     address: Option<Extension<ConnectInfo<SocketAddr>>>,
@@ -87,13 +91,14 @@ pub async fn sign_up(
             .await?
             .ok_or(FormError::EmailTaken)?;
         tracing::info!("account {} signed up", account.id);
-        sign_in_as(&state, &session, &headers, &account).await
+        sign_in_as(&state, &session, &headers, &account, lang).await
     };
-    finish(&session, outcome.await, Some(("sign-up", &typed))).await
+    finish(&session, outcome.await, Some(("sign-up", &typed)), lang).await
 }
 
 pub async fn sign_in(
     State(state): State<AppState>,
+    PageLang(lang): PageLang,
     session: Session,
     headers: HeaderMap,
     address: Option<Extension<ConnectInfo<SocketAddr>>>,
@@ -129,12 +134,12 @@ pub async fn sign_in(
                 // The right password: no failure after all, for the account or the address.
                 store.clear_attempts(&account_limit.key).await?;
                 store.forgive(&attempt, &address_limit.key).await?;
-                sign_in_as(&state, &session, &headers, &account).await
+                sign_in_as(&state, &session, &headers, &account, lang).await
             }
             _ => Err(FormError::WrongCredentials.into()),
         }
     };
-    finish(&session, outcome.await, Some(("sign-in", &typed))).await
+    finish(&session, outcome.await, Some(("sign-in", &typed)), lang).await
 }
 
 pub async fn sign_out(session: Session) -> Response {
@@ -146,6 +151,7 @@ pub async fn sign_out(session: Session) -> Response {
 
 pub async fn change_password(
     State(state): State<AppState>,
+    PageLang(lang): PageLang,
     session: Session,
     requester: Requester,
     Form(form): Form<PasswordChange>,
@@ -176,15 +182,10 @@ pub async fn change_password(
         // session carries on under a new id.
         session.cycle_id().await?;
         session.insert(SIGNED_IN, SignedIn::today(account.id, epoch)).await?;
-        flash::leave_notice(
-            &session,
-            "Password changed. Other devices are signed out and your terminal token is revoked."
-                .into(),
-        )
-        .await?;
+        flash::leave_notice(&session, t(lang).account.password_changed.into()).await?;
         Ok(crate::see_other(lockstep_routes::ACCOUNT, None))
     };
-    finish(&session, outcome.await, None).await
+    finish(&session, outcome.await, None, lang).await
 }
 
 /// Starts a signed-in session for `account` and merges this browser's anonymous progress.
@@ -193,6 +194,7 @@ async fn sign_in_as(
     session: &Session,
     headers: &HeaderMap,
     account: &Account,
+    lang: Lang,
 ) -> Result<Response, AuthError> {
     // A new session id on every sign-in: an id planted before it (session fixation) is useless.
     session.cycle_id().await?;
@@ -200,7 +202,7 @@ async fn sign_in_as(
     // Only a learner this server issued and has not merged yet: a planted or replayed cookie
     // merges nothing.
     let Some(anonymous) = state.rules().anonymous_learner(headers).await? else {
-        flash::leave_notice(session, format!("Signed in as {}.", account.email)).await?;
+        flash::leave_notice(session, (t(lang).account.signed_in_as)(&account.email)).await?;
         return Ok(crate::see_other(lockstep_routes::HOME, None));
     };
     let store = &state.context.store;
@@ -216,7 +218,7 @@ async fn sign_in_as(
     );
     flash::leave_notice(
         session,
-        merge_message(&account.email, &merged.moved, merged.already_had, gained),
+        merge_message(&account.email, &merged.moved, merged.already_had, gained, lang),
     )
     .await?;
     Ok(crate::see_other(lockstep_routes::HOME, Some(state.context.learner_cookie.forget())))
@@ -224,7 +226,8 @@ async fn sign_in_as(
 
 /// "Signed in as ada@example.org. Merged from this browser: 2 lessons, 1 quiz (+170 XP);
 /// 1 was already in your account."
-fn merge_message(email: &str, moved: &[Action], already_had: u64, xp: u32) -> String {
+fn merge_message(email: &str, moved: &[Action], already_had: u64, xp: u32, lang: Lang) -> String {
+    let w = &t(lang).account;
     let mut counts: Vec<(&str, usize)> = Vec::new();
     for action in moved {
         let name = match action {
@@ -240,20 +243,13 @@ fn merge_message(email: &str, moved: &[Action], already_had: u64, xp: u32) -> St
             None => counts.push((name, 1)),
         }
     }
-    let mut message = format!("Signed in as {email}.");
+    let mut message = (w.signed_in_as)(email);
     if !counts.is_empty() {
-        let parts: Vec<String> = counts
-            .iter()
-            .map(|(name, n)| match (*n, *name) {
-                (1, name) => format!("1 {name}"),
-                (n, "quiz") => format!("{n} quizzes"),
-                (n, name) => format!("{n} {name}s"),
-            })
-            .collect();
-        message += &format!(" Merged from this browser: {} (+{xp} XP).", parts.join(", "));
+        let parts: Vec<String> = counts.iter().map(|(kind, n)| (w.merged_item)(kind, *n)).collect();
+        message += &(w.merged)(&parts.join(", "), xp);
     }
     if already_had > 0 {
-        message += &format!(" {already_had} already in your account, counted once.");
+        message += &(w.already_had)(already_had);
     }
     message
 }
@@ -302,12 +298,13 @@ async fn finish(
     session: &Session,
     outcome: Result<Response, AuthError>,
     typed: Option<(&str, &str)>,
+    lang: Lang,
 ) -> Response {
     match outcome {
         Ok(response) => response,
         Err(AuthError::Form(e)) => {
             let kept = async {
-                session.insert(FORM_ERROR, e.to_string()).await?;
+                session.insert(FORM_ERROR, e.words(lang)).await?;
                 if let Some((form, email)) = typed {
                     // Only a plausible length is kept: it is shown back in the form.
                     let email: String = email.trim().chars().take(254).collect();
@@ -336,12 +333,14 @@ mod tests {
     fn the_merge_is_said_in_words() {
         let lesson = |s: &str| Action::LessonCompleted { lesson: s.into() };
         let quiz = Action::QuizPassed { lesson: "a".into(), quiz: 0 };
-        assert_eq!(merge_message("a@b.org", &[], 0, 0), "Signed in as a@b.org.");
+        assert_eq!(merge_message("a@b.org", &[], 0, 0, Lang::En), "Signed in as a@b.org.");
         assert_eq!(
-            merge_message("a@b.org", &[lesson("a"), quiz.clone(), lesson("b")], 1, 170),
+            merge_message("a@b.org", &[lesson("a"), quiz.clone(), lesson("b")], 1, 170, Lang::En),
             "Signed in as a@b.org. Merged from this browser: 2 lessons, 1 quiz (+170 XP). \
              1 already in your account, counted once."
         );
-        assert!(merge_message("a@b.org", &[quiz.clone(), quiz], 0, 40).contains("2 quizzes"));
+        assert!(
+            merge_message("a@b.org", &[quiz.clone(), quiz], 0, 40, Lang::En).contains("2 quizzes")
+        );
     }
 }

@@ -37,7 +37,7 @@ pub enum FormError {
     #[error("An account with this email already exists. Sign in instead.")]
     EmailTaken,
     #[error("Choose a stronger password: {0}.")]
-    PasswordWeak(&'static str),
+    PasswordWeak(Weakness),
     /// The same words whether the email has no account or the password is wrong, so the form
     /// does not tell which emails have accounts.
     #[error("The email or the password is wrong.")]
@@ -48,6 +48,49 @@ pub enum FormError {
     TooManyAttempts(i64),
     #[error("Too many sign-ups from your network. Try again in {0} minutes.")]
     TooManySignUps(i64),
+}
+
+/// Why a password is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weakness {
+    TooShort,
+    TooLong,
+    HasEmail,
+    Common,
+}
+
+impl std::fmt::Display for Weakness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.words(lockstep_routes::Lang::En))
+    }
+}
+
+impl Weakness {
+    fn words(self, lang: lockstep_routes::Lang) -> &'static str {
+        let w = &lockstep_i18n::t(lang).account;
+        match self {
+            Weakness::TooShort => w.weak_too_short,
+            Weakness::TooLong => w.weak_too_long,
+            Weakness::HasEmail => w.weak_has_email,
+            Weakness::Common => w.weak_common,
+        }
+    }
+}
+
+impl FormError {
+    /// What the form says, in the language of the page it was posted from.
+    pub fn words(&self, lang: lockstep_routes::Lang) -> String {
+        let w = &lockstep_i18n::t(lang).account;
+        match self {
+            FormError::EmailInvalid => w.email_invalid.into(),
+            FormError::EmailTaken => w.email_taken.into(),
+            FormError::PasswordWeak(why) => (w.password_weak)(why.words(lang)),
+            FormError::WrongCredentials => w.wrong_credentials.into(),
+            FormError::CurrentPasswordWrong => w.current_password_wrong.into(),
+            FormError::TooManyAttempts(m) => (w.too_many_attempts)(*m),
+            FormError::TooManySignUps(m) => (w.too_many_sign_ups)(*m),
+        }
+    }
 }
 
 /// Trimmed and lower-cased, so `Ada@Example.org ` and `ada@example.org` are one account.
@@ -68,21 +111,21 @@ pub fn normalize_email(raw: &str) -> Result<String, FormError> {
 pub fn check_password(password: &str, email: &str) -> Result<(), FormError> {
     let chars = password.chars().count();
     if chars < MIN_PASSWORD_CHARS {
-        return Err(FormError::PasswordWeak("use at least 10 characters"));
+        return Err(FormError::PasswordWeak(Weakness::TooShort));
     }
     if password.len() > MAX_PASSWORD_BYTES {
-        return Err(FormError::PasswordWeak("use at most 256 bytes"));
+        return Err(FormError::PasswordWeak(Weakness::TooLong));
     }
     let lower = password.to_lowercase();
     let local = email.split('@').next().unwrap_or_default();
     if lower == email || (local.len() >= 4 && lower.contains(local)) {
-        return Err(FormError::PasswordWeak("do not use your email in it"));
+        return Err(FormError::PasswordWeak(Weakness::HasEmail));
     }
     let mut distinct: Vec<char> = lower.chars().collect();
     distinct.sort_unstable();
     distinct.dedup();
     if distinct.len() < 4 || COMMON.contains(&lower.as_str()) {
-        return Err(FormError::PasswordWeak("this one is among the first that attackers try"));
+        return Err(FormError::PasswordWeak(Weakness::Common));
     }
     Ok(())
 }
