@@ -91,33 +91,47 @@ pub fn check(prose: &Prose, this: u32, lessons: &Lessons<'_>) -> Vec<(usize, Str
 }
 
 /// The lesson numbers `text` names: `lesson 6`, `Lesson 6's`, `lessons 2 to 9` (both ends),
-/// `lessons 7–10`.
+/// `lessons 7–10`; in Korean `레슨 6`, `레슨 6에서` (a particle follows the number), `레슨 2와 3`,
+/// `레슨 3부터 9까지`.
 fn mentions(text: &str) -> Vec<u32> {
     let lower = text.to_lowercase();
     let mut out = Vec::new();
-    let mut rest = lower.as_str();
-    while let Some(at) = rest.find("lesson") {
-        let after = &rest[at + "lesson".len()..];
-        let after = after.strip_prefix('s').unwrap_or(after);
-        let word_start = at == 0 || !rest[..at].ends_with(char::is_alphanumeric);
-        rest = after;
-        let Some(after) = after.strip_prefix(' ') else { continue };
-        let (first, tail) = number(after);
-        let Some(first) = first.filter(|_| word_start) else { continue };
-        out.push(first);
-        for joint in [" to ", "–", "-", " and "] {
-            if let Some((Some(last), _)) = tail.strip_prefix(joint).map(number) {
-                out.push(last);
+    for (word, joints, particles) in [
+        ("lesson", &[" to ", "–", "-", " and "][..], false),
+        ("레슨", &["와 ", "과 ", "부터 ", "–", "-", "~"][..], true),
+    ] {
+        let mut rest = lower.as_str();
+        while let Some(at) = rest.find(word) {
+            let after = &rest[at + word.len()..];
+            let after = if particles { after } else { after.strip_prefix('s').unwrap_or(after) };
+            let word_start = at == 0 || !rest[..at].ends_with(char::is_alphanumeric);
+            rest = after;
+            let Some(after) = after.strip_prefix(' ') else { continue };
+            let (first, tail) = number(after, particles);
+            let Some(first) = first.filter(|_| word_start) else { continue };
+            out.push(first);
+            for joint in joints {
+                if let Some((Some(last), _)) =
+                    tail.strip_prefix(joint).map(|t| number(t, particles))
+                {
+                    out.push(last);
+                }
             }
         }
     }
     out
 }
 
-/// The number `s` starts with, and what follows it.
-fn number(s: &str) -> (Option<u32>, &str) {
+/// The number `s` starts with, and what follows it. `particles`: Korean, where a particle may
+/// follow a number directly (`6에서`); a Latin letter or digit never may (`6a` is no number).
+fn number(s: &str, particles: bool) -> (Option<u32>, &str) {
     let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    let whole = !s[end..].starts_with(char::is_alphanumeric);
+    let next = s[end..].chars().next();
+    let whole = match next {
+        None => true,
+        Some(c) if particles && ('가'..='힣').contains(&c) => true,
+        Some(c) => !c.is_alphanumeric(),
+    };
     (s[..end].parse().ok().filter(|_| whole), &s[end..])
 }
 
@@ -162,6 +176,12 @@ mod tests {
     fn lesson_numbers_are_read_as_a_reader_reads_them() {
         assert_eq!(mentions("As lesson 6's table shows"), [6]);
         assert_eq!(mentions("Lessons 2 to 9 use DDP; lesson 10 does not"), [2, 9, 10]);
+        // Korean: a particle follows the number; ranges and pairs name both ends.
+        assert_eq!(mentions("레슨 6에서 본 것처럼"), [6]);
+        assert_eq!(mentions("다음 두 레슨(레슨 2와 3)에서"), [2, 3]);
+        assert_eq!(mentions("레슨 3부터 9까지는 DDP를 씁니다"), [3, 9]);
+        assert_eq!(mentions("플레슨 4"), Vec::<u32>::new(), "inside another word");
+        assert_eq!(mentions("레슨 6a"), Vec::<u32>::new());
         assert_eq!(mentions("lessons 7–10 and lesson 3"), [7, 10, 3]);
         assert!(mentions("a lesson learned, lessons 5a, sublesson 4").is_empty());
     }
