@@ -11,8 +11,9 @@ use grading_checks::record::RankRecord;
 use grading_checks::resume::CrashPlan;
 use grading_protocol::live::Event;
 use grading_protocol::{
-    Check, ErrorInfo, Limits, RunReport, RunRole, Settings, Status, Verdict, Versions, SCHEMA,
+    Check, ErrorInfo, Limits, RunReport, RunRole, Said, Settings, Status, Verdict, Versions, SCHEMA,
 };
+use lockstep_routes::Lang;
 
 use crate::env::{probe, Environment};
 use crate::gather;
@@ -186,14 +187,15 @@ impl Job<'_> {
     pub(crate) fn verdict(
         &mut self,
         status: Status,
-        summary: String,
+        summary: Said,
         error: Option<ErrorInfo>,
         checks: Vec<Check>,
     ) -> Verdict {
         Verdict {
             schema: SCHEMA,
             status,
-            summary,
+            summary: summary.say(Lang::En),
+            summary_words: Some(summary),
             script: self.script_name.clone(),
             nproc: self.nproc,
             backend: self.env.backend().into(),

@@ -13,6 +13,7 @@ use gpu_runner::grade::{grade, grade_reporting, Options};
 use gpu_runner::grading_checks::exercises::{self, Exercise};
 use gpu_runner::grading_checks::resume::CrashPlan;
 use gpu_runner::protocol::Status;
+use lockstep_routes::Lang;
 
 #[derive(Parser)]
 #[command(
@@ -54,6 +55,9 @@ struct GradeArgs {
     /// Print the verdict as JSON (gpu-runner/RESULT.md) instead of a report.
     #[arg(long)]
     json: bool,
+    /// The report's language, en or ko [default: from LC_ALL, LC_MESSAGES or LANG].
+    #[arg(long, value_name = "LANG")]
+    lang: Option<Lang>,
     /// How many times each of the N-process and 1-process runs is made for the speedup.
     #[arg(long, default_value_t = 2)]
     repeats: u32,
@@ -178,7 +182,13 @@ fn run(command: Command) -> Result<ExitCode> {
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&verdict)?);
             } else {
-                print!("{}", verdict.report());
+                let lang = args.lang.unwrap_or_else(|| Lang::of_environment(|k| std::env::var(k).ok()));
+                // This runner has no course, so no translation's heading ids: a check's section
+                // is linked in the course's own language.
+                let section = |c: &gpu_runner::protocol::Check| {
+                    lockstep_routes::lesson_section(&c.section.lesson, Some(&c.section.heading))
+                };
+                print!("{}", verdict.report_in(lang, &section));
             }
             Ok(match verdict.status {
                 Status::Pass => ExitCode::SUCCESS,

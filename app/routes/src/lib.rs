@@ -41,6 +41,25 @@ impl Lang {
         Lang::ALL.into_iter().find(|l| l.code().eq_ignore_ascii_case(code))
     }
 
+    /// The language of a POSIX locale name (`ko_KR.UTF-8`, `en_GB`, `ko`); none for `C`,
+    /// `POSIX` and languages the site does not have.
+    pub fn from_locale(locale: &str) -> Option<Lang> {
+        let language = locale.split(['_', '.', '@', '-']).next().unwrap_or("");
+        Lang::from_code(language)
+    }
+
+    /// The language a terminal program speaks when not told: that of the first of `LC_ALL`,
+    /// `LC_MESSAGES` and `LANG` that is set and not empty (POSIX's order), English when it is
+    /// one the site does not have.
+    pub fn of_environment(var: impl Fn(&str) -> Option<String>) -> Lang {
+        ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .into_iter()
+            .filter_map(var)
+            .find(|v| !v.is_empty())
+            .and_then(|v| Lang::from_locale(&v))
+            .unwrap_or_default()
+    }
+
     /// The first path segment of this language's pages (`ko`), none for English.
     pub fn segment(self) -> Option<&'static str> {
         match self {
@@ -87,6 +106,18 @@ impl Lang {
     /// The same page in another language.
     pub fn switch(path: &str, to: Lang) -> String {
         to.path(Lang::strip(path))
+    }
+}
+
+/// `en` or `ko`, as a command line gives it (`--lang=ko`).
+impl std::str::FromStr for Lang {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Lang, String> {
+        Lang::from_code(s).ok_or_else(|| {
+            let known: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
+            format!("unknown language `{s}`: the languages are {}", known.join(", "))
+        })
     }
 }
 
@@ -283,6 +314,22 @@ pub fn section_link(slug: &str, anchor: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_terminal_speaks_its_locale() {
+        assert_eq!(Lang::from_locale("ko_KR.UTF-8"), Some(Lang::Ko));
+        assert_eq!(Lang::from_locale("en_GB"), Some(Lang::En));
+        assert_eq!(Lang::from_locale("C.UTF-8"), None);
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+        };
+        assert_eq!(Lang::of_environment(env(&[("LANG", "ko_KR.UTF-8")])), Lang::Ko);
+        // LC_ALL wins over LANG; an empty one counts as unset.
+        assert_eq!(Lang::of_environment(env(&[("LC_ALL", "C"), ("LANG", "ko_KR")])), Lang::En);
+        assert_eq!(Lang::of_environment(env(&[("LC_ALL", ""), ("LANG", "ko_KR")])), Lang::Ko);
+        assert_eq!(Lang::of_environment(env(&[("LC_MESSAGES", "ko"), ("LANG", "en")])), Lang::Ko);
+        assert_eq!(Lang::of_environment(env(&[])), Lang::En);
+    }
 
     #[test]
     fn the_switch_link_encodes_its_path() {

@@ -50,6 +50,10 @@ enum Command {
         /// Print the verdict as JSON (gpu-runner/RESULT.md) instead of a report.
         #[arg(long)]
         json: bool,
+        /// The language of the progress and the report, en or ko [default: from LC_ALL,
+        /// LC_MESSAGES or LANG].
+        #[arg(long, value_name = "LANG")]
+        lang: Option<lockstep_routes::Lang>,
     },
     /// Operator's commands, against the database directly.
     Admin {
@@ -97,30 +101,31 @@ enum WorkerTokenCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let command = cli.command.unwrap_or(Command::Serve);
-    if let Command::Submit { file, server, token, exercise, wait, json } = command {
-        return run_submit(&file, &server, &token, &exercise, wait, json);
+    if let Command::Submit { file, server, token, exercise, wait, json, lang } = command {
+        let lang = lang
+            .unwrap_or_else(|| lockstep_routes::Lang::of_environment(|k| std::env::var(k).ok()));
+        let request = lockstep_server::submit::Request {
+            server: &server,
+            token: &token,
+            exercise: &exercise,
+            file: &file,
+            lang,
+        };
+        return run_submit(&request, wait, json);
     }
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
     runtime.block_on(async_main(command))
 }
 
-fn run_submit(
-    file: &std::path::Path,
-    server: &str,
-    token: &str,
-    exercise: &str,
-    wait: bool,
-    json: bool,
-) -> ExitCode {
-    use lockstep_server::submit::{submit, Request};
-    let request = Request { server, token, exercise, file };
-    match submit(&request, wait, &mut |line| eprintln!("{line}")) {
+fn run_submit(request: &lockstep_server::submit::Request, wait: bool, json: bool) -> ExitCode {
+    use lockstep_server::submit::submit;
+    match submit(request, wait, &mut |line| eprintln!("{line}")) {
         Ok(done) => {
             match (&done.verdict, &done.ended_without) {
                 (Some(v), _) if json => {
                     println!("{}", serde_json::to_string_pretty(v).expect("a verdict serializes"))
                 }
-                (Some(v), _) => print!("{}", v.report()),
+                (Some(_), _) => print!("{}", done.report(request.lang).unwrap_or_default()),
                 (None, Some(why)) => eprintln!("no verdict: {why}"),
                 (None, None) => println!("submitted #{}: {}", done.id, done.url),
             }

@@ -2,12 +2,14 @@
 //! learner's API token (made on the account page) and, with `--wait`, follows its live events
 //! to the verdict. Blocking IO: it is a command, not a server.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::time::Duration;
 
 use grading_protocol::live::Event;
 use grading_protocol::{Status, Verdict};
+use lockstep_routes::Lang;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
@@ -37,6 +39,8 @@ pub struct Request<'a> {
     pub token: &'a str,
     pub exercise: &'a str,
     pub file: &'a Path,
+    /// The language of the progress lines and the report.
+    pub lang: Lang,
 }
 
 /// What came of a submission: its id and, when waited for, its verdict.
@@ -44,6 +48,8 @@ pub struct Submitted {
     pub id: i64,
     pub url: String,
     pub verdict: Option<Verdict>,
+    /// Where each check of the verdict is taught, in the request's language, by check id.
+    pub sections: BTreeMap<String, String>,
     /// Why there is no verdict although it was waited for (the platform gave up, or it was
     /// cancelled).
     pub ended_without: Option<String>,
@@ -97,11 +103,15 @@ pub fn submit(
     let created = read_json(response)?;
     let id = created["id"].as_i64().ok_or_else(|| SubmitError::Protocol(created.to_string()))?;
     let url = api.url(&lockstep_routes::submission(id));
-    let mut submitted = Submitted { id, url, verdict: None, ended_without: None };
+    let mut submitted =
+        Submitted { id, url, verdict: None, sections: BTreeMap::new(), ended_without: None };
     if !wait {
         return Ok(submitted);
     }
-    progress(&format!("submitted as #{id}: {}", submitted.url));
+    progress(&match req.lang {
+        Lang::En => format!("submitted as #{id}: {}", submitted.url),
+        Lang::Ko => format!("제출함: #{id} {}", submitted.url),
+    });
     let events = lockstep_routes::submission_events(id);
     let mut last_id: Option<String> = None;
     // Follow the events; a dropped connection resumes after the last event seen.
@@ -127,7 +137,7 @@ pub fn submit(
                 last_id = id.take().or(last_id);
                 let event: Event = serde_json::from_str(&std::mem::take(&mut data))
                     .map_err(|e| SubmitError::Protocol(e.to_string()))?;
-                if let Some(words) = describe(&event) {
+                if let Some(words) = describe(&event, req.lang) {
                     progress(&words);
                 }
                 match event {
@@ -149,12 +159,30 @@ pub fn submit(
             serde_json::from_value(shown["verdict"].clone())
                 .map_err(|e| SubmitError::Protocol(format!("the verdict: {e}")))?,
         );
+        // A server from before the links gives none: the report falls back to the course's own.
+        submitted.sections =
+            serde_json::from_value(shown["sections"][req.lang.code()].clone()).unwrap_or_default();
     }
     Ok(submitted)
 }
 
+impl Submitted {
+    /// The verdict's report in `lang`, each check linked to its section in that language.
+    pub fn report(&self, lang: Lang) -> Option<String> {
+        let verdict = self.verdict.as_ref()?;
+        let section = |c: &grading_protocol::Check| match self.sections.get(c.id.as_str()) {
+            Some(url) => url.clone(),
+            None => lockstep_routes::lesson_section(&c.section.lesson, Some(&c.section.heading)),
+        };
+        Some(verdict.report_in(lang, &section))
+    }
+}
+
 /// One line for the terminal per step; checks that passed are shown too, briefly.
-fn describe(event: &Event) -> Option<String> {
+fn describe(event: &Event, lang: Lang) -> Option<String> {
+    if lang == Lang::Ko {
+        return describe_ko(event);
+    }
     Some(match event {
         Event::Queued { ahead } => format!("queued, {ahead} ahead"),
         Event::WaitingForNode(wait) => wait.describe(),
@@ -170,11 +198,76 @@ fn describe(event: &Event) -> Option<String> {
         Event::RunFinished { index, wall_s, .. } => format!("run {index} done in {wall_s:.1} s"),
         Event::Check { check } => {
             let status = check.status.as_str();
-            format!("{status:>4} {}: {}", check.id.as_str(), check.message)
+            format!("{status:>4} {}: {}", check.id.as_str(), check.message_in(lang))
         }
         Event::Requeued { reason } => format!("back in the queue: {reason}"),
         Event::Verdict { .. } => return None,
         Event::Failed { reason } => format!("the platform gave up: {reason}"),
         Event::Cancelled => "cancelled".into(),
     })
+}
+
+/// [`describe`] in Korean.
+fn describe_ko(event: &Event) -> Option<String> {
+    Some(match event {
+        Event::Queued { ahead } => format!("대기열에 들어감, 앞에 {ahead}개"),
+        Event::WaitingForNode(wait) => wait.describe_in(Lang::Ko),
+        Event::Started { worker, attempt, node: Some(node) } => {
+            format!("채점 시작: node {node}, worker {worker} (시도 {attempt})")
+        }
+        Event::Started { worker, attempt, node: None } => {
+            format!("채점 시작: worker {worker} (시도 {attempt})")
+        }
+        Event::RunStarted { index, role, nproc } => {
+            format!("run {index}: 프로세스 {nproc}개, {}", role.as_str())
+        }
+        Event::RunFinished { index, wall_s, .. } => format!("run {index} 끝남, {wall_s:.1} s"),
+        Event::Check { check } => {
+            let status = check.status.as_str();
+            format!("{status:>4} {}: {}", check.id.as_str(), check.message_in(Lang::Ko))
+        }
+        Event::Requeued { reason } => format!("대기열로 돌아감: {reason}"),
+        Event::Verdict { .. } => return None,
+        Event::Failed { reason } => format!("플랫폼이 채점을 포기했습니다: {reason}"),
+        Event::Cancelled => "취소됨".into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A verdict graded before verdicts kept their sentences (real torch, an older runner).
+    const OLD: &str = include_str!("../../../gpu-runner/protocol/tests/verdicts/module_forward.json");
+
+    fn submitted(sections: &[(&str, &str)]) -> Submitted {
+        Submitted {
+            id: 7,
+            url: "http://x/submissions/7".into(),
+            verdict: Some(serde_json::from_str(OLD).unwrap()),
+            sections: sections.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            ended_without: None,
+        }
+    }
+
+    #[test]
+    fn the_report_links_each_check_to_the_section_the_server_gave_for_the_language() {
+        let ko = "/ko/lessons/ddp-allreduce#backward-중에-bucket-단위로";
+        let report = submitted(&[("replicas_in_sync", ko)]).report(Lang::Ko).unwrap();
+        assert!(report.starts_with("실패: 1 of 10 checks failed"), "an old verdict's own words: {report}");
+        assert!(report.contains(&format!("참고 {ko}")), "{report}");
+        // A server that gave no links: the course's own section.
+        let report = submitted(&[]).report(Lang::En).unwrap();
+        assert!(report.contains(
+            "see /lessons/ddp-allreduce#backward-bucketed-all-reduce-overlapped-with-computation"
+        ));
+    }
+
+    #[test]
+    fn live_steps_in_korean() {
+        let said = |e: Event| describe(&e, Lang::Ko).unwrap();
+        assert_eq!(said(Event::Queued { ahead: 2 }), "대기열에 들어감, 앞에 2개");
+        assert_eq!(said(Event::Cancelled), "취소됨");
+        assert_eq!(describe(&Event::Cancelled, Lang::En).unwrap(), "cancelled");
+    }
 }

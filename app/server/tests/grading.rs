@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 use common::api::*;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
+use grading_protocol::{CheckId, Verdict};
+use lockstep_routes::Lang;
 use lockstep_store::{Store, TokenKind};
 use serde_json::Value;
 
@@ -129,6 +131,22 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
     let speedup = verdict["checks"].as_array().unwrap().iter().find(|c| c["id"] == "speedup");
     let evidence = speedup.unwrap()["message"].as_str().unwrap_or_default();
     assert!(evidence.contains("threshold 0.25×"), "the worker's threshold was used: {evidence}");
+    // In Korean: the same evidence worded from its numbers, and each check's section at its
+    // Korean heading, which only the course knows.
+    let graded: Verdict = serde_json::from_value(verdict.clone()).unwrap();
+    let ko = graded.checks.iter().find(|c| c.id == CheckId::Speedup).unwrap().message_in(Lang::Ko);
+    assert!(ko.contains("(기준 0.25×;"), "{ko}");
+    assert_eq!(graded.summary_in(Lang::Ko), "검사 10개를 모두 통과했습니다");
+    for check in verdict["checks"].as_array().unwrap() {
+        let id = check["id"].as_str().unwrap();
+        let (en, ko) = (&json["sections"]["en"][id], &json["sections"]["ko"][id]);
+        let en = en.as_str().unwrap_or_else(|| panic!("{id}: {json}"));
+        let ko = ko.as_str().unwrap();
+        assert!(en.starts_with("/lessons/") && ko.starts_with("/ko/lessons/"), "{en} {ko}");
+        let (page, anchor) = ko.split_once('#').unwrap();
+        let (_, page) = get_text(&http, &format!("{base}{page}")).await;
+        assert!(page.contains(&format!(r#"id="{anchor}""#)), "{id}: {ko} is a Korean heading");
+    }
     // The pass earned the exercise, first try, once.
     let kinds: Vec<String> = store
         .events("acct-ada")
@@ -150,6 +168,7 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
                 .args(["submit", "--wait", "--json", &format!("--server={base}")])
                 .arg(&broken_file)
                 .env("LOCKSTEP_TOKEN", token)
+                .env("LANG", "ko_KR.UTF-8")
                 .output()
                 .unwrap()
         }
@@ -158,11 +177,14 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
     .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "an error verdict: {stderr}");
-    assert!(stderr.contains("submitted as #"), "{stderr}");
-    assert!(stderr.contains("grading on test-workers/second"), "live steps: {stderr}");
+    // Told by the terminal's locale: the live steps in Korean.
+    assert!(stderr.contains("제출함: #"), "{stderr}");
+    assert!(stderr.contains("채점 시작: worker test-workers/second"), "live steps: {stderr}");
     let verdict: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdict["status"], "error");
     assert!(verdict["error"]["message"].as_str().unwrap().contains("SyntaxError"), "{verdict}");
+    let error: Verdict = serde_json::from_value(verdict.clone()).unwrap();
+    assert!(error.summary_in(Lang::Ko).starts_with("채점할 수 없었습니다: syntax_error.py:"));
     let (_, mine) = call(&http, "GET", &api, Some(&token), None).await;
     let broken = mine[0]["id"].as_i64().unwrap();
     assert_ne!(broken, solution, "newest first");

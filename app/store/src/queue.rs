@@ -525,7 +525,11 @@ impl Store {
                 }
             }
         }
-        let event = Event::Verdict { status, summary: summary.into() };
+        // The summary as a sentence too, for a reader in another language.
+        let words = serde_json::from_str::<grading_protocol::Verdict>(verdict_json)
+            .ok()
+            .and_then(|v| v.summary_words);
+        let event = Event::Verdict { status, summary: summary.into(), words };
         push_event(&mut tx, id, &event, now_ms).await?;
         tx.commit().await?;
         self.wrote_learner(&learner_id);

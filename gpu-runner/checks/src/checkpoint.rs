@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use grading_protocol::{Check, CheckId};
+use grading_protocol::{Check, CheckId, Said};
 
 use crate::evidence::RunEvidence;
 use crate::record::{Event, RankRecord};
@@ -44,52 +44,32 @@ pub fn rank0_only(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::CheckpointRank0Only;
     let saves = saves(&run.records);
     if saves.is_empty() {
-        return fail(
-            ID,
-            "no rank saved a checkpoint with torch.save",
-            "save the trained model's state_dict on rank 0 at the end, as the exercise asks",
-        );
+        return fail(ID, Said::NoCheckpoint {}, Said::HintSaveCheckpoint {});
     }
     let ranks: BTreeSet<u32> = saves.iter().map(|s| s.rank).collect();
     let paths: BTreeSet<&str> = saves.iter().map(|s| s.path).collect();
     let paths = paths.into_iter().collect::<Vec<_>>().join(", ");
     if ranks.len() == 1 && ranks.contains(&0) {
-        return pass(ID, format!("only rank 0 wrote the checkpoint ({paths})"));
+        return pass(ID, Said::CheckpointByRank0 { paths });
     }
-    fail(
-        ID,
-        format!("ranks {ranks:?} wrote checkpoints ({paths})"),
-        "guard torch.save with if dist.get_rank() == 0: every rank holds the same weights, and N ranks writing one file race",
-    )
+    let ranks = ranks.into_iter().collect();
+    fail(ID, Said::CheckpointByMany { ranks, paths }, Said::HintGuardSave {})
 }
 
 pub fn unwrapped(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::CheckpointUnwrapped;
     let Some(save) = chosen(&run.records) else {
-        return skip(ID, "no checkpoint was saved");
+        return skip(ID, Said::NoCheckpointSaved {});
     };
     let prefixed: Vec<&String> = save.keys.iter().filter(|k| k.starts_with("module.")).collect();
-    let matches = match run.checkpoint_equals_final {
-        Some(true) => "; it equals the final parameters",
-        Some(false) => "; note: it differs from the final parameters",
-        None => "",
-    };
-    let path = save.path;
+    let equals_final = run.checkpoint_equals_final;
+    let (path, keys) = (save.path.to_string(), save.keys.len() as u64);
     if prefixed.is_empty() {
-        return pass(
-            ID,
-            format!(
-                "{path}: {} keys without a module. prefix (first: {}){matches}",
-                save.keys.len(),
-                save.keys.first().map_or("", |k| k.as_str())
-            ),
-        );
+        let first = save.keys.first().cloned().unwrap_or_default();
+        return pass(ID, Said::Unprefixed { path, keys, first, equals_final });
     }
-    fail(
-        ID,
-        format!("{path}: {} of {} keys start with module. (first: {}){matches}", prefixed.len(), save.keys.len(), prefixed[0]),
-        "save model.module.state_dict(), the unwrapped model, so the checkpoint loads into a plain model without DDP",
-    )
+    let (prefixed, first) = (prefixed.len() as u64, prefixed[0].clone());
+    fail(ID, Said::Prefixed { path, prefixed, keys, first, equals_final }, Said::HintSaveModule {})
 }
 
 #[cfg(test)]

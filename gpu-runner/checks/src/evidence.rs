@@ -83,5 +83,5 @@ pub struct Evidence {
     /// How many extra pairs of runs were made because the machine was busy.
     pub remeasured: u32,
     /// Why the speedup was not timed at all, when the grade was asked not to time it.
-    pub not_timed: Option<String>,
+    pub not_timed: Option<grading_protocol::Said>,
 }

@@ -22,7 +22,8 @@ pub mod resume;
 pub mod sampler;
 pub mod speedup;
 
-use grading_protocol::{Check, CheckId, CheckStatus};
+use grading_protocol::{Check, CheckId, CheckStatus, CheckWords, Said};
+use lockstep_routes::Lang;
 
 pub use evidence::{Evidence, RunEvidence};
 pub use lockstep_units::{count, plural};
@@ -33,10 +34,11 @@ pub fn all(evidence: &Evidence) -> Vec<Check> {
     let run = &evidence.ddp[0];
     let sharding = sampler::sharding(run);
     let sharded = sharding.status != CheckStatus::Fail;
+    let not_measured = |why: Said| Said::NotMeasured { why: Box::new(why) };
     let speedup = if let Some(why) = &evidence.not_timed {
-        skip(CheckId::Speedup, format!("not measured: {why}"))
+        skip(CheckId::Speedup, not_measured(why.clone()))
     } else if evidence.single.is_empty() {
-        skip(CheckId::Speedup, "not measured: the N-process run did not complete its epochs")
+        skip(CheckId::Speedup, not_measured(Said::EpochsIncomplete { n: run.nproc }))
     } else {
         speedup::speedup(evidence, sharded)
     };
@@ -73,42 +75,38 @@ pub fn settled_early(nproc: u32, records: &[record::RankRecord]) -> Vec<Check> {
         .collect()
 }
 
-/// The message a skipped check carries when it waits for `launched`.
+/// How the message of a skipped check that waits for `launched` begins, in English.
 pub const WAITS_FOR_LAUNCHED: &str = "not judged until `launched` passes";
 
 fn waits_for_launched(c: Check) -> Check {
-    let message = format!(
-        "{WAITS_FOR_LAUNCHED}: the processes did not form one process group (seen: {})",
-        c.message
-    );
-    skip(c.id, message)
+    let seen = c.words.map_or(Said::Text { text: c.message }, |w| w.message);
+    skip(c.id, Said::WaitsForLaunched { seen: Box::new(seen) })
 }
 
-fn check(
-    id: CheckId,
-    status: CheckStatus,
-    message: impl Into<String>,
-    hint: Option<String>,
-) -> Check {
+/// A check that said `message` (and `hint`, unless it passed): the sentences are kept for the
+/// reader's language, their English as the text every reader of a verdict understands.
+fn check(id: CheckId, status: CheckStatus, message: Said, hint: Option<Said>) -> Check {
+    let hint = if status == CheckStatus::Pass { None } else { hint };
     Check {
         id,
         status,
         required: true,
-        message: message.into(),
-        hint: if status == CheckStatus::Pass { None } else { hint },
+        message: message.say(Lang::En),
+        hint: hint.as_ref().map(|h| h.say(Lang::En)),
         section: exercises::section(id),
+        words: Some(CheckWords { message, hint }),
     }
 }
 
-fn pass(id: CheckId, message: impl Into<String>) -> Check {
+fn pass(id: CheckId, message: Said) -> Check {
     check(id, CheckStatus::Pass, message, None)
 }
 
-fn fail(id: CheckId, message: impl Into<String>, hint: impl Into<String>) -> Check {
-    check(id, CheckStatus::Fail, message, Some(hint.into()))
+fn fail(id: CheckId, message: Said, hint: Said) -> Check {
+    check(id, CheckStatus::Fail, message, Some(hint))
 }
 
-fn skip(id: CheckId, message: impl Into<String>) -> Check {
+fn skip(id: CheckId, message: Said) -> Check {
     check(id, CheckStatus::Skip, message, None)
 }
 
@@ -201,7 +199,7 @@ mod tests {
         let c = &all(&e)[9];
         assert_eq!(
             (c.status, c.message.as_str()),
-            (CheckStatus::Skip, "not measured: the N-process run did not complete its epochs")
+            (CheckStatus::Skip, "not measured: the 2-process run did not complete its epochs")
         );
     }
 }

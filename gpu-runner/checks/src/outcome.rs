@@ -1,7 +1,7 @@
 //! The verdict's status and summary: nothing to grade (an `error`), a timeout, a pass, or the
 //! checks that failed.
 
-use grading_protocol::{Check, CheckStatus, ErrorInfo, Status};
+use grading_protocol::{Check, CheckId, CheckStatus, ErrorInfo, Said, Status};
 
 use crate::evidence::RunEvidence;
 use crate::record::Event;
@@ -20,23 +20,18 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
                 Event::SyntaxError { line, message, text, .. } => {
                     let text =
                         if text.is_empty() { String::new() } else { format!(": {}", text.trim()) };
-                    return Some(ErrorInfo {
-                        message: format!("SyntaxError: {message}{text}"),
-                        file: Some(script_name.into()),
-                        line: *line,
-                    });
+                    let text = format!("SyntaxError: {message}{text}");
+                    return Some(ErrorInfo::new(Said::Text { text }, Some(script_name.into()), *line));
                 }
                 Event::InitError { reason, backend, error, site }
                     if reason == "nccl_without_gpu" =>
                 {
-                    return Some(ErrorInfo {
-                        message: format!(
-                            "the script asks for the {} backend, but this runner has no GPU ({error}); choose it with \"nccl\" if torch.cuda.is_available() else \"gloo\"",
-                            backend.as_deref().unwrap_or("nccl")
-                        ),
-                        file: Some(script_name.into()),
-                        line: site_line(site.as_deref()),
-                    });
+                    let backend = backend.as_deref().unwrap_or("nccl").to_string();
+                    return Some(ErrorInfo::new(
+                        Said::NcclWithoutGpu { backend, error: error.clone() },
+                        Some(script_name.into()),
+                        site_line(site.as_deref()),
+                    ));
                 }
                 _ => {}
             }
@@ -52,17 +47,9 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
     let exc = run.records.iter().find_map(|r| r.exception());
     let (message, line) = match exc {
         // Died before doing anything distributed: an import error, an exception at the top.
-        Some((kind, msg, site)) => (format!("{kind}: {msg}"), site_line(site)),
-        None if trained => (
-            format!(
-                "the script never calls dist.init_process_group(), so torchrun ran {} copies of it that each trained alone on the whole dataset: there is no DDP to grade yet. Start by initialising a process group with the rank and world size torchrun provides",
-                run.nproc
-            ),
-            None,
-        ),
-        None if run.records.iter().all(|r| r.end().is_some()) => {
-            ("the script finished without starting a process group or a DataLoader: there was nothing to grade".into(), None)
-        }
+        Some((kind, msg, site)) => (Said::Text { text: format!("{kind}: {msg}") }, site_line(site)),
+        None if trained => (Said::NeverInitialised { nproc: run.nproc }, None),
+        None if run.records.iter().all(|r| r.end().is_some()) => (Said::NothingStarted {}, None),
         None => {
             let last_line = |text: &str| text.lines().last().unwrap_or("").to_string();
             let said = run
@@ -71,10 +58,10 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
                 .map(|r| last_line(&r.stderr_tail))
                 .find(|l| !l.is_empty())
                 .unwrap_or_else(|| last_line(&run.launcher_tail));
-            (format!("no rank got going: {said}"), None)
+            (Said::NoRankGotGoing { said }, None)
         }
     };
-    Some(ErrorInfo { message, file: Some(script_name.into()), line })
+    Some(ErrorInfo::new(message, Some(script_name.into()), line))
 }
 
 /// For `survive-a-crash`, whose checks compare a run left alone with one interrupted: why the
@@ -84,59 +71,45 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
 pub fn fails_unharmed(run: &RunEvidence, script_name: &str) -> Option<ErrorInfo> {
     let failed = run.records.iter().find(|r| !r.ended_well())?;
     let (message, line) = match failed.exception() {
-        Some((kind, msg, site)) => (format!("{kind}: {msg}"), site_line(site)),
-        None if run.timed_out => ("the run did not finish within its time limit".into(), None),
-        None => (format!("rank {} did not finish", failed.rank), None),
+        Some((kind, msg, site)) => (Said::Text { text: format!("{kind}: {msg}") }, site_line(site)),
+        None if run.timed_out => (Said::OutOfTime {}, None),
+        None => (Said::RankUnfinished { rank: failed.rank }, None),
     };
-    Some(ErrorInfo {
-        message: format!("the script fails even when nothing crashes: {message}"),
-        file: Some(script_name.into()),
-        line,
-    })
+    let said = Said::FailsUnharmed { what: Box::new(message) };
+    Some(ErrorInfo::new(said, Some(script_name.into()), line))
 }
 
 /// The summary of an `error` verdict.
-pub fn error_summary(error: &ErrorInfo) -> String {
-    match (&error.file, error.line) {
-        (Some(f), Some(l)) => format!("nothing could be graded: {f}:{l}: {}", error.message),
-        _ => format!("nothing could be graded: {}", error.message),
-    }
+pub fn error_summary(error: &ErrorInfo) -> Said {
+    let at = match (&error.file, error.line) {
+        (Some(f), Some(l)) => Some(format!("{f}:{l}")),
+        _ => None,
+    };
+    let what = error.words.clone().unwrap_or_else(|| Said::Text { text: error.message.clone() });
+    Said::NothingGraded { at, what: Box::new(what) }
 }
 
 /// The status and one-sentence summary of a graded verdict. `timed_out`: the graded run was
 /// stopped by the wall clock, after `wall_s` seconds.
-pub fn summarize(checks: &[Check], timed_out: bool, wall_s: f64) -> (Status, String) {
-    let ids = |status| -> Vec<&str> {
-        checks.iter().filter(|c| c.required && c.status == status).map(|c| c.id.as_str()).collect()
+pub fn summarize(checks: &[Check], timed_out: bool, wall_s: f64) -> (Status, Said) {
+    let ids = |status| -> Vec<CheckId> {
+        checks.iter().filter(|c| c.required && c.status == status).map(|c| c.id).collect()
     };
     let (failed, skipped) = (ids(CheckStatus::Fail), ids(CheckStatus::Skip));
     if timed_out {
-        return (
-            Status::Timeout,
-            format!("the run was stopped after {wall_s:.0} s (the wall-clock limit)"),
-        );
+        return (Status::Timeout, Said::StoppedAtLimit { wall_s });
     }
+    let total = checks.len() as u64;
     if failed.is_empty() && skipped.is_empty() {
-        return (Status::Pass, format!("all {} checks passed", checks.len()));
+        return (Status::Pass, Said::AllPassed { checks: total });
     }
-    // A required check that could not be judged is not a pass either.
-    let mut parts = Vec::new();
-    if !failed.is_empty() {
-        parts.push(format!(
-            "{} of {} checks failed: {}",
-            failed.len(),
-            checks.len(),
-            failed.join(", ")
-        ));
-    }
-    if !skipped.is_empty() {
-        parts.push(format!("{} not judged: {}", skipped.len(), skipped.join(", ")));
-    }
-    (Status::Fail, parts.join("; "))
+    (Status::Fail, Said::SomeFailed { checks: total, failed, skipped })
 }
 
 #[cfg(test)]
 mod tests {
+    use lockstep_routes::Lang;
+
     use super::*;
     use crate::test_support::*;
 
@@ -157,8 +130,12 @@ mod tests {
             ("SyntaxError: invalid syntax: for x in", Some("train.py"), Some(32))
         );
         assert_eq!(
-            error_summary(&e),
+            error_summary(&e).say(Lang::En),
             "nothing could be graded: train.py:32: SyntaxError: invalid syntax: for x in"
+        );
+        assert_eq!(
+            error_summary(&e).say(Lang::Ko),
+            "채점할 수 없었습니다: train.py:32: SyntaxError: invalid syntax: for x in"
         );
     }
 
@@ -239,13 +216,17 @@ mod tests {
 
     #[test]
     fn summaries() {
+        let summary = |checks: &[Check], timed_out, wall_s| {
+            let (status, said) = summarize(checks, timed_out, wall_s);
+            (status, said.say(Lang::En))
+        };
         let checks = crate::all(&correct(2.0));
         assert_eq!(
-            summarize(&checks, false, 300.0),
+            summary(&checks, false, 300.0),
             (Status::Pass, "all 10 checks passed".to_string())
         );
         assert_eq!(
-            summarize(&checks, true, 8.0),
+            summary(&checks, true, 8.0),
             (Status::Timeout, "the run was stopped after 8 s (the wall-clock limit)".to_string())
         );
         let mut broken = checks.clone();
@@ -253,12 +234,16 @@ mod tests {
         broken[2].status = CheckStatus::Skip;
         broken[9].status = CheckStatus::Skip;
         assert_eq!(
-            summarize(&broken, false, 300.0),
+            summary(&broken, false, 300.0),
             (
                 Status::Fail,
                 "1 of 10 checks failed: launched; 2 not judged: sampler_sharding, speedup"
                     .to_string()
             )
+        );
+        assert_eq!(
+            summarize(&broken, false, 300.0).1.say(Lang::Ko),
+            "검사 10개 중 1개 실패: launched; 2개 판정 보류: sampler_sharding, speedup"
         );
     }
 }

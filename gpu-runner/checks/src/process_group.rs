@@ -3,11 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use grading_protocol::{Check, CheckId};
+use grading_protocol::{Check, CheckId, Said};
 
 use crate::evidence::RunEvidence;
 use crate::record::Event;
-use crate::{count, fail, pass, rank0};
+use crate::{fail, pass, rank0};
 
 pub fn launched(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::Launched;
@@ -18,27 +18,15 @@ pub fn launched(run: &RunEvidence) -> Check {
         .filter_map(|r| r.init().map(|(b, rank, world)| (r.rank, b, rank, world)))
         .collect();
     if inits.is_empty() {
-        return fail(
-            ID,
-            format!("no rank called init_process_group (of {n} started)"),
-            "call dist.init_process_group() before anything distributed; torchrun supplies the rank, world size and address",
-        );
+        return fail(ID, Said::NoInit { started: n }, Said::HintInit {});
     }
     let worlds: BTreeSet<u32> = inits.iter().map(|i| i.3).collect();
     if inits.len() as u32 == n && worlds.len() == 1 && worlds.contains(&n) {
         let backend = inits[0].1;
-        return pass(
-            ID,
-            format!("all {n} ranks joined one process group ({backend}, world size {n})"),
-        );
+        return pass(ID, Said::OneGroup { n, backend: backend.into() });
     }
-    let joined: Vec<String> =
-        inits.iter().map(|i| format!("rank {} (world size {})", i.2, i.3)).collect();
-    fail(
-        ID,
-        format!("{} of {n} processes joined a process group: {}", inits.len(), joined.join(", ")),
-        "let init_process_group read RANK, WORLD_SIZE and MASTER_ADDR from torchrun's environment instead of setting them yourself",
-    )
+    let joined = inits.iter().map(|i| (i.2, i.3)).collect();
+    fail(ID, Said::PartlyJoined { n, joined }, Said::HintEnvInit {})
 }
 
 pub fn ddp_wrapped(run: &RunEvidence) -> Check {
@@ -52,31 +40,18 @@ pub fn ddp_wrapped(run: &RunEvidence) -> Check {
             Event::Ddp { site, .. } => site.clone(),
             _ => None,
         });
-        return pass(
-            ID,
-            format!(
-                "every rank wrapped its model in DistributedDataParallel ({} trainable values{})",
-                count(numel),
-                site.map(|s| format!(", at {s}")).unwrap_or_default()
-            ),
-        );
+        return pass(ID, Said::Wrapped { values: numel, site });
     }
     let by_hand = first.collectives().iter().filter(|(op, _)| *op == "all_reduce").count();
     let msg = if with.is_empty() && by_hand > first.training_passes().len() {
-        format!(
-            "no rank constructed DistributedDataParallel; rank 0 called all_reduce {} times itself, averaging the gradients by hand",
-            count(by_hand as u64)
-        )
+        Said::NoDdpByHand { calls: by_hand as u64 }
     } else if with.is_empty() {
-        "no rank constructed DistributedDataParallel".to_string()
+        Said::NoDdp {}
     } else {
-        format!("only ranks {with:?} of {} constructed DistributedDataParallel", run.nproc)
+        Said::SomeDdp { ranks: with.clone(), n: run.nproc }
     };
-    let hint = if by_hand > 0 && with.is_empty() {
-        "wrap the model with DDP(model, device_ids=[local_rank]) and drop the hand-written all_reduce: DDP averages the gradients in buckets, overlapped with the backward pass"
-    } else {
-        "wrap the model with DDP(model, device_ids=[local_rank]) after moving it to the rank's device"
-    };
+    let hint =
+        if by_hand > 0 && with.is_empty() { Said::HintDdpNotByHand {} } else { Said::HintDdp {} };
     fail(ID, msg, hint)
 }
 
@@ -92,30 +67,20 @@ pub fn no_deadlock(run: &RunEvidence) -> Check {
         })
         .collect();
     let Some(&(rank, op, site)) = stuck.first() else {
-        let per_rank: Vec<usize> = run.records.iter().map(|r| r.collectives().len()).collect();
-        return pass(
-            ID,
-            format!(
-                "every rank left every collective it entered ({per_rank:?} collectives per rank)"
-            ),
-        );
+        let per_rank = run.records.iter().map(|r| r.collectives().len() as u64).collect();
+        return pass(ID, Said::LeftEveryCollective { per_rank });
     };
-    let where_ = site.map(|s| format!(" at {s}")).unwrap_or_default();
-    let others: Vec<String> = run
+    let others = run
         .records
         .iter()
         .filter(|r| r.rank != rank)
         .map(|r| {
             let calls = r.collectives().iter().filter(|(o, s)| *o == op && *s == site).count();
-            let state = if r.in_destroy_or_done() { "finished" } else { "did not finish" };
-            format!("rank {} made {calls} such call(s) there and {state}", r.rank)
+            (r.rank, calls as u64, r.in_destroy_or_done())
         })
         .collect();
-    fail(
-        ID,
-        format!("rank {rank} waited in {op}(){where_} that the other ranks never reached ({})", others.join("; ")),
-        "every rank must call every collective: move the barrier (or all_reduce) out of the if rank == 0 block",
-    )
+    let (op, site) = (op.to_string(), site.map(str::to_string));
+    fail(ID, Said::Deadlock { rank, op, site, others }, Said::HintDeadlock {})
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Did only rank 0 print the loss, once per epoch?
 
-use grading_protocol::{Check, CheckId};
+use grading_protocol::{Check, CheckId, Said};
 
 use crate::evidence::RunEvidence;
 use crate::{fail, pass, rank0};
@@ -14,42 +14,28 @@ pub fn rank0_logging(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::Rank0Logging;
     let epochs = rank0(run).training_passes().len();
     let counts: Vec<usize> = run.stdout.iter().map(|o| loss_lines(o).len()).collect();
-    let others: Vec<String> = counts
+    let others: Vec<(u32, u64)> = counts
         .iter()
         .enumerate()
         .skip(1)
         .filter(|(_, &c)| c > 0)
-        .map(|(r, c)| format!("rank {r} printed {c}"))
+        .map(|(r, &c)| (r as u32, c as u64))
         .collect();
-    let on_rank0 = counts.first().copied().unwrap_or(0);
+    let on_rank0 = counts.first().copied().unwrap_or(0) as u64;
+    let epochs = epochs as u64;
     if !others.is_empty() {
         let example =
             run.stdout.iter().skip(1).flat_map(|o| loss_lines(o)).next().unwrap_or("").trim();
-        return fail(
-            ID,
-            format!(
-                "loss lines: rank 0 printed {on_rank0}, {} (for example \"{}\")",
-                others.join(", "),
-                example.chars().take(80).collect::<String>()
-            ),
-            "print from rank 0 only (if dist.get_rank() == 0), after averaging the loss across ranks with all_reduce",
-        );
+        let example = example.chars().take(80).collect();
+        return fail(ID, Said::LoggedOnOthers { on_rank0, others, example }, Said::HintLogRank0 {});
     }
     if on_rank0 == 0 {
-        return fail(
-            ID,
-            format!("no rank printed a loss line ({epochs} epochs ran)"),
-            "print the epoch's loss on rank 0 once per epoch, as the single-GPU script did",
-        );
+        return fail(ID, Said::NoLoss { epochs }, Said::HintLogEpoch {});
     }
     if epochs > 0 && on_rank0 < epochs {
-        return fail(
-            ID,
-            format!("rank 0 printed {on_rank0} loss lines for {epochs} epochs"),
-            "print the loss once per epoch, on rank 0",
-        );
+        return fail(ID, Said::FewLosses { on_rank0, epochs }, Said::HintLogOnce {});
     }
-    pass(ID, format!("only rank 0 printed loss lines: {on_rank0} for {epochs} epochs"))
+    pass(ID, Said::LoggedOnRank0 { lines: on_rank0, epochs })
 }
 
 #[cfg(test)]

@@ -1,33 +1,30 @@
 //! Did every rank end with the same parameters? DDP keeps replicas identical bit for bit: every
 //! rank applies the same averaged gradients to the same starting weights.
 
-use grading_protocol::{Check, CheckId};
+use grading_protocol::{Check, CheckId, Said};
 
 use crate::evidence::RunEvidence;
 use crate::record::{Params, ParamsSource};
-use crate::{count, fail, pass, skip};
+use crate::{fail, pass, skip};
 
 pub fn in_sync(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::ReplicasInSync;
     let files: Option<Vec<Params>> =
         run.records.iter().map(|r| r.params().first().copied()).collect();
     let Some(files) = files.filter(|f| !f.is_empty()) else {
-        return skip(
-            ID,
-            "not every rank ended with a model whose parameters could be saved (a DDP model, or an optimizer's parameters)",
-        );
+        return skip(ID, Said::NoParams {});
     };
     let by_hand = files[0].source == ParamsSource::Optimizer;
     let Some(compared) = &run.final_params else {
-        return skip(ID, "rank 0's final parameters could not be read");
+        return skip(ID, Said::Rank0ParamsUnread {});
     };
     let Some(reference) = compared.reference else {
-        return skip(ID, "rank 0's final parameters could not be read");
+        return skip(ID, Said::Rank0ParamsUnread {});
     };
     let mut worst: Option<(u32, &str, f64)> = None;
     for (rank, difference) in &compared.others {
         let Some(d) = difference else {
-            return skip(ID, format!("rank {rank}'s final parameters could not be read"));
+            return skip(ID, Said::ParamsUnread { rank: *rank });
         };
         if !d.identical {
             let (name, by) = d.worst.as_ref().map_or(("", 0.0), |(n, by)| (n.as_str(), *by));
@@ -36,31 +33,20 @@ pub fn in_sync(run: &RunEvidence) -> Check {
             }
         }
     }
-    let whose = if by_hand {
-        "; no DDP model, so these are the parameters the optimizer updates"
-    } else {
-        ""
-    };
     let Some((rank, name, by)) = worst else {
-        return pass(
-            ID,
-            format!(
-                "all {} ranks ended with identical parameters, bit for bit ({} tensors, {} values{whose})",
-                files.len(),
-                reference.tensors,
-                count(reference.values)
-            ),
-        );
+        let (ranks, tensors, values) =
+            (files.len() as u64, reference.tensors as u64, reference.values as u64);
+        return pass(ID, Said::InSync { ranks, tensors, values, by_hand });
     };
     let bypassed = !by_hand && files.iter().any(|p| p.forwards == 0);
     let hint = if by_hand {
-        "without DDP nothing averages the gradients between ranks: wrap the model in DistributedDataParallel, which all-reduces them during backward"
+        Said::HintNothingAverages {}
     } else if bypassed {
-        "a rank never called the DDP model itself (forward through .module skips DDP's gradient all-reduce): call model(x), not model.module(x), when training"
+        Said::HintBypassed {}
     } else {
-        "every rank must apply the same averaged gradients: train through the DDP model and change parameters only with the optimizer, on every rank"
+        Said::HintSameGradients {}
     };
-    fail(ID, format!("rank {rank}'s {name} differs from rank 0's by up to {by:.3e}{whose}"), hint)
+    fail(ID, Said::Diverged { rank, name: name.into(), by, by_hand }, hint)
 }
 
 #[cfg(test)]

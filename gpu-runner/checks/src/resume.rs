@@ -8,11 +8,11 @@
 //! sampler: a resume that forgets `set_epoch` must still be seen to start at the right epoch,
 //! and fail the order check instead.
 
-use grading_protocol::{Check, CheckId};
+use grading_protocol::{Check, CheckId, Killed, Resumption, Said};
 
 use crate::evidence::{Difference, RunEvidence};
 use crate::record::{Event, Pass, RankRecord};
-use crate::{count, fail, pass, skip};
+use crate::{fail, pass, skip};
 
 /// Where the runner kills a rank: as `rank` is about to read batch `batch` (1-based) of pass
 /// `pass` (0-based: the epoch, in a run that starts at epoch 0) of its training loader
@@ -32,11 +32,8 @@ impl CrashPlan {
     }
 
     /// In a learner's words.
-    pub fn describe(self) -> String {
-        format!(
-            "rank {} was killed in epoch {}, before its batch {}",
-            self.rank, self.pass, self.batch
-        )
+    pub fn killed(self) -> Killed {
+        Killed { rank: self.rank, epoch: self.pass, batch: self.batch }
     }
 
     /// A moment to crash at in a run shaped like `uninterrupted`, from `random` (any u64):
@@ -106,13 +103,7 @@ pub fn all(e: &CrashEvidence) -> Vec<Check> {
         if finished {
             return c;
         }
-        skip(
-            c.id,
-            format!(
-                "not judged: the interrupted run did not restart and finish (see {})",
-                CheckId::RestartedAndFinished
-            ),
-        )
+        skip(c.id, Said::NotJudgedWithoutRestart {})
     };
     vec![
         restarted,
@@ -126,69 +117,47 @@ pub fn all(e: &CrashEvidence) -> Vec<Check> {
 pub fn restarted_and_finished(e: &CrashEvidence) -> Check {
     const ID: CheckId = CheckId::RestartedAndFinished;
     let run = &e.interrupted;
+    let killed = e.plan.killed();
     let crashed =
         run.records.iter().any(|r| r.attempts().first().and_then(RankRecord::crash).is_some());
     if !crashed {
-        return fail(
-            ID,
-            format!(
-                "the runner planned to stop the run where {}, but the run never got there",
-                e.plan.describe()
-            ),
-            "train the same epochs as the uninterrupted run, reading the data with the same DataLoader in every run",
-        );
+        return fail(ID, Said::NeverCrashed { killed }, Said::HintSameEpochs {});
     }
     let attempts: Vec<usize> = run.records.iter().map(|r| r.attempts().len()).collect();
     if attempts.iter().any(|&a| a < 2) {
-        return fail(
-            ID,
-            format!("{}, and torchrun did not start the ranks again", e.plan.describe()),
-            "run under torchrun, which restarts every rank after a failure when --max-restarts allows it",
-        );
+        return fail(ID, Said::NotRestarted { killed }, Said::HintMaxRestarts {});
     }
     let last: Vec<RankRecord> =
         run.records.iter().map(|r| r.attempts().pop().unwrap_or_default()).collect();
-    let failed: Vec<String> = last
+    let failed: Vec<Said> = last
         .iter()
         .filter(|a| !a.ended_well())
         .map(|a| match a.exception() {
-            Some((kind, message, site)) => format!(
-                "rank {}: {kind}: {}{}",
-                a.rank,
-                message.lines().next().unwrap_or(""),
-                site.map(|s| format!(" ({s})")).unwrap_or_default()
-            ),
-            None => format!("rank {} did not finish", a.rank),
+            Some((kind, message, site)) => Said::RankRaised {
+                rank: a.rank,
+                kind: kind.to_string(),
+                message: message.lines().next().unwrap_or("").to_string(),
+                site: site.map(str::to_string),
+            },
+            None => Said::RankUnfinished { rank: a.rank },
         })
         .collect();
     if !failed.is_empty() || run.timed_out {
-        let why = if run.timed_out { vec!["the run timed out".to_string()] } else { failed };
-        return fail(
-            ID,
-            format!("{}; torchrun restarted the ranks, but the restart failed: {}", e.plan.describe(), why.join("; ")),
-            "the restart runs your script from the top: the code that loads the snapshot must work on a fresh start of every rank, and the snapshot must hold everything it reads back",
-        );
+        let why = if run.timed_out { vec![Said::RunTimedOut {}] } else { failed };
+        return fail(ID, Said::RestartFailed { killed, why }, Said::HintRestartFromTop {});
     }
-    let expected = uninterrupted_epochs(e);
-    pass(
-        ID,
-        format!(
-            "{}; torchrun started every rank again and the run finished ({} epochs in the uninterrupted run)",
-            e.plan.describe(),
-            expected
-        ),
-    )
+    pass(ID, Said::Restarted { killed, epochs: uninterrupted_epochs(e) as u64 })
 }
 
 pub fn resumed_from_snapshot(e: &CrashEvidence) -> Check {
     const ID: CheckId = CheckId::ResumedFromSnapshot;
     let Some(rank0) = e.interrupted.records.first() else {
-        return skip(ID, "rank 0 left no records");
+        return skip(ID, Said::NoRank0Records {});
     };
     let attempts = epochs_per_attempt(rank0, e.plan.loader);
     let total = uninterrupted_epochs(e);
     let (Some(before), Some(after)) = (attempts.first(), attempts.get(1)) else {
-        return skip(ID, "there was no restart to resume from");
+        return skip(ID, Said::NoRestart {});
     };
     let (done, again) = (before.len(), after.len());
     let expected = total.saturating_sub(done);
@@ -198,38 +167,28 @@ pub fn resumed_from_snapshot(e: &CrashEvidence) -> Check {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let said = format!(
-        "{} epoch(s) finished before the crash ({}); after the restart {} epoch(s) were trained; the uninterrupted run trained {total}",
-        done,
-        epochs(before),
-        again
-    );
+    let said = Resumption {
+        done: done as u64,
+        before: epochs(before),
+        again: again as u64,
+        total: total as u64,
+    };
     if again == expected {
-        return pass(
-            ID,
-            format!("{said}: the run resumed where it left off, no epoch trained twice"),
-        );
+        return pass(ID, Said::ResumedWhereLeft { epochs: said });
     }
-    let hint_resume = "save a snapshot (model, optimizer, scheduler, epoch) on rank 0 after every epoch, and at start-up load it when it exists and continue at its epoch + 1";
     if again >= total && done > 0 {
-        return fail(
-            ID,
-            format!("{said}: the restart began again at epoch 0, training {done} finished epoch(s) twice"),
-            hint_resume,
-        );
+        return fail(ID, Said::ResumedFromZero { epochs: said }, Said::HintResume {});
     }
     if again > expected {
+        let twice = (again - expected) as u64;
         return fail(
             ID,
-            format!("{said}: {} finished epoch(s) were trained twice, so the snapshot it resumed from was older than the last finished epoch", again - expected),
-            "snapshot after every epoch, and resume at the snapshot's epoch + 1",
+            Said::ResumedFromOld { epochs: said, twice },
+            Said::HintSnapshotEveryEpoch {},
         );
     }
-    fail(
-        ID,
-        format!("{said}: {} epoch(s) were never trained", expected - again),
-        "resume at the epoch after the last one the snapshot holds, not later; the epochs a crash interrupted must be trained again",
-    )
+    let missed = (expected - again) as u64;
+    fail(ID, Said::ResumedTooLate { epochs: said, missed }, Said::HintResumeNotLater {})
 }
 
 pub fn sampler_order(e: &CrashEvidence) -> Check {
@@ -248,26 +207,23 @@ pub fn sampler_order(e: &CrashEvidence) -> Check {
             if p.indices != r.indices {
                 let head =
                     |v: &[i64]| v.iter().take(6).map(i64::to_string).collect::<Vec<_>>().join(", ");
-                return fail(
-                    ID,
-                    format!(
-                        "after the restart, rank {rank}'s epoch {} began with indices [{}, …] (sampler epoch {}); the uninterrupted run's epoch {} began with [{}, …] (sampler epoch {})",
-                        offset + j,
-                        head(&p.indices),
-                        p.sampler.epoch.map_or("?".into(), |x| x.to_string()),
-                        offset + j,
-                        head(&r.indices),
-                        r.sampler.epoch.map_or("?".into(), |x| x.to_string()),
-                    ),
-                    "call sampler.set_epoch(epoch) with the real epoch number, counted from the snapshot's epoch + 1, so a resumed epoch shuffles as it would have",
-                );
+                let sampler_epoch = |p: &Pass| p.sampler.epoch.map_or("?".into(), |x| x.to_string());
+                let differs = Said::OrderDiffers {
+                    rank: rank as u64,
+                    epoch: (offset + j) as u64,
+                    got: head(&p.indices),
+                    got_epoch: sampler_epoch(p),
+                    want: head(&r.indices),
+                    want_epoch: sampler_epoch(r),
+                };
+                return fail(ID, differs, Said::HintSetEpochResumed {});
             }
         }
     }
     if compared == 0 {
-        return skip(ID, "no epoch was trained after the restart");
+        return skip(ID, Said::NoEpochAfterRestart {});
     }
-    pass(ID, format!("the {} epoch(s) trained after the restart read exactly the indices of the same epochs in the uninterrupted run, on every rank", count(compared / u64::from(e.interrupted.nproc.max(1)))))
+    pass(ID, Said::OrderResumed { epochs: compared / u64::from(e.interrupted.nproc.max(1)) })
 }
 
 pub fn snapshot_rank0_only(e: &CrashEvidence) -> Check {
@@ -287,51 +243,29 @@ pub fn snapshot_rank0_only(e: &CrashEvidence) -> Check {
         }
     }
     if saves == 0 {
-        return fail(
-            ID,
-            "no rank called torch.save: without a snapshot a restart has nothing to resume from",
-            "after every epoch, save a snapshot with torch.save on rank 0 only, followed by a barrier that every rank reaches",
-        );
+        return fail(ID, Said::NoSnapshot {}, Said::HintSnapshotRank0 {});
     }
-    let others: Vec<&(u32, String)> = writers.iter().filter(|(r, _)| *r != 0).collect();
+    let others: Vec<(u32, String)> = writers.iter().filter(|(r, _)| *r != 0).cloned().collect();
     if !others.is_empty() {
-        let list: Vec<String> = others.iter().map(|(r, p)| format!("rank {r} wrote {p}")).collect();
-        return fail(
-            ID,
-            format!("{} (and rank 0 should be the only writer)", list.join("; ")),
-            "every rank holds the same model, so one copy is enough: guard torch.save with `if dist.get_rank() == 0`, and keep the barrier after it outside the if",
-        );
+        return fail(ID, Said::SnapshotByOthers { writers: others }, Said::HintGuardSnapshot {});
     }
     let paths: Vec<&str> = writers.iter().map(|(_, p)| p.as_str()).collect();
-    pass(
-        ID,
-        format!(
-            "only rank 0 called torch.save ({} time(s), to {})",
-            count(saves),
-            paths.join(", ")
-        ),
-    )
+    pass(ID, Said::SnapshotByRank0 { saves, paths: paths.join(", ") })
 }
 
 pub fn final_params(e: &CrashEvidence) -> Check {
     const ID: CheckId = CheckId::FinalParamsMatch;
     match &e.final_params {
-        None => skip(ID, "the final parameters of both runs could not be read"),
-        Some(Difference { identical: true, .. }) => pass(
-            ID,
-            "the final parameters after the crash and restart are bit for bit those of the uninterrupted run",
-        ),
-        Some(Difference { worst: Some((name, d)), .. }) if *d <= PARAMS_TOLERANCE => pass(
-            ID,
-            format!("the final parameters match the uninterrupted run's within {PARAMS_TOLERANCE:e} (largest difference {d:.2e}, in {name})"),
-        ),
+        None => skip(ID, Said::FinalUnread {}),
+        Some(Difference { identical: true, .. }) => pass(ID, Said::FinalIdentical {}),
+        Some(Difference { worst: Some((name, by)), .. }) if *by <= PARAMS_TOLERANCE => {
+            let (name, by) = (name.clone(), *by);
+            pass(ID, Said::FinalWithin { tolerance: PARAMS_TOLERANCE, by, name })
+        }
         Some(Difference { worst, .. }) => {
-            let (name, d) = worst.clone().unwrap_or_else(|| ("?".into(), f64::INFINITY));
-            fail(
-                ID,
-                format!("the final parameters differ from the uninterrupted run's: by up to {d:.3e} in {name} (tolerance {PARAMS_TOLERANCE:e})"),
-                "the snapshot must hold everything training depends on: the model, the optimizer's state (momentum), the learning-rate scheduler, and the epoch; restore all of them before training on",
-            )
+            let (name, by) = worst.clone().unwrap_or_else(|| ("?".into(), f64::INFINITY));
+            let differs = Said::FinalDiffers { tolerance: PARAMS_TOLERANCE, by, name };
+            fail(ID, differs, Said::HintSnapshotEverything {})
         }
     }
 }

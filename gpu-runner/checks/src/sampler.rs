@@ -2,10 +2,10 @@
 
 use std::collections::BTreeSet;
 
-use grading_protocol::{Check, CheckId};
+use grading_protocol::{Check, CheckId, Said};
 
 use crate::evidence::RunEvidence;
-use crate::{count, fail, pass, plural, rank0, skip};
+use crate::{fail, pass, rank0, skip};
 
 /// The indices of each rank's training pass number `k`.
 fn pass_indices(run: &RunEvidence, k: usize) -> Option<Vec<Vec<i64>>> {
@@ -18,11 +18,11 @@ fn pass_indices(run: &RunEvidence, k: usize) -> Option<Vec<Vec<i64>>> {
 pub fn sharding(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::SamplerSharding;
     let Some(shards) = pass_indices(run, 0) else {
-        return skip(ID, "not every rank completed a pass over a DataLoader");
+        return skip(ID, Said::NoPass {});
     };
     let first = rank0(run).training_passes()[0];
     let Some(len) = first.dataset_len else {
-        return skip(ID, "the DataLoader's dataset has no length");
+        return skip(ID, Said::NoDatasetLength {});
     };
     let n = shards.len() as u64;
     let total: u64 = shards.iter().map(|s| s.len() as u64).sum();
@@ -35,81 +35,54 @@ pub fn sharding(run: &RunEvidence) -> Check {
     let drop_last = first.sampler.drop_last.unwrap_or(false);
     let (allowed_dup, allowed_missing) = if drop_last { (0, len % n) } else { (padding, 0) };
     let missing = len.saturating_sub(unique);
-    let sizes: Vec<String> = shards
-        .iter()
-        .enumerate()
-        .map(|(r, s)| format!("rank {r} read {}", count(s.len() as u64)))
-        .collect();
-    let evidence = format!(
-        "first epoch: {}; {} read by more than one rank; together {} of {}",
-        sizes.join(", "),
-        count(duplicates),
-        count(unique),
-        plural(len, "sample", "samples")
-    );
+    let reads: Vec<u64> = shards.iter().map(|s| s.len() as u64).collect();
+    let evidence = |padding| Said::Shards { reads: reads.clone(), duplicates, unique, len, padding };
     // DistributedSampler gives every rank the same number of samples, and DDP relies on it: a
     // rank with fewer batches stops calling all-reduce and leaves the others waiting.
     let balanced = shards.iter().map(Vec::len).min() == shards.iter().map(Vec::len).max();
     if balanced && duplicates <= allowed_dup && missing <= allowed_missing {
-        return pass(ID, format!("{evidence} (padding allows {allowed_dup})"));
+        return pass(ID, evidence(Some(allowed_dup)));
     }
     let whole = shards.iter().all(|s| s.len() as u64 >= len);
     let hint = if !balanced && duplicates <= allowed_dup && missing <= allowed_missing {
-        "the ranks read shards of different sizes: DistributedSampler gives every rank the same number of samples (padding or dropping the tail), which DDP needs, since a rank with fewer batches leaves the others waiting in all-reduce"
+        Said::HintUneven {}
     } else if whole {
-        "every rank iterated the whole dataset: give the DataLoader a DistributedSampler (and no shuffle=True) so each rank reads its own shard"
+        Said::HintWholeDataset {}
     } else {
-        "the ranks' shards overlap: let DistributedSampler read the rank and world size from the process group, or pass dist.get_rank() and dist.get_world_size()"
+        Said::HintOverlap {}
     };
-    fail(ID, evidence, hint)
+    fail(ID, evidence(None), hint)
 }
 
 pub fn set_epoch(run: &RunEvidence) -> Check {
     const ID: CheckId = CheckId::SamplerSetEpoch;
     let passes = rank0(run).training_passes();
     if passes.len() < 2 {
-        return skip(
-            ID,
-            format!(
-                "rank 0 completed {} pass(es) over its DataLoader; two are needed to compare",
-                passes.len()
-            ),
-        );
+        return skip(ID, Said::FewPasses { passes: passes.len() as u64 });
     }
     let same: Vec<usize> =
         (1..passes.len()).filter(|&k| passes[k].indices == passes[k - 1].indices).collect();
-    let epochs: Vec<String> =
+    let sampler_epochs: Vec<String> =
         passes.iter().map(|p| p.sampler.epoch.map_or("-".into(), |e| e.to_string())).collect();
+    let epochs = passes.len() as u64;
     let head = |k: usize| {
         passes[k].indices.iter().take(4).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
     };
     if same.is_empty() {
-        return pass(
-            ID,
-            format!("rank 0's order changed every epoch over {} epochs (first indices [{}…] then [{}…])", passes.len(), head(0), head(1)),
-        );
+        return pass(ID, Said::OrderChanged { epochs, first: head(0), second: head(1) });
     }
     let distributed = passes[0].sampler.kind == "DistributedSampler";
     let hint = if distributed && passes.iter().all(|p| p.sampler.epoch == passes[0].sampler.epoch) {
-        "call sampler.set_epoch(epoch) at the start of every epoch: the shuffle is seeded with seed + epoch, so without it every epoch replays the first"
+        Said::HintSetEpochSeed {}
     } else if passes[0].sampler.shuffle == Some(false)
         || passes[0].sampler.kind == "SequentialSampler"
     {
-        "the sampler does not shuffle: construct DistributedSampler with shuffle=True (the default)"
+        Said::HintShuffle {}
     } else {
-        "the order must change between epochs: call sampler.set_epoch(epoch) with the epoch number"
+        Said::HintOrderChanges {}
     };
-    fail(
-        ID,
-        format!(
-            "rank 0 read the same order in {} of {} epochs (first indices [{}…]; sampler epoch per pass: {})",
-            same.len() + 1,
-            passes.len(),
-            head(0),
-            epochs.join(", ")
-        ),
-        hint,
-    )
+    let (same, sampler_epochs) = (same.len() as u64 + 1, sampler_epochs.join(", "));
+    fail(ID, Said::OrderRepeated { same, epochs, first: head(0), sampler_epochs }, hint)
 }
 
 #[cfg(test)]

@@ -3,11 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use grading_protocol::{Check, CheckId};
+use grading_protocol::{Check, CheckId, Said};
 
 use crate::evidence::{Evidence, RunEvidence};
 use crate::record::Pass;
-use crate::{count, fail, pass, rank0, skip};
+use crate::{fail, pass, rank0, skip};
 
 /// One steady-state epoch of a run, all ranks together.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -80,10 +80,10 @@ pub fn speedup(evidence: &Evidence, sharded: bool) -> Check {
     let (ddp, single, min) = (&evidence.ddp, &evidence.single, evidence.min_speedup);
     let n = ddp.first().map_or(0, |r| r.nproc);
     let Some((tn, epochs_n, secs_n)) = throughput(ddp) else {
-        return skip(ID, format!("the {n}-process run completed no steady-state epoch"));
+        return skip(ID, Said::NoSteadyEpoch { n });
     };
     let Some((t1, epochs_1, secs_1)) = throughput(single) else {
-        return skip(ID, "the 1-process run completed no steady-state epoch");
+        return skip(ID, Said::NoSteadyEpoch { n: 1 });
     };
     let ratio = tn / t1;
     // What the evidence explains: work per rank, and what the gradient all-reduce costs.
@@ -92,36 +92,27 @@ pub fn speedup(evidence: &Evidence, sharded: bool) -> Check {
         .training_passes()
         .last()
         .map_or((0, 0, None), |p| (p.samples, p.batches, p.batch_size));
-    let comm_text = match first.ddp().first().and_then(|d| d.1) {
-        Some(ms) => {
-            let per_epoch = ms * steps as f64 / 1000.0;
-            format!(
-                "; one all-reduce of the gradients took {ms:.2} ms, {:.0} ms per epoch ({:.0}% of it)",
-                per_epoch * 1000.0,
-                100.0 * per_epoch / secs_n
-            )
-        }
-        None => String::new(),
-    };
+    let allreduce_ms = first.ddp().first().and_then(|d| d.1);
     let busiest =
         |runs: &[RunEvidence]| runs.iter().filter_map(RunEvidence::others_cores).reduce(f64::max);
     let (busy_n, busy_1) = (busiest(ddp), busiest(single));
-    let load_text = match (busy_n, busy_1) {
-        (Some(a), Some(b)) => format!(
-            "; other work on the machine meanwhile: up to {a:.2} cores during the {n}-process runs, {b:.2} during the 1-process runs"
-        ),
-        _ => String::new(),
+    let evidence_text = Said::Speedup {
+        n,
+        tn,
+        t1,
+        ratio,
+        min,
+        epochs_n: epochs_n as u64,
+        epochs_1: epochs_1 as u64,
+        secs_n,
+        secs_1,
+        samples,
+        steps,
+        batch,
+        allreduce_ms,
+        busy: busy_n.zip(busy_1),
+        remeasured: evidence.remeasured,
     };
-    let again = match evidence.remeasured {
-        0 => String::new(),
-        k => format!("; measured again {k} time(s) because the machine was busy"),
-    };
-    let evidence_text = format!(
-        "{n} processes: {tn:.0} samples/s against {t1:.0} for 1 process = {ratio:.2}× (threshold {min:.2}×; medians of {epochs_n} and {epochs_1} steady-state epochs, {secs_n:.2} s and {secs_1:.2} s each); per rank {} samples in {} steps{}{comm_text}{load_text}{again}",
-        count(samples),
-        count(steps),
-        batch.map(|b| format!(" of {b}")).unwrap_or_default(),
-    );
     if ratio >= min {
         return pass(ID, evidence_text);
     }
@@ -130,16 +121,13 @@ pub fn speedup(evidence: &Evidence, sharded: bool) -> Check {
     // busy machine only a footnote.
     let busy = busy_n.filter(|b| *b > BUSY_CORES);
     let hint = if !sharded {
-        "the processes did not divide the work: with a DistributedSampler each of N ranks reads 1/N of the data per epoch".to_string()
-    } else if let Some(b) = busy.filter(|_| ratio >= 0.8 * min) {
-        format!("other work was using this machine while it was measured (up to {b:.2} cores), which slows the {n}-process runs most: submit again; if it still fails on a quiet machine, the per-step communication is too large for the work, as the lesson explains")
+        Said::HintNotDivided {}
+    } else if let Some(cores) = busy.filter(|_| ratio >= 0.8 * min) {
+        Said::HintBusyMachine { n, cores }
     } else {
         // The work was divided and still did not pay: per-step synchronisation (the
         // all-reduce, its latency and DDP's bookkeeping) outweighs the computing saved.
-        let note = busy
-            .map(|b| format!(" (Other work was also using this machine, up to {b:.2} cores, which lowers the figure somewhat.)"))
-            .unwrap_or_default();
-        format!("the conversion divides the work but is communication-bound: every step all-reduces every gradient and waits for the other ranks, and with small batches that costs more than the computing saved. Use a larger per-rank batch (fewer steps, the same all-reduce per step), or accumulate gradients over several steps with model.no_sync(); also avoid barriers, .item() or all_reduce calls inside the loop.{note}")
+        Said::HintCommunicationBound { busy }
     };
     fail(ID, evidence_text, hint)
 }

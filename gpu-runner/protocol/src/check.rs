@@ -3,7 +3,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use lockstep_routes::Lang;
 use serde::{Deserialize, Serialize};
+
+use crate::Said;
 
 /// Declares the checks, and [`CheckId::ALL`] from the same list, so that no check can be left out
 /// of it. The serialized names are stable: stored verdicts and the web app use them.
@@ -256,6 +259,32 @@ pub struct Check {
     /// URL under `lesson`, which is read as the ids it names.
     #[serde(alias = "lesson", deserialize_with = "section_or_url")]
     pub section: Section,
+    /// `message` and `hint` as sentences, worded in the reader's language when shown; absent
+    /// from verdicts graded before they were kept, which have only the English text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub words: Option<CheckWords>,
+}
+
+/// What a check said, as sentences: see [`Said`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckWords {
+    pub message: Said,
+    pub hint: Option<Said>,
+}
+
+impl Check {
+    /// The evidence in `lang` (in English where the verdict predates its sentences).
+    pub fn message_in(&self, lang: Lang) -> String {
+        self.words.as_ref().map_or_else(|| self.message.clone(), |w| w.message.say(lang))
+    }
+
+    /// The hint in `lang`, as [`Check::message_in`].
+    pub fn hint_in(&self, lang: Lang) -> Option<String> {
+        match &self.words {
+            Some(CheckWords { hint: Some(hint), .. }) => Some(hint.say(lang)),
+            _ => self.hint.clone(),
+        }
+    }
 }
 
 /// A lesson section by id: the lesson's slug and the id of one of its headings.

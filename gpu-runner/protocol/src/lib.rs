@@ -9,11 +9,13 @@
 mod check;
 pub mod live;
 mod run;
+mod said;
 mod verdict;
 
-pub use check::{Check, CheckId, CheckStatus, Section, UnknownCheckId};
+pub use check::{Check, CheckId, CheckStatus, CheckWords, Section, UnknownCheckId};
 pub use run::{
     CpuTime, Enforced, EpochMeasure, Limits, Measured, ModelShape, RankEpochs, RankRun, RunReport,
     RunRole, Settings,
 };
+pub use said::{Killed, Resumption, Said};
 pub use verdict::{ErrorInfo, Status, Verdict, Versions, SCHEMA};

@@ -5,7 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Check, RunRole, Status, Verdict};
+use lockstep_routes::Lang;
+
+use crate::{Check, RunRole, Said, Status, Verdict};
 
 /// One step of a submission's grading. Serialized with its kind as `"kind"`, which is also the
 /// server-sent event's name.
@@ -33,7 +35,13 @@ pub enum Event {
     /// A check was decided.
     Check { check: Check },
     /// The verdict is stored; the whole of it is the submission's.
-    Verdict { status: Status, summary: String },
+    /// `words`: the summary as a sentence (see [`Said`]), absent from older events.
+    Verdict {
+        status: Status,
+        summary: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        words: Option<Said>,
+    },
     /// Put back in the queue: the worker stopped answering, or the platform failed.
     Requeued { reason: String },
     /// The platform gave up on it after several attempts: no verdict, nothing to fix in the
@@ -81,20 +89,40 @@ impl NodeWait {
     /// The learner's words for it, e.g. "Waiting for a GPU node — 3 jobs ahead in partition
     /// gpu (its nodes are busy)."
     pub fn describe(&self) -> String {
-        let node = if self.gpus > 0 { "a GPU node" } else { "a node" };
-        let jobs = match self.ahead {
-            0 => "next".to_string(),
-            1 => "1 job ahead".to_string(),
-            n => format!("{n} jobs ahead"),
+        self.describe_in(Lang::En)
+    }
+
+    /// [`NodeWait::describe`] in `lang`.
+    pub fn describe_in(&self, lang: Lang) -> String {
+        let ko = lang == Lang::Ko;
+        let node = match (self.gpus > 0, ko) {
+            (true, false) => "a GPU node",
+            (false, false) => "a node",
+            (true, true) => "GPU 노드",
+            (false, true) => "노드",
+        };
+        let jobs = match (self.ahead, ko) {
+            (0, false) => "next".to_string(),
+            (1, false) => "1 job ahead".to_string(),
+            (n, false) => format!("{n} jobs ahead"),
+            (0, true) => "다음 차례".to_string(),
+            (n, true) => format!("앞에 job {n}개"),
         };
         // Slurm's reason codes, as `squeue` prints them (`man squeue`, JOB REASON CODES).
-        let why = match self.reason.as_str() {
-            "Resources" => " (its nodes are busy)".to_string(),
-            "Priority" => " (jobs of higher priority go first)".to_string(),
-            "" | "None" => String::new(),
-            other => format!(" (Slurm: {other})"),
+        let why = match (self.reason.as_str(), ko) {
+            ("Resources", false) => " (its nodes are busy)".to_string(),
+            ("Priority", false) => " (jobs of higher priority go first)".to_string(),
+            ("Resources", true) => " (노드가 모두 사용 중)".to_string(),
+            ("Priority", true) => " (우선순위가 높은 job이 먼저)".to_string(),
+            ("" | "None", _) => String::new(),
+            (other, _) => format!(" (Slurm: {other})"),
         };
-        format!("Waiting for {node} — {jobs} in partition {}{why}.", self.partition)
+        let partition = &self.partition;
+        if ko {
+            format!("{node}를 기다리는 중 — partition {partition}에서 {jobs}{why}.")
+        } else {
+            format!("Waiting for {node} — {jobs} in partition {partition}{why}.")
+        }
     }
 }
 
@@ -226,7 +254,12 @@ mod tests {
             Event::Started { worker: "w".into(), attempt: 2, node: Some("gpu-07".into()) },
             Event::RunStarted { index: 1, role: RunRole::Ddp, nproc: 2 },
             Event::RunFinished { index: 1, role: RunRole::Single, nproc: 1, wall_s: 1.5 },
-            Event::Verdict { status: Status::Pass, summary: "ok".into() },
+            Event::Verdict { status: Status::Pass, summary: "ok".into(), words: None },
+            Event::Verdict {
+                status: Status::Pass,
+                summary: "all 1 checks passed".into(),
+                words: Some(Said::AllPassed { checks: 1 }),
+            },
             Event::Requeued { reason: "r".into() },
             Event::Failed { reason: "f".into() },
             Event::Cancelled,
@@ -255,6 +288,11 @@ mod tests {
         assert_eq!(
             wait(0, "QOSMaxJobsPerUserLimit", 1),
             "Waiting for a GPU node — next in partition gpu (Slurm: QOSMaxJobsPerUserLimit)."
+        );
+        let ko = NodeWait { partition: "gpu".into(), ahead: 3, reason: "Resources".into(), gpus: 4 };
+        assert_eq!(
+            ko.describe_in(Lang::Ko),
+            "GPU 노드를 기다리는 중 — partition gpu에서 앞에 job 3개 (노드가 모두 사용 중)."
         );
     }
 

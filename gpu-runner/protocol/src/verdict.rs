@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Check, CheckStatus, Enforced, RunReport, Settings};
+use lockstep_routes::Lang;
+
+use crate::{Check, CheckStatus, Enforced, RunReport, Said, Settings};
 
 pub const SCHEMA: u32 = 1;
 
@@ -38,6 +40,21 @@ pub struct ErrorInfo {
     pub message: String,
     pub file: Option<String>,
     pub line: Option<u32>,
+    /// `message` as a sentence; absent from older verdicts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub words: Option<Said>,
+}
+
+impl ErrorInfo {
+    /// The error of `said`, its English text kept as `message`.
+    pub fn new(said: Said, file: Option<String>, line: Option<u32>) -> ErrorInfo {
+        ErrorInfo { message: said.say(Lang::En), file, line, words: Some(said) }
+    }
+
+    /// The message in `lang` (in English where the verdict predates its sentences).
+    pub fn message_in(&self, lang: Lang) -> String {
+        self.words.as_ref().map_or_else(|| self.message.clone(), |w| w.say(lang))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,8 +68,11 @@ pub struct Versions {
 pub struct Verdict {
     pub schema: u32,
     pub status: Status,
-    /// One sentence for the learner.
+    /// One sentence for the learner, in English.
     pub summary: String,
+    /// `summary` as a sentence; absent from older verdicts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_words: Option<Said>,
     pub script: String,
     pub nproc: u32,
     /// `nccl` with GPUs, `gloo` on CPU: what this runner offered.
@@ -67,56 +87,80 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// The readable report `gpu-runner grade` prints without `--json`.
+    /// The summary in `lang` (in English where the verdict predates its sentences).
+    pub fn summary_in(&self, lang: Lang) -> String {
+        self.summary_words.as_ref().map_or_else(|| self.summary.clone(), |w| w.say(lang))
+    }
+
+    /// The readable report `gpu-runner grade` prints without `--json`, in English.
     pub fn report(&self) -> String {
+        self.report_in(Lang::En, &|c| {
+            lockstep_routes::lesson_section(&c.section.lesson, Some(&c.section.heading))
+        })
+    }
+
+    /// The readable report in `lang`; `section_url` is where a failed check's lesson section
+    /// is read in that language (only the course knows a translation's heading ids).
+    pub fn report_in(&self, lang: Lang, section_url: &dyn Fn(&Check) -> String) -> String {
+        let ko = lang == Lang::Ko;
         let mut s = String::new();
-        let status = match self.status {
-            Status::Pass => "PASS",
-            Status::Fail => "FAIL",
-            Status::Error => "ERROR",
-            Status::Timeout => "TIMEOUT",
+        let status = match (self.status, ko) {
+            (Status::Pass, false) => "PASS",
+            (Status::Fail, false) => "FAIL",
+            (Status::Error, false) => "ERROR",
+            (Status::Timeout, false) => "TIMEOUT",
+            (Status::Pass, true) => "통과",
+            (Status::Fail, true) => "실패",
+            (Status::Error, true) => "오류",
+            (Status::Timeout, true) => "시간 초과",
         };
-        s.push_str(&format!("{status}: {}\n", self.summary));
-        s.push_str(&format!(
-            "{} with {} processes, backend {}\n",
-            self.script, self.nproc, self.backend
-        ));
+        s.push_str(&format!("{status}: {}\n", self.summary_in(lang)));
+        s.push_str(&if ko {
+            format!("{}, 프로세스 {}개, backend {}\n", self.script, self.nproc, self.backend)
+        } else {
+            format!("{} with {} processes, backend {}\n", self.script, self.nproc, self.backend)
+        });
         if let Some(e) = &self.error {
             let at = match (&e.file, e.line) {
                 (Some(f), Some(l)) => format!("{f}:{l}: "),
                 (Some(f), None) => format!("{f}: "),
                 _ => String::new(),
             };
-            s.push_str(&format!("\n{at}{}\n", e.message));
+            s.push_str(&format!("\n{at}{}\n", e.message_in(lang)));
         }
         if !self.checks.is_empty() {
             s.push('\n');
         }
+        let (hint, see) = if ko { ("힌트", "참고") } else { ("hint", "see") };
         for c in &self.checks {
             let mark = match c.status {
                 CheckStatus::Pass => "ok  ",
                 CheckStatus::Fail => "FAIL",
                 CheckStatus::Skip => "skip",
             };
-            s.push_str(&format!("[{mark}] {:<22} {}\n", c.id.as_str(), c.message));
-            if let Some(h) = &c.hint {
-                s.push_str(&format!("       {:<22} hint: {h}\n", ""));
-                let url =
-                    lockstep_routes::lesson_section(&c.section.lesson, Some(&c.section.heading));
-                s.push_str(&format!("       {:<22} see {url}\n", ""));
+            s.push_str(&format!("[{mark}] {:<22} {}\n", c.id.as_str(), c.message_in(lang)));
+            if let Some(h) = c.hint_in(lang) {
+                s.push_str(&format!("       {:<22} {hint}: {h}\n", ""));
+                s.push_str(&format!("       {:<22} {see} {}\n", "", section_url(c)));
             }
         }
         for r in &self.runs {
+            let backend = r.backend.as_deref().unwrap_or(if ko {
+                "process group 없음"
+            } else {
+                "no process group"
+            });
+            let (timed_out, repeated) =
+                if ko { (", 시간 초과", "다시 실행한 이유") } else { (", timed out", "repeated") };
             s.push_str(&format!(
-                "\nrun: {} × {} ({}), {:.1} s{}{}\n",
+                "\nrun: {} × {} ({backend}), {:.1} s{}{}\n",
                 r.nproc,
                 r.role.as_str(),
-                r.backend.as_deref().unwrap_or("no process group"),
                 r.wall_s,
-                if r.timed_out { ", timed out" } else { "" },
+                if r.timed_out { timed_out } else { "" },
                 r.retried_because
                     .as_deref()
-                    .map(|w| format!(", repeated: {w}"))
+                    .map(|w| format!(", {repeated}: {w}"))
                     .unwrap_or_default()
             ));
         }

@@ -2,7 +2,7 @@
 //! same run with one rank killed mid-epoch, at a moment nobody can predict from the script.
 
 use grading_checks::resume::{CrashEvidence, CrashPlan};
-use grading_protocol::{ErrorInfo, RunRole, Verdict};
+use grading_protocol::{ErrorInfo, RunRole, Said, Verdict};
 
 use crate::gather;
 use crate::grade::Job;
@@ -32,11 +32,7 @@ pub fn grade(job: &mut Job<'_>) -> Result<Verdict, RunnerError> {
         None => CrashPlan::choose(&first, random()),
     };
     let Some(plan) = chosen else {
-        return Ok(job.error(ErrorInfo {
-            message: "the script trained fewer than 2 epochs, so there is no moment after a snapshot to crash at: train at least 2".into(),
-            file: Some(script_name),
-            line: None,
-        }));
+        return Ok(job.error(ErrorInfo::new(Said::TooFewEpochs {}, Some(script_name), None)));
     };
     let restarts = Restarts { max: 1, crash: Some(plan) };
     let (run, retried) = job.run_with(nproc, RunRole::Interrupted, restarts)?;

@@ -3,6 +3,7 @@
 //! instructors can run one again. A learner reaches only their own submissions: anyone else's
 //! answers 404, exactly as one that does not exist.
 
+use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use lockstep_routes::Lang;
 use lockstep_rules::{flash, Requester};
 use lockstep_store::{NewSubmission, Submission};
 use serde::{Deserialize, Serialize};
@@ -86,6 +88,11 @@ pub struct SubmissionJson {
     pub url: String,
     pub events: String,
     pub verdict: Option<grading_protocol::Verdict>,
+    /// Where each check of the verdict is taught, by language code and check id: a translation
+    /// has its own heading ids, which only the course knows (`lockstep submit --lang=ko` links
+    /// to them). Only on a single submission.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub sections: BTreeMap<&'static str, BTreeMap<&'static str, String>>,
 }
 
 impl From<&Submission> for SubmissionJson {
@@ -100,7 +107,32 @@ impl From<&Submission> for SubmissionJson {
             url: lockstep_routes::submission(s.id),
             events: lockstep_routes::submission_events(s.id),
             verdict: s.verdict.as_deref().and_then(|v| serde_json::from_str(v).ok()),
+            sections: BTreeMap::new(),
         }
+    }
+}
+
+impl SubmissionJson {
+    /// With [`SubmissionJson::sections`] for its verdict's checks, in every language of `course`.
+    fn with_sections(mut self, course: &lockstep_course::live::Loaded) -> SubmissionJson {
+        let Some(verdict) = &self.verdict else { return self };
+        for lang in Lang::ALL {
+            let edition = course.edition(lang);
+            let links = verdict
+                .checks
+                .iter()
+                .map(|c| {
+                    let (lesson, heading) = (&c.section.lesson, &c.section.heading);
+                    let section = lockstep_routes::lesson_section(
+                        lesson,
+                        Some(edition.heading(lesson, heading)),
+                    );
+                    (c.id.as_str(), lang.path(&section))
+                })
+                .collect();
+            self.sections.insert(lang.code(), links);
+        }
+        self
     }
 }
 
@@ -313,7 +345,8 @@ pub async fn show(
     ApiRequester(requester): ApiRequester,
 ) -> Result<Response, HttpError> {
     let s = readable(&state, &requester, id).await?;
-    Ok(Json(SubmissionJson::from(&s)).into_response())
+    let course = state.context.course.loaded();
+    Ok(Json(SubmissionJson::from(&s).with_sections(&course)).into_response())
 }
 
 /// `GET /api/submissions`: the requester's own submissions, newest first.

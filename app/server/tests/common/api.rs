@@ -125,6 +125,15 @@ pub async fn call(
     (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
 }
 
+/// A page's status and text.
+pub async fn get_text(http: &Http, url: &str) -> (u16, String) {
+    let req = axum::http::Request::builder().uri(url).body(Full::new(Bytes::new())).unwrap();
+    let res = http.request(req).await.unwrap();
+    let status = res.status().as_u16();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// Reads the submission's server-sent events until the stream ends: (id, event name, data).
 pub async fn sse(
     http: &Http,

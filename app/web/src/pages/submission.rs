@@ -158,12 +158,12 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
                 let comparison = super::run_vs_model::compare(&v);
                 view! {
                     <p class=format!("verdict verdict-{}", v.status.as_str()) data-role="verdict">
-                        <strong>{(w.status_word)(v.status.as_str()).to_uppercase()}</strong> ": " {v.summary.clone()}
+                        <strong>{(w.status_word)(v.status.as_str()).to_uppercase()}</strong> ": " {v.summary_in(lang)}
                     </p>
                     {move || earned.get().and_then(|e| e.message(lang)).map(|m| view! {
                         <p class="earned" data-role="earned">{m}</p>
                     })}
-                    {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message}</pre> })}
+                    {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message_in(lang)}</pre> })}
                     {comparison.map(|c| view! { <super::run_vs_model::RunBesideModel c/> })}
                 }
                 .into_any()
@@ -333,8 +333,8 @@ fn CheckItem(
             " "
             <strong>{title}</strong>
             " "
-            <span class="check-message">{with_line_links(&c.message, &file_name)}</span>
-            {c.hint.map(|h| view! { <p class="check-hint">{h}</p> })}
+            <span class="check-message">{with_line_links(&c.message_in(lang), &file_name)}</span>
+            {c.hint_in(lang).map(|h| view! { <p class="check-hint">{h}</p> })}
             {(c.status != CheckStatus::Pass)
                 .then_some(section)
                 .flatten()
@@ -355,7 +355,7 @@ pub fn status_line(events: &[LiveEvent], lang: crate::Lang) -> String {
         line = match &e.event {
             Event::Queued { ahead: 0 } => w.waiting_next.into(),
             Event::Queued { ahead } => (w.waiting_ahead)(*ahead),
-            Event::WaitingForNode(wait) => wait.describe(),
+            Event::WaitingForNode(wait) => wait.describe_in(lang),
             // The worker's name is the operators' (`local/host`, `slurm/node/job`): a learner
             // learns only that grading began, and on which GPU node when Slurm says.
             Event::Started { attempt, node, .. } => {
@@ -370,8 +370,9 @@ pub fn status_line(events: &[LiveEvent], lang: crate::Lang) -> String {
             }
             Event::RunFinished { .. } | Event::Check { .. } => continue,
             Event::Requeued { reason } => (w.requeued)(reason),
-            Event::Verdict { status, summary } => {
-                (w.graded)(&(w.status_word)(status.as_str()).to_uppercase(), summary)
+            Event::Verdict { status, summary, words } => {
+                let summary = words.as_ref().map_or_else(|| summary.clone(), |s| s.say(lang));
+                (w.graded)(&(w.status_word)(status.as_str()).to_uppercase(), &summary)
             }
             Event::Failed { reason } => (w.failed)(reason),
             Event::Cancelled => w.cancelled.into(),
@@ -535,7 +536,11 @@ mod tests {
         assert!(runs(&events, crate::Lang::En).is_empty(), "a new attempt starts its runs afresh");
         events.push(e(
             8,
-            Event::Verdict { status: Status::Pass, summary: "All 10 checks passed.".into() },
+            Event::Verdict {
+                status: Status::Pass,
+                summary: "All 10 checks passed.".into(),
+                words: None,
+            },
         ));
         assert_eq!(status_line(&events, crate::Lang::En), "Graded: PASS. All 10 checks passed.");
     }
