@@ -16,8 +16,7 @@ use crate::buckets::{self, Bucket, BucketCap};
 use crate::cost::{self, Algorithm};
 use crate::hardware::Hardware;
 use crate::model::{tensor_bytes, Mlp};
-use crate::timeline::{self, Activity, Lane, Schedule, Timeline};
-use lockstep_units as units;
+use crate::timeline::{self, Activity, Label, Lane, Schedule, Timeline};
 
 /// `DistributedDataParallel`'s `broadcast_bucket_size`: parameters are broadcast in buffers of
 /// 250 MiB at construction.
@@ -93,10 +92,7 @@ pub fn simulate(cfg: &DdpConfig) -> Result<DdpRun, DdpError> {
             at,
             cost::broadcast_s(bytes as f64, n, hw.link),
             if n > 1 { bytes } else { 0 },
-            format!(
-                "broadcast {} of parameters from rank 0 (once, in the constructor)",
-                units::bytes(bytes as f64)
-            ),
+            Label::BroadcastOnce { bytes },
         );
         left -= bytes;
     }
@@ -116,11 +112,7 @@ pub fn simulate(cfg: &DdpConfig) -> Result<DdpRun, DdpError> {
                     ready,
                     cost::allreduce(Algorithm::Ring, bucket.bytes as f64, n, hw.link).time_s,
                     bucket.bytes,
-                    format!(
-                        "all-reduce bucket {b} ({}, {})",
-                        units::plural(bucket.params.len() as u64, "tensor", "tensors"),
-                        units::bytes(bucket.bytes as f64)
-                    ),
+                    Label::AllReduce { bucket: b, tensors: bucket.params.len(), bytes: bucket.bytes },
                 ));
             }
             done

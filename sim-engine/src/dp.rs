@@ -17,8 +17,7 @@
 use crate::cost;
 use crate::hardware::Hardware;
 use crate::model::{tensor_bytes, Mlp};
-use crate::timeline::{self, Activity, Lane, Schedule, Timeline};
-use lockstep_units as units;
+use crate::timeline::{self, Activity, Label, Lane, Schedule, Timeline};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DpError {
@@ -76,7 +75,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         0.0,
         hw.host_layer_s,
         0,
-        "scatter the batch".into(),
+        Label::ScatterBatch,
     );
     let mut input_ready = vec![0.0; n];
     for (d, &samples) in sizes.iter().enumerate().skip(1) {
@@ -88,10 +87,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
             scattered,
             hw.link.send_s(bytes as f64),
             bytes,
-            format!(
-                "input chunk of {}, GPU 0 → GPU {d}",
-                units::plural(samples as u64, "sample", "samples")
-            ),
+            Label::InputChunk { samples, to: d },
         );
     }
 
@@ -114,7 +110,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         scattered,
         cost::broadcast_s(params as f64, n, hw.link),
         params,
-        format!("broadcast {} of parameters from GPU 0", units::bytes(params as f64)),
+        Label::Replicate { bytes: params as u64 },
     );
     let copied = s.run(
         0,
@@ -124,7 +120,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         0.0,
         hw.host_layer_s * (m.layers() * (n - 1)) as f64,
         0,
-        format!("copy the module {} times in Python", n - 1),
+        Label::CopyModule { copies: n - 1 },
     );
 
     // parallel_apply: one thread per replica; their Python takes turns on the GIL.
@@ -149,10 +145,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
             kernel_end[d],
             hw.link.send_s(bytes as f64),
             bytes,
-            format!(
-                "outputs of {}, GPU {d} → GPU 0",
-                units::plural(samples as u64, "sample", "samples")
-            ),
+            Label::Outputs { samples, from: d },
         );
         gathered = gathered.max(end);
     }
@@ -165,7 +158,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         host_free.max(gathered),
         hw.host_layer_s,
         0,
-        "loss.backward() from Python".into(),
+        Label::BackwardPython,
     );
     let loss_end = s.run(
         0,
@@ -175,7 +168,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         loss_launched.max(gathered),
         timeline::loss_s(hw, m, cfg.batch),
         0,
-        format!("loss over all {} outputs", cfg.batch),
+        Label::LossOverAll { outputs: cfg.batch },
     );
 
     // Backward: output gradients back to the replicas, backward on each, then sum onto GPU 0.
@@ -191,7 +184,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
                 loss_end,
                 hw.link.send_s(bytes as f64),
                 bytes,
-                format!("gradient of {} outputs, GPU 0 → GPU {d}", sizes[d]),
+                Label::GradientOfOutputs { outputs: sizes[d], to: d },
             );
         }
         for l in (0..m.layers()).rev() {
@@ -203,10 +196,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
                 t,
                 hw.compute_s(m.backward_flops(l, sizes[d])),
                 0,
-                format!(
-                    "backward layer {l} ({})",
-                    units::plural(sizes[d] as u64, "sample", "samples")
-                ),
+                Label::Backward { layer: l, samples: sizes[d] },
             );
         }
         backward_end[d] = t;
@@ -219,7 +209,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         all_backward,
         cost::broadcast_s(params as f64, n, hw.link),
         params,
-        format!("sum {n} replicas' gradients onto GPU 0"),
+        Label::SumReplicas { replicas: n },
     );
     s.run(
         0,
@@ -229,7 +219,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         reduced + hw.host_layer_s,
         hw.optimizer_step_s(m.parameter_count()),
         0,
-        "optimizer.step() on GPU 0 only".into(),
+        Label::OptimizerStepOnMaster,
     );
 
     let memory: Vec<u64> = (0..n)

@@ -68,7 +68,126 @@ pub struct Event {
     pub end_s: f64,
     /// Bytes moved, for copies and collectives.
     pub bytes: u64,
-    pub label: String,
+    pub label: Label,
+}
+
+/// What an event is, as data: the page words it in its reader's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Label {
+    /// DP: the batch split on the host.
+    ScatterBatch,
+    InputChunk { samples: usize, to: usize },
+    /// DP: the parameters copied from the master to every replica.
+    Replicate { bytes: u64 },
+    CopyModule { copies: usize },
+    ForwardPython { layer: usize },
+    Forward { layer: usize, samples: usize },
+    Outputs { samples: usize, from: usize },
+    BackwardPython,
+    Loss { outputs: usize },
+    /// DP: the loss over the whole batch, on the master.
+    LossOverAll { outputs: usize },
+    GradientOfOutputs { outputs: usize, to: usize },
+    Backward { layer: usize, samples: usize },
+    SumReplicas { replicas: usize },
+    OptimizerStep,
+    /// DP: the step on the master only.
+    OptimizerStepOnMaster,
+    /// DDP: the parameters broadcast from rank 0 in the constructor.
+    BroadcastOnce { bytes: u64 },
+    AllReduce { bucket: usize, tensors: usize, bytes: u64 },
+    /// No words (tests).
+    None,
+}
+
+impl Label {
+    /// In English; `korean` says the same in Korean.
+    pub fn english(self) -> String {
+        let n = |n: usize, one: &str, many: &str| units::plural(n as u64, one, many);
+        let bytes = |b: u64| units::bytes(b as f64);
+        match self {
+            Label::ScatterBatch => "scatter the batch".into(),
+            Label::InputChunk { samples, to } => {
+                format!("input chunk of {}, GPU 0 → GPU {to}", n(samples, "sample", "samples"))
+            }
+            Label::Replicate { bytes: b } => {
+                format!("broadcast {} of parameters from GPU 0", bytes(b))
+            }
+            Label::CopyModule { copies } => format!("copy the module {copies} times in Python"),
+            Label::ForwardPython { layer } => format!("forward of layer {layer} in Python"),
+            Label::Forward { layer, samples } => {
+                format!("forward layer {layer} ({})", n(samples, "sample", "samples"))
+            }
+            Label::Outputs { samples, from } => {
+                format!("outputs of {}, GPU {from} → GPU 0", n(samples, "sample", "samples"))
+            }
+            Label::BackwardPython => "loss.backward() from Python".into(),
+            Label::Loss { outputs } => format!("loss over {}", n(outputs, "output", "outputs")),
+            Label::LossOverAll { outputs } => format!("loss over all {outputs} outputs"),
+            Label::GradientOfOutputs { outputs, to } => {
+                format!("gradient of {outputs} outputs, GPU 0 → GPU {to}")
+            }
+            Label::Backward { layer, samples } => {
+                format!("backward layer {layer} ({})", n(samples, "sample", "samples"))
+            }
+            Label::SumReplicas { replicas } => {
+                format!("sum {replicas} replicas' gradients onto GPU 0")
+            }
+            Label::OptimizerStep => "optimizer.step()".into(),
+            Label::OptimizerStepOnMaster => "optimizer.step() on GPU 0 only".into(),
+            Label::BroadcastOnce { bytes: b } => format!(
+                "broadcast {} of parameters from rank 0 (once, in the constructor)",
+                bytes(b)
+            ),
+            Label::AllReduce { bucket, tensors, bytes: b } => format!(
+                "all-reduce bucket {bucket} ({}, {})",
+                n(tensors, "tensor", "tensors"),
+                bytes(b)
+            ),
+            Label::None => String::new(),
+        }
+    }
+
+    /// In Korean, as Korean ML engineers write it: the API names and DDP terms in English.
+    pub fn korean(self) -> String {
+        let bytes = |b: u64| units::bytes(b as f64);
+        match self {
+            Label::ScatterBatch => "batch 나누기 (scatter)".into(),
+            Label::InputChunk { samples, to } => {
+                format!("입력 조각 (샘플 {samples}개), GPU 0 → GPU {to}")
+            }
+            Label::Replicate { bytes: b } => format!("GPU 0에서 파라미터 {} broadcast", bytes(b)),
+            Label::CopyModule { copies } => format!("Python에서 module {copies}번 복사"),
+            Label::ForwardPython { layer } => format!("Python에서 layer {layer} forward 호출"),
+            Label::Forward { layer, samples } => {
+                format!("layer {layer} forward (샘플 {samples}개)")
+            }
+            Label::Outputs { samples, from } => {
+                format!("출력 (샘플 {samples}개), GPU {from} → GPU 0")
+            }
+            Label::BackwardPython => "Python에서 loss.backward() 호출".into(),
+            Label::Loss { outputs } => format!("출력 {outputs}개의 loss"),
+            Label::LossOverAll { outputs } => format!("출력 {outputs}개 전체의 loss"),
+            Label::GradientOfOutputs { outputs, to } => {
+                format!("출력 {outputs}개의 gradient, GPU 0 → GPU {to}")
+            }
+            Label::Backward { layer, samples } => {
+                format!("layer {layer} backward (샘플 {samples}개)")
+            }
+            Label::SumReplicas { replicas } => {
+                format!("replica {replicas}개의 gradient를 GPU 0에 합산")
+            }
+            Label::OptimizerStep => "optimizer.step()".into(),
+            Label::OptimizerStepOnMaster => "GPU 0에서만 optimizer.step()".into(),
+            Label::BroadcastOnce { bytes: b } => {
+                format!("rank 0에서 파라미터 {} broadcast (생성자에서 한 번)", bytes(b))
+            }
+            Label::AllReduce { bucket, tensors, bytes: b } => {
+                format!("bucket {bucket} all-reduce (tensor {tensors}개, {})", bytes(b))
+            }
+            Label::None => String::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -201,7 +320,7 @@ impl Schedule {
         after: f64,
         duration_s: f64,
         bytes: u64,
-        label: String,
+        label: Label,
     ) -> f64 {
         let free = self.free_mut(lane, device);
         let start_s = free.max(after);
@@ -222,7 +341,7 @@ impl Schedule {
         after: f64,
         duration_s: f64,
         bytes: u64,
-        label: String,
+        label: Label,
     ) -> f64 {
         let start_s = devices.iter().map(|&d| self.comm_free[d]).fold(after, f64::max);
         for &d in devices {
@@ -235,7 +354,7 @@ impl Schedule {
                 start_s,
                 end_s: start_s + duration_s,
                 bytes,
-                label: label.clone(),
+                label,
             });
         }
         start_s + duration_s
@@ -264,7 +383,7 @@ impl Schedule {
             host_ready,
             hw.host_layer_s,
             0,
-            format!("forward of layer {layer} in Python"),
+            Label::ForwardPython { layer },
         );
         let end = self.run(
             device,
@@ -274,10 +393,7 @@ impl Schedule {
             launched.max(data_ready),
             hw.compute_s(model.forward_flops(layer, samples)),
             0,
-            format!(
-                "forward layer {layer} ({})",
-                units::plural(samples as u64, "sample", "samples")
-            ),
+            Label::Forward { layer, samples },
         );
         if hw.device.cuda {
             (launched, end)
@@ -317,7 +433,7 @@ pub(crate) fn train_step(
         host,
         hw.host_layer_s,
         0,
-        "loss.backward() from Python".into(),
+        Label::BackwardPython,
     );
     let mut t = s.run(
         device,
@@ -327,7 +443,7 @@ pub(crate) fn train_step(
         launched.max(end),
         loss_s(hw, m, samples),
         0,
-        format!("loss over {}", units::plural(samples as u64, "output", "outputs")),
+        Label::Loss { outputs: samples },
     );
     // Backward layer by layer; the gradients of a layer's weight and bias are ready at its end.
     let mut ready_at = vec![0.0; 2 * m.layers()];
@@ -340,7 +456,7 @@ pub(crate) fn train_step(
             t,
             hw.compute_s(m.backward_flops(l, samples)),
             0,
-            format!("backward layer {l} ({})", units::plural(samples as u64, "sample", "samples")),
+            Label::Backward { layer: l, samples },
         );
         ready_at[2 * l] = t;
         ready_at[2 * l + 1] = t;
@@ -354,7 +470,7 @@ pub(crate) fn train_step(
         usable + hw.host_layer_s,
         hw.optimizer_step_s(m.parameter_count()),
         0,
-        "optimizer.step()".into(),
+        Label::OptimizerStep,
     )
 }
 
@@ -377,8 +493,36 @@ mod tests {
             start_s,
             end_s,
             bytes: 0,
-            label: String::new(),
+            label: Label::None,
         }
+    }
+
+    #[test]
+    fn every_label_reads_in_korean_too() {
+        let hangul = |s: &str| s.chars().any(|c| ('가'..='힣').contains(&c));
+        let labels = [
+            Label::ScatterBatch,
+            Label::InputChunk { samples: 8, to: 1 },
+            Label::Replicate { bytes: 4096 },
+            Label::CopyModule { copies: 3 },
+            Label::ForwardPython { layer: 0 },
+            Label::Forward { layer: 0, samples: 8 },
+            Label::Outputs { samples: 8, from: 1 },
+            Label::BackwardPython,
+            Label::Loss { outputs: 8 },
+            Label::LossOverAll { outputs: 32 },
+            Label::GradientOfOutputs { outputs: 8, to: 1 },
+            Label::Backward { layer: 1, samples: 8 },
+            Label::SumReplicas { replicas: 4 },
+            Label::OptimizerStepOnMaster,
+            Label::BroadcastOnce { bytes: 4096 },
+            Label::AllReduce { bucket: 0, tensors: 2, bytes: 4096 },
+        ];
+        for label in labels {
+            let (en, ko) = (label.english(), label.korean());
+            assert!(hangul(&ko) && !hangul(&en), "{label:?}: {en} | {ko}");
+        }
+        assert_eq!(Label::AllReduce { bucket: 1, tensors: 2, bytes: 1024 }.english(), "all-reduce bucket 1 (2 tensors, 1.0 KiB)");
     }
 
     #[test]

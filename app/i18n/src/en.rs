@@ -334,5 +334,11 @@ pub static EN: Catalogue = Catalogue {
     errors: Errors {
         not_found_title: "Page not found",
         not_found: "There is nothing at this address. The lesson may have been renamed.",
+        status_title: |_| None,
+        back_to_course: "Back to the course",
+        logged: "the server failed; the error has been logged",
+        instructors_only: "instructors only: sign in with an instructor's account",
+        quiz_misfit: "these answers do not fit the quiz",
+        no_quiz: "there is no such quiz",
     },
 };

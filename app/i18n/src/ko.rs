@@ -329,5 +329,20 @@ pub static KO: Catalogue = Catalogue {
     errors: Errors {
         not_found_title: "페이지를 찾을 수 없습니다",
         not_found: "이 주소에는 아무것도 없습니다. 레슨 이름이 바뀌었을 수 있습니다.",
+        status_title: |status| match status {
+            400 => Some("잘못된 요청"),
+            401 => Some("로그인이 필요합니다"),
+            403 => Some("권한이 없습니다"),
+            404 => Some("찾을 수 없습니다"),
+            413 => Some("너무 큽니다"),
+            429 => Some("요청이 너무 많습니다"),
+            500 => Some("서버 오류"),
+            _ => None,
+        },
+        back_to_course: "강의로 돌아가기",
+        logged: "서버에서 오류가 났습니다. 오류 내용은 기록해 두었습니다",
+        instructors_only: "강사만 볼 수 있습니다. 강사 계정으로 로그인하세요",
+        quiz_misfit: "이 답은 퀴즈와 맞지 않습니다",
+        no_quiz: "그런 퀴즈는 없습니다",
     },
 };

@@ -313,6 +313,15 @@ pub struct SubmissionWords {
 pub struct Errors {
     pub not_found_title: &'static str,
     pub not_found: &'static str,
+    /// The title of an error page with this HTTP status; none: the status's English name.
+    pub status_title: fn(u16) -> Option<&'static str>,
+    pub back_to_course: &'static str,
+    /// A failure of the server, which it logged.
+    pub logged: &'static str,
+    pub instructors_only: &'static str,
+    /// Before why a quiz form was refused.
+    pub quiz_misfit: &'static str,
+    pub no_quiz: &'static str,
 }
 
 #[cfg(test)]
@@ -331,6 +340,11 @@ mod tests {
             ko.lesson.not_translated,
             ko.quiz.hidden_until_passed,
             ko.errors.not_found,
+            ko.errors.back_to_course,
+            ko.errors.logged,
+            ko.errors.instructors_only,
+            ko.errors.quiz_misfit,
+            ko.errors.no_quiz,
             ko.markdown.exercise_link,
         ];
         for w in words {

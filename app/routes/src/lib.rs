@@ -128,16 +128,22 @@ pub const LANGUAGE: &str = "/language";
 
 /// The switcher's link from `path` to its page in `to`.
 pub fn language_switch(path: &str, to: Lang) -> String {
-    let from: String = path
-        .bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
-                (b as char).to_string()
-            }
-            b => format!("%{b:02X}"),
-        })
-        .collect();
+    let from = percent_encode(path, |b| b == b'/');
     format!("{LANGUAGE}?to={}&from={from}", to.code())
+}
+
+/// `text` with every byte percent-encoded but the unreserved ones of RFC 3986 (letters, digits,
+/// `-._~`) and those `also_keep` keeps: a query value keeps none, a path its `/`.
+pub fn percent_encode(text: &str, also_keep: impl Fn(u8) -> bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') || also_keep(b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// The cookie that remembers the language a learner chose with the switcher. Read only at `/`,
@@ -339,6 +345,7 @@ mod tests {
             "/language?to=en&from=/ko/lessons/%EB%AA%A8"
         );
         assert_eq!(language_switch("/x?a=1&b", Lang::En), "/language?to=en&from=/x%3Fa%3D1%26b");
+        assert_eq!(percent_encode("all reduce/모 ~x", |_| false), "all%20reduce%2F%EB%AA%A8%20~x");
     }
 
     #[test]

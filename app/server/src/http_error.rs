@@ -8,11 +8,15 @@ use std::borrow::Cow;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
+use lockstep_routes::Lang;
 
 #[derive(Debug)]
 pub struct HttpError {
     status: StatusCode,
     message: Cow<'static, str>,
+    /// The message in Korean, for a page of the Korean edition; without it that page says the
+    /// English message in Korean surroundings.
+    ko: Option<Cow<'static, str>>,
     form: Form,
 }
 
@@ -30,14 +34,20 @@ pub const LOGGED: &str = "the server failed; the error has been logged";
 impl HttpError {
     /// The request cannot be served as asked: `status` (4xx) and why.
     pub fn refused(status: StatusCode, message: impl Into<Cow<'static, str>>) -> HttpError {
-        HttpError { status, message: message.into(), form: Form::Json }
+        HttpError { status, message: message.into(), ko: None, form: Form::Json }
+    }
+
+    /// With the message in Korean too.
+    pub fn in_korean(self, ko: impl Into<Cow<'static, str>>) -> HttpError {
+        HttpError { ko: Some(ko.into()), ..self }
     }
 
     /// The server failed at `what`: logged here, with the error.
     pub fn internal(what: &str, error: impl std::fmt::Display) -> HttpError {
         tracing::error!("{what}: {error}");
         let status = StatusCode::INTERNAL_SERVER_ERROR;
-        HttpError { status, message: LOGGED.into(), form: Form::Json }
+        let ko = Some(lockstep_i18n::t(Lang::Ko).errors.logged.into());
+        HttpError { status, message: LOGGED.into(), ko, form: Form::Json }
     }
 
     /// Answered as plain text, for a program that shows it as it is (a worker).
@@ -58,35 +68,82 @@ impl IntoResponse for HttpError {
                 (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
             }
             Form::Text => (self.status, self.message.into_owned()).into_response(),
-            Form::Page => (self.status, Html(page(self.status, &self.message))).into_response(),
+            Form::Page => {
+                let words = ErrorPage { status: self.status, en: self.message, ko: self.ko };
+                let mut response = (self.status, Html(words.page(Lang::En))).into_response();
+                response.extensions_mut().insert(words);
+                response
+            }
         }
     }
 }
 
-/// A page with `message`, escaped, under the status's name, in the site's style.
-fn page(status: StatusCode, message: &str) -> String {
-    let title = status.canonical_reason().unwrap_or("Error");
-    let message = html_escape::encode_text(message);
-    format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{title}</title><link rel=\"stylesheet\" href=\"/pkg/{css}.css\"></head>\
-         <body><main id=\"main\"><section class=\"message-page\"><h1>{title}</h1><p>{message}</p>\
-         <p><a href=\"{home}\">Back to the course</a></p></section></main></body></html>",
-        css = lockstep_web::OUTPUT_NAME,
-        home = lockstep_routes::HOME,
-    )
+/// What an error page says, kept on its response so that the page can be written again in
+/// the language of the address it answers ([`crate::language::korean_forms`]): the handlers
+/// behind a Korean page's form are the English ones.
+#[derive(Debug, Clone)]
+pub struct ErrorPage {
+    status: StatusCode,
+    en: Cow<'static, str>,
+    ko: Option<Cow<'static, str>>,
+}
+
+impl ErrorPage {
+    /// The page in `lang`: `message`, escaped, under the status's name, in the site's style.
+    pub fn page(&self, lang: Lang) -> String {
+        let t = &lockstep_i18n::t(lang).errors;
+        let status = self.status;
+        let title = (t.status_title)(status.as_u16())
+            .or(status.canonical_reason())
+            .unwrap_or("Error");
+        let message = match (lang, &self.ko) {
+            (Lang::Ko, Some(ko)) => ko,
+            _ => &self.en,
+        };
+        let message = html_escape::encode_text(message);
+        format!(
+            "<!DOCTYPE html><html lang=\"{code}\"><head><meta charset=\"utf-8\">\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+             <title>{title}</title><link rel=\"stylesheet\" href=\"/pkg/{css}.css\"></head>\
+             <body><main id=\"main\"><section class=\"message-page\"><h1>{title}</h1><p>{message}</p>\
+             <p><a href=\"{home}\">{back}</a></p></section></main></body></html>",
+            code = lang.code(),
+            css = lockstep_web::OUTPUT_NAME,
+            home = lang.path(lockstep_routes::HOME),
+            back = t.back_to_course,
+        )
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn page(status: StatusCode, en: &'static str, ko: Option<&'static str>) -> ErrorPage {
+        ErrorPage { status, en: en.into(), ko: ko.map(Into::into) }
+    }
+
     #[test]
     fn a_page_escapes_its_words() {
-        let html = page(StatusCode::BAD_REQUEST, "<script>alert(1)</script> & \"q\"");
+        let hostile = "<script>alert(1)</script> & \"q\"";
+        for words in [page(StatusCode::BAD_REQUEST, hostile, Some(hostile))] {
+            for lang in Lang::ALL {
+                let html = words.page(lang);
+                assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp;"), "{html}");
+                assert!(!html.contains("<script>"), "{html}");
+            }
+        }
+        let html = page(StatusCode::BAD_REQUEST, "x", None).page(Lang::En);
         assert!(html.contains("<title>Bad Request</title>"), "{html}");
-        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp;"), "{html}");
-        assert!(!html.contains("<script>"), "{html}");
+    }
+
+    #[test]
+    fn a_korean_page_is_korean_around_the_words_it_has() {
+        let words = page(StatusCode::FORBIDDEN, "instructors only", Some("강사만"));
+        let html = words.page(Lang::Ko);
+        assert!(html.contains(r#"<html lang="ko">"#) && html.contains("<h1>권한이 없습니다</h1>"));
+        assert!(html.contains("<p>강사만</p>") && html.contains(r#"<a href="/ko">강의로 돌아가기</a>"#));
+        let english_only = page(StatusCode::IM_A_TEAPOT, "short and stout", None).page(Lang::Ko);
+        assert!(english_only.contains("<h1>I'm a teapot</h1><p>short and stout</p>"), "{english_only}");
     }
 }

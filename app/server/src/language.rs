@@ -10,6 +10,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use lockstep_routes::{Lang, LANG_COOKIE};
 
+use crate::http_error::ErrorPage;
+
 /// The language of the page a request is for (or, for a form post, of the page that posts it).
 pub struct PageLang(pub Lang);
 
@@ -67,18 +69,20 @@ fn local_path(from: &str) -> &str {
 
 /// A path as a `Location` header carries it: non-ASCII bytes percent-encoded.
 fn encode_path(path: &str) -> String {
-    path.bytes()
-        .map(|b| if b.is_ascii_graphic() { (b as char).to_string() } else { format!("%{b:02X}") })
-        .collect()
+    lockstep_routes::percent_encode(path, |b| b.is_ascii_graphic())
 }
 
 /// A form posted from a page in another language than English (`POST /ko/account/sign-in`):
 /// handled by the English route, with its redirect back sent to the page in that language.
-/// Handlers that need the language read it from the original address ([`PageLang`]).
+/// Handlers that need the language read it from the original address ([`PageLang`]). An error
+/// page answering any request under `/ko` is written in Korean.
 pub async fn korean_forms(mut req: Request, next: Next) -> Response {
     let lang = Lang::of_path(req.uri().path());
-    if matches!(*req.method(), Method::GET | Method::HEAD) || lang == Lang::En {
+    if lang == Lang::En {
         return next.run(req).await;
+    }
+    if matches!(*req.method(), Method::GET | Method::HEAD) {
+        return error_page_in(next.run(req).await, lang);
     }
     let english = Lang::strip(req.uri().path()).to_string();
     let uri = match req.uri().query() {
@@ -101,6 +105,16 @@ pub async fn korean_forms(mut req: Request, next: Next) -> Response {
             response.headers_mut().insert(LOCATION, value);
         }
     }
+    error_page_in(response, lang)
+}
+
+/// An error page ([`ErrorPage`]) written again in `lang`; any other response as it is.
+fn error_page_in(mut response: Response, lang: Lang) -> Response {
+    let Some(words) = response.extensions_mut().remove::<ErrorPage>() else {
+        return response;
+    };
+    response.headers_mut().remove(axum::http::header::CONTENT_LENGTH);
+    *response.body_mut() = axum::body::Body::from(words.page(lang));
     response
 }
 

@@ -8,6 +8,7 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use lockstep_routes::Lang;
 use lockstep_rules::quiz::{Answer, Answered, QuizError};
 use lockstep_rules::{flash, Requester};
 use lockstep_web::ssr::page_models;
@@ -37,7 +38,8 @@ pub async fn answer(
             )
         }
         Err(e @ QuizError::NoQuiz(..)) => {
-            return Err(HttpError::refused(StatusCode::NOT_FOUND, e.to_string()).page())
+            let ko = lockstep_i18n::t(Lang::Ko).errors.no_quiz;
+            return Err(HttpError::refused(StatusCode::NOT_FOUND, e.to_string()).in_korean(ko).page());
         }
         Err(QuizError::Misfit(why)) => return Err(refused(&why)),
         Err(QuizError::Failed(e)) => return Err(failed(e)),
@@ -50,8 +52,8 @@ pub async fn answer(
 
 /// A form that does not fit the quiz: the browser's page answers it as text.
 fn refused(why: &str) -> HttpError {
-    let why = format!("these answers do not fit the quiz: {why}");
-    HttpError::refused(StatusCode::BAD_REQUEST, why).page()
+    let [en, ko] = Lang::ALL.map(|l| format!("{}: {why}", lockstep_i18n::t(l).errors.quiz_misfit));
+    HttpError::refused(StatusCode::BAD_REQUEST, en).in_korean(ko).page()
 }
 
 fn failed(e: impl std::fmt::Display) -> HttpError {

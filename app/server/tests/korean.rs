@@ -171,6 +171,25 @@ fn a_quiz_answered_in_korean_counts_in_english_and_once() {
         let xp = get(&app, "/ko/xp", Some(&cookie)).await;
         assert_eq!(xp.status, StatusCode::OK);
         assert!(xp.body.contains("20 XP"), "{}", xp.body);
+
+        // A form that does not fit the quiz, from the Korean page: the error page is Korean,
+        // and English from the English page.
+        for (path, lang, title, words) in [
+            ("/ko/lessons/dataparallel/quizzes/0", "ko", "잘못된 요청", "이 답은 퀴즈와 맞지 않습니다: "),
+            ("/lessons/dataparallel/quizzes/0", "en", "Bad Request", "these answers do not fit the quiz: "),
+        ] {
+            let req = Request::post(path)
+                .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+                .header(header::ACCEPT, "text/html")
+                .body(Body::from("attempt=0&q40=0&q41=%3Cscript%3E"))
+                .unwrap();
+            let res = send(&app, req).await;
+            assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+            let b = &res.body;
+            assert!(b.contains(&format!(r#"<html lang="{lang}">"#)), "{b}");
+            assert!(b.contains(&format!("<h1>{title}</h1><p>{words}")), "{b}");
+            assert!(!b.contains("<script>"), "{b}");
+        }
     })
 }
 

@@ -315,7 +315,7 @@ fn events_json(events: &[Event]) -> Vec<Value> {
                 "start_s": e.start_s,
                 "end_s": e.end_s,
                 "bytes": e.bytes,
-                "label": e.label,
+                "label": e.label.english(),
             })
         })
         .collect()

@@ -32,7 +32,7 @@ pub fn SearchPage() -> impl IntoView {
         let action = action.clone();
         move |ev: leptos::ev::Event| {
             let value = event_target_value(&ev);
-            let to = format!("{action}?q={}", encode(&value));
+            let to = format!("{action}?q={}", lockstep_routes::percent_encode(&value, |_| false));
             navigate(&to, NavigateOptions { replace: true, scroll: false, ..Default::default() });
         }
     };
@@ -96,17 +96,4 @@ fn Hits(hits: Vec<SearchHit>) -> impl IntoView {
                 .collect_view()}
         </ol>
     }
-}
-
-/// `q` as a query string value.
-fn encode(q: &str) -> String {
-    q.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            b' ' => "+".to_string(),
-            b => format!("%{b:02X}"),
-        })
-        .collect()
 }

@@ -51,6 +51,7 @@ pub fn speedup_curve(
 
 #[component]
 pub fn DpVsDdpView(params: DpVsDdp) -> impl IntoView {
+    let lang = crate::use_lang();
     let w = crate::use_t().sims;
     let t = &w.dp_vs_ddp;
     let DpVsDdp { layers, batch, gpus, hardware } = params;
@@ -84,10 +85,10 @@ pub fn DpVsDdpView(params: DpVsDdp) -> impl IntoView {
             </p>
         </div>
         <h4>{t.dp_title}</h4>
-        {move || model.with(|m| gantt(&m.dp, cursor(), m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), true, t))}
+        {move || model.with(|m| gantt(&m.dp, cursor(), m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), true, t, lang))}
         {move || model.with(|m| device_table(&m.dp, true, w))}
         <h4>{t.ddp_title}</h4>
-        {move || model.with(|m| gantt(&m.ddp, cursor(), m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), false, t))}
+        {move || model.with(|m| gantt(&m.ddp, cursor(), m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), false, t, lang))}
         {move || model.with(|m| device_table(&m.ddp, false, w))}
         <Legend/>
         <h4>{t.curve_title}</h4>
@@ -107,7 +108,14 @@ fn Legend() -> impl IntoView {
 }
 
 /// One row per device (and, for DP, one for the process's Python), events drawn up to `cursor`.
-fn gantt(t: &Timeline, cursor: f64, span: f64, host_row: bool, w: &DpVsDdpWords) -> impl IntoView {
+fn gantt(
+    t: &Timeline,
+    cursor: f64,
+    span: f64,
+    host_row: bool,
+    w: &DpVsDdpWords,
+    lang: crate::Lang,
+) -> impl IntoView {
     const W: f64 = 1000.0;
     const ROW: f64 = 22.0;
     let rows = t.devices + usize::from(host_row);
@@ -134,7 +142,7 @@ fn gantt(t: &Timeline, cursor: f64, span: f64, host_row: bool, w: &DpVsDdpWords)
             let end = e.end_s.min(cursor.max(e.start_s));
             Some(view! {
                 <rect class=format!("{class} act-{}", e.activity.name()) x=x(e.start_s) y=row as f64 * ROW + dy width=(x(end) - x(e.start_s)).max(0.5) height=h>
-                    <title>{format!("{} · {} → {}", e.label, duration(e.start_s), duration(e.end_s))}</title>
+                    <title>{format!("{} · {} → {}", super::label(e.label, lang), duration(e.start_s), duration(e.end_s))}</title>
                 </rect>
             })
         })

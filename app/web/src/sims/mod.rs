@@ -17,6 +17,7 @@ mod sampler;
 mod scatter_gather;
 
 use leptos::prelude::*;
+use sim_engine::timeline::Label;
 use lockstep_embed::Simulation;
 
 pub use format::{bandwidth, bytes, count, duration, number, plural, si_bytes};
@@ -50,6 +51,14 @@ pub fn SimulationView(
         <section class="sim" data-sim=name>
             {body}
         </section>
+    }
+}
+
+/// What a timeline's event is, in the reader's language.
+pub(crate) fn label(label: Label, lang: crate::Lang) -> String {
+    match lang {
+        crate::Lang::En => label.english(),
+        crate::Lang::Ko => label.korean(),
     }
 }
 

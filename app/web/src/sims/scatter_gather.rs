@@ -47,6 +47,7 @@ pub const DP_PHASES: [(Activity, PhaseWords); 9] = [
 
 #[component]
 pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
+    let lang = crate::use_lang();
     let w = crate::use_t().sims;
     let t = &w.scatter_gather;
     let ScatterGather { layers, batch, gpus, hardware } = params;
@@ -79,14 +80,14 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
         <p class="sim-explain" data-role="phase">
             {move || step.get().checked_sub(1).map_or(t.press_next, |i| DP_PHASES[i].1(&t.phases))}
         </p>
-        {move || model.with(|m| phase_devices(m, step.get(), w))}
+        {move || model.with(|m| phase_devices(m, step.get(), w, lang))}
         <h4>{t.chart_title}</h4>
         {move || curve.with(|c| master_chart(c, gpus.get(), w))}
     }
 }
 
 /// What each device does in the current phase.
-fn phase_devices(t: &Timeline, step: usize, w: &'static SimWords) -> impl IntoView {
+fn phase_devices(t: &Timeline, step: usize, w: &'static SimWords, lang: crate::Lang) -> impl IntoView {
     let phase = step.checked_sub(1).map(|i| DP_PHASES[i].0);
     let cards = (0..t.devices)
         .map(|d| {
@@ -94,7 +95,7 @@ fn phase_devices(t: &Timeline, step: usize, w: &'static SimWords) -> impl IntoVi
                 .events
                 .iter()
                 .filter(|e| Some(e.activity) == phase && e.device == d && e.lane != Lane::Host)
-                .map(|e| format!("{} ({})", e.label, duration(e.end_s - e.start_s)))
+                .map(|e| format!("{} ({})", super::label(e.label, lang), duration(e.end_s - e.start_s)))
                 .collect();
             let active = !work.is_empty();
             let dev = &t.summary.devices[d];
