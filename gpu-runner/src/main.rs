@@ -182,7 +182,8 @@ fn run(command: Command) -> Result<ExitCode> {
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&verdict)?);
             } else {
-                let lang = args.lang.unwrap_or_else(|| Lang::of_environment(|k| std::env::var(k).ok()));
+                let lang =
+                    args.lang.unwrap_or_else(|| Lang::of_environment(|k| std::env::var(k).ok()));
                 // This runner has no course, so no translation's heading ids: a check's section
                 // is linked in the course's own language.
                 let section = |c: &gpu_runner::protocol::Check| {

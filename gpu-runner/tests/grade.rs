@@ -220,7 +220,10 @@ fn missing_set_epoch_fails_sampler_set_epoch() {
     assert_eq!(check.message_in(Lang::En), check.message, "the English is the stored text");
     let report = v.report_in(Lang::Ko, &|c| format!("/ko/lessons/{}", c.section.lesson));
     assert!(report.starts_with("실패: 검사 10개 중 1개 실패: sampler_set_epoch"), "{report}");
-    assert!(report.contains("힌트: epoch마다 시작할 때 sampler.set_epoch(epoch)를 부르세요"), "{report}");
+    assert!(
+        report.contains("힌트: epoch마다 시작할 때 sampler.set_epoch(epoch)를 부르세요"),
+        "{report}"
+    );
     assert!(report.contains("참고 /ko/lessons/distributed-sampler"), "{report}");
 }
 

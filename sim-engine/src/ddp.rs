@@ -112,7 +112,11 @@ pub fn simulate(cfg: &DdpConfig) -> Result<DdpRun, DdpError> {
                     ready,
                     cost::allreduce(Algorithm::Ring, bucket.bytes as f64, n, hw.link).time_s,
                     bucket.bytes,
-                    Label::AllReduce { bucket: b, tensors: bucket.params.len(), bytes: bucket.bytes },
+                    Label::AllReduce {
+                        bucket: b,
+                        tensors: bucket.params.len(),
+                        bytes: bucket.bytes,
+                    },
                 ));
             }
             done

@@ -67,16 +67,8 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
     let mut s = Schedule::new(n, 1);
 
     // Scatter: DataParallel's Python, then one copy per other GPU through GPU 0's link.
-    let scattered = s.run(
-        0,
-        Lane::Host,
-        Activity::Scatter,
-        None,
-        0.0,
-        hw.host_layer_s,
-        0,
-        Label::ScatterBatch,
-    );
+    let scattered =
+        s.run(0, Lane::Host, Activity::Scatter, None, 0.0, hw.host_layer_s, 0, Label::ScatterBatch);
     let mut input_ready = vec![0.0; n];
     for (d, &samples) in sizes.iter().enumerate().skip(1) {
         let bytes = tensor_bytes(samples, m.input_width());
@@ -110,7 +102,7 @@ pub fn simulate(cfg: &DpConfig) -> Result<Timeline, DpError> {
         scattered,
         cost::broadcast_s(params as f64, n, hw.link),
         params,
-        Label::Replicate { bytes: params as u64 },
+        Label::Replicate { bytes: params },
     );
     let copied = s.run(
         0,

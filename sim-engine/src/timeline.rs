@@ -76,26 +76,59 @@ pub struct Event {
 pub enum Label {
     /// DP: the batch split on the host.
     ScatterBatch,
-    InputChunk { samples: usize, to: usize },
+    InputChunk {
+        samples: usize,
+        to: usize,
+    },
     /// DP: the parameters copied from the master to every replica.
-    Replicate { bytes: u64 },
-    CopyModule { copies: usize },
-    ForwardPython { layer: usize },
-    Forward { layer: usize, samples: usize },
-    Outputs { samples: usize, from: usize },
+    Replicate {
+        bytes: u64,
+    },
+    CopyModule {
+        copies: usize,
+    },
+    ForwardPython {
+        layer: usize,
+    },
+    Forward {
+        layer: usize,
+        samples: usize,
+    },
+    Outputs {
+        samples: usize,
+        from: usize,
+    },
     BackwardPython,
-    Loss { outputs: usize },
+    Loss {
+        outputs: usize,
+    },
     /// DP: the loss over the whole batch, on the master.
-    LossOverAll { outputs: usize },
-    GradientOfOutputs { outputs: usize, to: usize },
-    Backward { layer: usize, samples: usize },
-    SumReplicas { replicas: usize },
+    LossOverAll {
+        outputs: usize,
+    },
+    GradientOfOutputs {
+        outputs: usize,
+        to: usize,
+    },
+    Backward {
+        layer: usize,
+        samples: usize,
+    },
+    SumReplicas {
+        replicas: usize,
+    },
     OptimizerStep,
     /// DP: the step on the master only.
     OptimizerStepOnMaster,
     /// DDP: the parameters broadcast from rank 0 in the constructor.
-    BroadcastOnce { bytes: u64 },
-    AllReduce { bucket: usize, tensors: usize, bytes: u64 },
+    BroadcastOnce {
+        bytes: u64,
+    },
+    AllReduce {
+        bucket: usize,
+        tensors: usize,
+        bytes: u64,
+    },
     /// No words (tests).
     None,
 }
@@ -522,7 +555,10 @@ mod tests {
             let (en, ko) = (label.english(), label.korean());
             assert!(hangul(&ko) && !hangul(&en), "{label:?}: {en} | {ko}");
         }
-        assert_eq!(Label::AllReduce { bucket: 1, tensors: 2, bytes: 1024 }.english(), "all-reduce bucket 1 (2 tensors, 1.0 KiB)");
+        assert_eq!(
+            Label::AllReduce { bucket: 1, tensors: 2, bytes: 1024 }.english(),
+            "all-reduce bucket 1 (2 tensors, 1.0 KiB)"
+        );
     }
 
     #[test]

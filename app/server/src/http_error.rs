@@ -93,9 +93,8 @@ impl ErrorPage {
     pub fn page(&self, lang: Lang) -> String {
         let t = &lockstep_i18n::t(lang).errors;
         let status = self.status;
-        let title = (t.status_title)(status.as_u16())
-            .or(status.canonical_reason())
-            .unwrap_or("Error");
+        let title =
+            (t.status_title)(status.as_u16()).or(status.canonical_reason()).unwrap_or("Error");
         let message = match (lang, &self.ko) {
             (Lang::Ko, Some(ko)) => ko,
             _ => &self.en,
@@ -142,8 +141,13 @@ mod tests {
         let words = page(StatusCode::FORBIDDEN, "instructors only", Some("강사만"));
         let html = words.page(Lang::Ko);
         assert!(html.contains(r#"<html lang="ko">"#) && html.contains("<h1>권한이 없습니다</h1>"));
-        assert!(html.contains("<p>강사만</p>") && html.contains(r#"<a href="/ko">강의로 돌아가기</a>"#));
+        assert!(
+            html.contains("<p>강사만</p>") && html.contains(r#"<a href="/ko">강의로 돌아가기</a>"#)
+        );
         let english_only = page(StatusCode::IM_A_TEAPOT, "short and stout", None).page(Lang::Ko);
-        assert!(english_only.contains("<h1>I'm a teapot</h1><p>short and stout</p>"), "{english_only}");
+        assert!(
+            english_only.contains("<h1>I'm a teapot</h1><p>short and stout</p>"),
+            "{english_only}"
+        );
     }
 }

@@ -39,7 +39,9 @@ pub async fn answer(
         }
         Err(e @ QuizError::NoQuiz(..)) => {
             let ko = lockstep_i18n::t(Lang::Ko).errors.no_quiz;
-            return Err(HttpError::refused(StatusCode::NOT_FOUND, e.to_string()).in_korean(ko).page());
+            return Err(HttpError::refused(StatusCode::NOT_FOUND, e.to_string())
+                .in_korean(ko)
+                .page());
         }
         Err(QuizError::Misfit(why)) => return Err(refused(&why)),
         Err(QuizError::Failed(e)) => return Err(failed(e)),

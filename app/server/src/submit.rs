@@ -238,7 +238,8 @@ mod tests {
     use super::*;
 
     /// A verdict graded before verdicts kept their sentences (real torch, an older runner).
-    const OLD: &str = include_str!("../../../gpu-runner/protocol/tests/verdicts/module_forward.json");
+    const OLD: &str =
+        include_str!("../../../gpu-runner/protocol/tests/verdicts/module_forward.json");
 
     fn submitted(sections: &[(&str, &str)]) -> Submitted {
         Submitted {
@@ -254,7 +255,10 @@ mod tests {
     fn the_report_links_each_check_to_the_section_the_server_gave_for_the_language() {
         let ko = "/ko/lessons/ddp-allreduce#backward-중에-bucket-단위로";
         let report = submitted(&[("replicas_in_sync", ko)]).report(Lang::Ko).unwrap();
-        assert!(report.starts_with("실패: 1 of 10 checks failed"), "an old verdict's own words: {report}");
+        assert!(
+            report.starts_with("실패: 1 of 10 checks failed"),
+            "an old verdict's own words: {report}"
+        );
         assert!(report.contains(&format!("참고 {ko}")), "{report}");
         // A server that gave no links: the course's own section.
         let report = submitted(&[]).report(Lang::En).unwrap();

@@ -15,9 +15,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::api::*;
+use grading_protocol::{CheckId, Verdict};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use grading_protocol::{CheckId, Verdict};
 use lockstep_routes::Lang;
 use lockstep_store::{Store, TokenKind};
 use serde_json::Value;

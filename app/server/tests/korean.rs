@@ -175,8 +175,18 @@ fn a_quiz_answered_in_korean_counts_in_english_and_once() {
         // A form that does not fit the quiz, from the Korean page: the error page is Korean,
         // and English from the English page.
         for (path, lang, title, words) in [
-            ("/ko/lessons/dataparallel/quizzes/0", "ko", "잘못된 요청", "이 답은 퀴즈와 맞지 않습니다: "),
-            ("/lessons/dataparallel/quizzes/0", "en", "Bad Request", "these answers do not fit the quiz: "),
+            (
+                "/ko/lessons/dataparallel/quizzes/0",
+                "ko",
+                "잘못된 요청",
+                "이 답은 퀴즈와 맞지 않습니다: ",
+            ),
+            (
+                "/lessons/dataparallel/quizzes/0",
+                "en",
+                "Bad Request",
+                "these answers do not fit the quiz: ",
+            ),
         ] {
             let req = Request::post(path)
                 .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")

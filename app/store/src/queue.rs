@@ -528,7 +528,8 @@ impl Store {
         // The summary as a sentence too, for a reader in another language.
         let words = serde_json::from_str::<grading_protocol::Verdict>(verdict_json)
             .ok()
-            .and_then(|v| v.summary_words);
+            .and_then(|v| v.summary_words)
+            .map(Box::new);
         let event = Event::Verdict { status, summary: summary.into(), words };
         push_event(&mut tx, id, &event, now_ms).await?;
         tx.commit().await?;

@@ -94,7 +94,7 @@ fn check(id: CheckId, status: CheckStatus, message: Said, hint: Option<Said>) ->
         message: message.say(Lang::En),
         hint: hint.as_ref().map(|h| h.say(Lang::En)),
         section: exercises::section(id),
-        words: Some(CheckWords { message, hint }),
+        words: Some(Box::new(CheckWords { message, hint })),
     }
 }
 

@@ -21,7 +21,11 @@ pub fn nothing_to_grade(run: &RunEvidence, script_name: &str) -> Option<ErrorInf
                     let text =
                         if text.is_empty() { String::new() } else { format!(": {}", text.trim()) };
                     let text = format!("SyntaxError: {message}{text}");
-                    return Some(ErrorInfo::new(Said::Text { text }, Some(script_name.into()), *line));
+                    return Some(ErrorInfo::new(
+                        Said::Text { text },
+                        Some(script_name.into()),
+                        *line,
+                    ));
                 }
                 Event::InitError { reason, backend, error, site }
                     if reason == "nccl_without_gpu" =>

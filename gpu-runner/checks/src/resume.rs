@@ -207,7 +207,8 @@ pub fn sampler_order(e: &CrashEvidence) -> Check {
             if p.indices != r.indices {
                 let head =
                     |v: &[i64]| v.iter().take(6).map(i64::to_string).collect::<Vec<_>>().join(", ");
-                let sampler_epoch = |p: &Pass| p.sampler.epoch.map_or("?".into(), |x| x.to_string());
+                let sampler_epoch =
+                    |p: &Pass| p.sampler.epoch.map_or("?".into(), |x| x.to_string());
                 let differs = Said::OrderDiffers {
                     rank: rank as u64,
                     epoch: (offset + j) as u64,

@@ -36,7 +36,8 @@ pub fn sharding(run: &RunEvidence) -> Check {
     let (allowed_dup, allowed_missing) = if drop_last { (0, len % n) } else { (padding, 0) };
     let missing = len.saturating_sub(unique);
     let reads: Vec<u64> = shards.iter().map(|s| s.len() as u64).collect();
-    let evidence = |padding| Said::Shards { reads: reads.clone(), duplicates, unique, len, padding };
+    let evidence =
+        |padding| Said::Shards { reads: reads.clone(), duplicates, unique, len, padding };
     // DistributedSampler gives every rank the same number of samples, and DDP relies on it: a
     // rank with fewer batches stops calling all-reduce and leaves the others waiting.
     let balanced = shards.iter().map(Vec::len).min() == shards.iter().map(Vec::len).max();

@@ -262,7 +262,7 @@ pub struct Check {
     /// `message` and `hint` as sentences, worded in the reader's language when shown; absent
     /// from verdicts graded before they were kept, which have only the English text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub words: Option<CheckWords>,
+    pub words: Option<Box<CheckWords>>,
 }
 
 /// What a check said, as sentences: see [`Said`].
@@ -280,7 +280,7 @@ impl Check {
 
     /// The hint in `lang`, as [`Check::message_in`].
     pub fn hint_in(&self, lang: Lang) -> Option<String> {
-        match &self.words {
+        match self.words.as_deref() {
             Some(CheckWords { hint: Some(hint), .. }) => Some(hint.say(lang)),
             _ => self.hint.clone(),
         }

@@ -40,7 +40,7 @@ pub enum Event {
         status: Status,
         summary: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        words: Option<Said>,
+        words: Option<Box<Said>>,
     },
     /// Put back in the queue: the worker stopped answering, or the platform failed.
     Requeued { reason: String },
@@ -258,7 +258,7 @@ mod tests {
             Event::Verdict {
                 status: Status::Pass,
                 summary: "all 1 checks passed".into(),
-                words: Some(Said::AllPassed { checks: 1 }),
+                words: Some(Box::new(Said::AllPassed { checks: 1 })),
             },
             Event::Requeued { reason: "r".into() },
             Event::Failed { reason: "f".into() },
@@ -289,7 +289,8 @@ mod tests {
             wait(0, "QOSMaxJobsPerUserLimit", 1),
             "Waiting for a GPU node — next in partition gpu (Slurm: QOSMaxJobsPerUserLimit)."
         );
-        let ko = NodeWait { partition: "gpu".into(), ahead: 3, reason: "Resources".into(), gpus: 4 };
+        let ko =
+            NodeWait { partition: "gpu".into(), ahead: 3, reason: "Resources".into(), gpus: 4 };
         assert_eq!(
             ko.describe_in(Lang::Ko),
             "GPU 노드를 기다리는 중 — partition gpu에서 앞에 job 3개 (노드가 모두 사용 중)."

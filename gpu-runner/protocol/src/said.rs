@@ -86,8 +86,12 @@ impl Killed {
     pub fn say(&self, lang: Lang) -> String {
         let Killed { rank, epoch, batch } = self;
         match lang {
-            Lang::En => format!("rank {rank} was killed in epoch {epoch}, before its batch {batch}"),
-            Lang::Ko => format!("epoch {epoch}에서 rank {rank}의 batch {batch} 직전에 그 rank를 종료했고,"),
+            Lang::En => {
+                format!("rank {rank} was killed in epoch {epoch}, before its batch {batch}")
+            }
+            Lang::Ko => {
+                format!("epoch {epoch}에서 rank {rank}의 batch {batch} 직전에 그 rank를 종료했고,")
+            }
         }
     }
 }
@@ -553,7 +557,10 @@ mod tests {
         assert_eq!(json, serde_json::json!({"sentence": "no_init", "started": 2}));
         assert_eq!(serde_json::from_value::<Said>(json).unwrap(), said);
         assert_eq!(said.say(Lang::En), "no rank called init_process_group (of 2 started)");
-        assert_eq!(said.say(Lang::Ko), "init_process_group을 부른 rank가 없습니다 (시작한 프로세스 2개)");
+        assert_eq!(
+            said.say(Lang::Ko),
+            "init_process_group을 부른 rank가 없습니다 (시작한 프로세스 2개)"
+        );
     }
 
     #[test]
@@ -587,7 +594,13 @@ mod tests {
 
     #[test]
     fn lists_keep_their_order_and_ranks() {
-        let said = Said::Shards { reads: vec![32, 32], duplicates: 0, unique: 64, len: 64, padding: Some(0) };
+        let said = Said::Shards {
+            reads: vec![32, 32],
+            duplicates: 0,
+            unique: 64,
+            len: 64,
+            padding: Some(0),
+        };
         assert_eq!(
             said.say(Lang::En),
             "first epoch: rank 0 read 32, rank 1 read 32; 0 read by more than one rank; together 64 of 64 samples (padding allows 0)"

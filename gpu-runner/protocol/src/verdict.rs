@@ -150,8 +150,11 @@ impl Verdict {
             } else {
                 "no process group"
             });
-            let (timed_out, repeated) =
-                if ko { (", 시간 초과", "다시 실행한 이유") } else { (", timed out", "repeated") };
+            let (timed_out, repeated) = if ko {
+                (", 시간 초과", "다시 실행한 이유")
+            } else {
+                (", timed out", "repeated")
+            };
             s.push_str(&format!(
                 "\nrun: {} × {} ({backend}), {:.1} s{}{}\n",
                 r.nproc,

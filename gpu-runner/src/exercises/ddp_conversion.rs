@@ -35,8 +35,7 @@ pub fn grade(job: &mut Job<'_>) -> Result<Verdict, RunnerError> {
         single: Vec::new(),
         min_speedup: opts.min_speedup.unwrap_or_else(|| speedup::default_min_speedup(nproc)),
         remeasured: 0,
-        not_timed: (!opts.time_speedup)
-            .then_some(grading_protocol::Said::NotTimedAsked {}),
+        not_timed: (!opts.time_speedup).then_some(grading_protocol::Said::NotTimedAsked {}),
     };
     let decided = grading_checks::all(&evidence);
     // What the run settled as it went stands; the rest now (a check reported early is sent

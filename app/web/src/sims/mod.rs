@@ -17,8 +17,8 @@ mod sampler;
 mod scatter_gather;
 
 use leptos::prelude::*;
-use sim_engine::timeline::Label;
 use lockstep_embed::Simulation;
+use sim_engine::timeline::Label;
 
 pub use format::{bandwidth, bytes, count, duration, number, plural, si_bytes};
 pub use number_field::NumberField;

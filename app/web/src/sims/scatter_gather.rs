@@ -87,7 +87,12 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
 }
 
 /// What each device does in the current phase.
-fn phase_devices(t: &Timeline, step: usize, w: &'static SimWords, lang: crate::Lang) -> impl IntoView {
+fn phase_devices(
+    t: &Timeline,
+    step: usize,
+    w: &'static SimWords,
+    lang: crate::Lang,
+) -> impl IntoView {
     let phase = step.checked_sub(1).map(|i| DP_PHASES[i].0);
     let cards = (0..t.devices)
         .map(|d| {
