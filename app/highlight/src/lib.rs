@@ -26,6 +26,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::Keyword,
+        Kind::String,
+        Kind::Comment,
+        Kind::Number,
+        Kind::Constant,
+        Kind::Definition,
+        Kind::Builtin,
+        Kind::Decorator,
+    ];
+
     /// The CSS class (`styles/`): short, as a long script carries one per token.
     pub fn class(self) -> &'static str {
         match self {

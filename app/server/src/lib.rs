@@ -223,6 +223,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
             },
             request_parts: RequestParts::default(),
             search,
+            public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
         },
         sessions,
         public_origin: config.public_url.as_deref().and_then(csrf::origin_of),

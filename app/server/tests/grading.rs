@@ -122,6 +122,18 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
     assert_eq!(replay, events[3..]);
     let last = &events.last().unwrap().0;
     assert!(sse(&http, &format!("{api}/{solution}/events"), &token, Some(last)).await.is_empty());
+    // The page's own stream, in its language: the same events, worded, without sentences.
+    let korean = sse(&http, &format!("{api}/{solution}/events?lang=ko"), &token, None).await;
+    assert_eq!(korean.len(), events.len());
+    for ((_, kind, data), (_, _, stored)) in korean.iter().zip(&events) {
+        if kind == "check" {
+            assert!(data["check"].get("words").is_none() && stored["check"].get("words").is_some());
+            let message = data["check"]["message"].as_str().unwrap();
+            assert!(message.chars().any(|c| ('가'..='힣').contains(&c)), "{message}");
+        }
+    }
+    let (_, _, verdict_event) = korean.last().unwrap();
+    assert_eq!(verdict_event["summary"], "검사 10개를 모두 통과했습니다");
 
     let (status, json) = call(&http, "GET", &format!("{api}/{solution}"), Some(&token), None).await;
     assert_eq!(status, 200);

@@ -66,6 +66,24 @@ fn the_korean_index_and_lessons_are_korean_at_their_own_address() {
 }
 
 #[test]
+fn the_language_alternates_are_absolute_where_the_site_knows_its_address() {
+    on_runtime(async {
+        let db = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display());
+        let public = |c: &mut lockstep_server::Config| {
+            c.public_url = Some("https://Lockstep.example.org".into());
+        };
+        let app = common::in_process::app_configured(&course_dir(), &url, db, public).await;
+        let b = get(&app, "/ko/lessons/dataparallel", None).await.body;
+        let origin = "https://lockstep.example.org";
+        for (lang, path) in [("en", "/lessons/dataparallel"), ("ko", "/ko/lessons/dataparallel")] {
+            assert!(b.contains(&format!(r#"hreflang="{lang}" href="{origin}{path}""#)), "{b}");
+        }
+        assert!(b.contains(&format!(r#"hreflang="x-default" href="{origin}/""#)), "{b}");
+    })
+}
+
+#[test]
 fn a_lesson_not_translated_is_served_in_english_with_a_korean_notice() {
     on_runtime(async {
         let dir = tempfile::tempdir().unwrap();

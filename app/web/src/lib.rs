@@ -62,10 +62,20 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     let path = page_path();
     let lang = Lang::of_path(&path);
     // Each page names its twin in the other language; `/` also picks one by the reader's.
+    // Absolute where the site knows its public address, as search engines ask.
+    #[cfg(feature = "ssr")]
+    let origin =
+        use_context::<ssr::context::AppContext>().and_then(|c| c.public_origin).unwrap_or_default();
+    #[cfg(not(feature = "ssr"))]
+    let origin = String::new();
     let alternates = Lang::ALL
         .into_iter()
-        .map(|l| view! { <link rel="alternate" hreflang=l.code() href=Lang::switch(&path, l)/> })
+        .map(|l| {
+            let href = format!("{origin}{}", Lang::switch(&path, l));
+            view! { <link rel="alternate" hreflang=l.code() href=href/> }
+        })
         .collect_view();
+    let x_default = format!("{origin}{}", lockstep_routes::HOME);
     view! {
         <!DOCTYPE html>
         <html lang=lang.code()>
@@ -75,7 +85,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 {alternates}
-                <link rel="alternate" hreflang="x-default" href=lockstep_routes::HOME/>
+                <link rel="alternate" hreflang="x-default" href=x_default/>
                 <HydrationScripts options/>
                 <MetaTags/>
             </head>
@@ -102,33 +112,20 @@ pub fn App() -> impl IntoView {
         }
     });
 
-    use lockstep_routes as r;
     view! {
         <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
         <Title formatter=|text: String| if text.is_empty() { "Lockstep".to_string() } else { format!("{text} · Lockstep") }/>
         <Router>
             <components::SiteHeader/>
             <main id="main">
-                // Each page twice: in English where it has always been, in Korean under `/ko`.
-                // The two lists must stay the same (a test compares them).
+                // Each page twice: in English where it has always been, in Korean under `/ko`,
+                // from one list (a test checks every page has its twin).
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
-                    <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
-                    <Route path=StaticSegment(r::SEARCH_SEGMENT) view=pages::SearchPage ssr=SsrMode::Async/>
-                    <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
-                    <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
-                    <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
-                    <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view=pages::ExercisePage ssr=SsrMode::Async/>
-                    <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view=pages::SubmissionPage ssr=SsrMode::Async/>
+                    <Pages/>
                     <ParentRoute path=StaticSegment("ko") view=Outlet ssr=SsrMode::Async>
                         <Route path=path!("") view=pages::CourseIndex ssr=SsrMode::Async/>
-                        <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
-                        <Route path=StaticSegment(r::SEARCH_SEGMENT) view=pages::SearchPage ssr=SsrMode::Async/>
-                        <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
-                        <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
-                        <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
-                        <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view=pages::ExercisePage ssr=SsrMode::Async/>
-                        <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view=pages::SubmissionPage ssr=SsrMode::Async/>
+                        <Pages/>
                     </ParentRoute>
                 </Routes>
             </main>
@@ -137,4 +134,21 @@ pub fn App() -> impl IntoView {
             </footer>
         </Router>
     }
+}
+
+/// The site's pages but its home, relative to where they are mounted: at `/` in English and
+/// under `/ko` in Korean.
+#[component(transparent)]
+fn Pages() -> impl leptos_router::MatchNestedRoutes + Clone {
+    use lockstep_routes as r;
+    view! {
+        <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
+        <Route path=StaticSegment(r::SEARCH_SEGMENT) view=pages::SearchPage ssr=SsrMode::Async/>
+        <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
+        <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
+        <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
+        <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view=pages::ExercisePage ssr=SsrMode::Async/>
+        <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view=pages::SubmissionPage ssr=SsrMode::Async/>
+    }
+    .into_inner()
 }

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use lockstep_routes::Lang;
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "words")]
 use crate::Said;
 
 /// Declares the checks, and [`CheckId::ALL`] from the same list, so that no check can be left out
@@ -261,11 +262,13 @@ pub struct Check {
     pub section: Section,
     /// `message` and `hint` as sentences, worded in the reader's language when shown; absent
     /// from verdicts graded before they were kept, which have only the English text.
+    #[cfg(feature = "words")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub words: Option<Box<CheckWords>>,
 }
 
 /// What a check said, as sentences: see [`Said`].
+#[cfg(feature = "words")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckWords {
     pub message: Said,
@@ -273,17 +276,36 @@ pub struct CheckWords {
 }
 
 impl Check {
-    /// The evidence in `lang` (in English where the verdict predates its sentences).
+    /// The evidence in `lang` (in English where the verdict predates its sentences). Without
+    /// the `words` feature (the browser), the text as the server sent it, which it worded in
+    /// the page's language ([`Check::in_language`]).
     pub fn message_in(&self, lang: Lang) -> String {
-        self.words.as_ref().map_or_else(|| self.message.clone(), |w| w.message.say(lang))
+        #[cfg(feature = "words")]
+        if let Some(w) = &self.words {
+            return w.message.say(lang);
+        }
+        let _ = lang;
+        self.message.clone()
     }
 
     /// The hint in `lang`, as [`Check::message_in`].
     pub fn hint_in(&self, lang: Lang) -> Option<String> {
-        match self.words.as_deref() {
-            Some(CheckWords { hint: Some(hint), .. }) => Some(hint.say(lang)),
-            _ => self.hint.clone(),
+        #[cfg(feature = "words")]
+        if let Some(CheckWords { hint: Some(hint), .. }) = self.words.as_deref() {
+            return Some(hint.say(lang));
         }
+        let _ = lang;
+        self.hint.clone()
+    }
+
+    /// The check with its text worded in `lang` and its sentences dropped: what a page in
+    /// that language needs, without the sentences' code in the browser.
+    #[cfg(feature = "words")]
+    pub fn in_language(mut self, lang: Lang) -> Check {
+        self.message = self.message_in(lang);
+        self.hint = self.hint_in(lang);
+        self.words = None;
+        self
     }
 }
 

@@ -9,13 +9,17 @@
 mod check;
 pub mod live;
 mod run;
+#[cfg(feature = "words")]
 mod said;
 mod verdict;
 
-pub use check::{Check, CheckId, CheckStatus, CheckWords, Section, UnknownCheckId};
+#[cfg(feature = "words")]
+pub use check::CheckWords;
+pub use check::{Check, CheckId, CheckStatus, Section, UnknownCheckId};
 pub use run::{
     CpuTime, Enforced, EpochMeasure, Limits, Measured, ModelShape, RankEpochs, RankRun, RunReport,
     RunRole, Settings,
 };
+#[cfg(feature = "words")]
 pub use said::{Killed, Resumption, Said};
 pub use verdict::{ErrorInfo, Status, Verdict, Versions, SCHEMA};

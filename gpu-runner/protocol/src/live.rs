@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use lockstep_routes::Lang;
 
-use crate::{Check, RunRole, Said, Status, Verdict};
+#[cfg(feature = "words")]
+use crate::Said;
+use crate::{Check, RunRole, Status, Verdict};
 
 /// One step of a submission's grading. Serialized with its kind as `"kind"`, which is also the
 /// server-sent event's name.
@@ -39,6 +41,7 @@ pub enum Event {
     Verdict {
         status: Status,
         summary: String,
+        #[cfg(feature = "words")]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         words: Option<Box<Said>>,
     },
@@ -71,6 +74,31 @@ impl Event {
     /// Whether nothing follows it (until an instructor runs the submission again).
     pub fn is_final(&self) -> bool {
         matches!(self, Event::Verdict { .. } | Event::Failed { .. } | Event::Cancelled)
+    }
+
+    /// A verdict event's summary in `lang`, as [`Check::message_in`].
+    pub fn summary_in(&self, lang: Lang) -> Option<String> {
+        let _ = lang;
+        match self {
+            #[cfg(feature = "words")]
+            Event::Verdict { words: Some(words), .. } => Some(words.say(lang)),
+            Event::Verdict { summary, .. } => Some(summary.clone()),
+            _ => None,
+        }
+    }
+
+    /// The event with its text worded in `lang` and its sentences dropped, as
+    /// [`Check::in_language`]: what a page in that language follows.
+    #[cfg(feature = "words")]
+    pub fn in_language(self, lang: Lang) -> Event {
+        match self {
+            Event::Check { check } => Event::Check { check: check.in_language(lang) },
+            Event::Verdict { status, summary, words } => {
+                let summary = words.map_or(summary, |w| w.say(lang));
+                Event::Verdict { status, summary, words: None }
+            }
+            e => e,
+        }
     }
 }
 

@@ -344,8 +344,8 @@ sentences! { |lang|
                busy.map(|(a, b)| format!("; other work on the machine meanwhile: up to {a:.2} cores during the {n}-process runs, {b:.2} during the 1-process runs")).unwrap_or_default(),
                if *remeasured > 0 { format!("; measured again {remeasured} time(s) because the machine was busy") } else { String::new() }),
            ko: format!(
-               "프로세스 {n}개: 초당 샘플 {tn:.0}개, 프로세스 1개는 {t1:.0}개 = {ratio:.2}× (기준 {min:.2}×; steady-state epoch {epochs_n}개와 {epochs_1}개의 중앙값, epoch당 {secs_n:.2} s와 {secs_1:.2} s); rank마다 샘플 {}개를 {} step에{}{}{}{}",
-               count(*samples), count(*steps), batch.map(|b| format!(" (batch {b})")).unwrap_or_default(),
+               "프로세스 {n}개: 초당 샘플 {tn:.0}개, 프로세스 1개는 {t1:.0}개 = {ratio:.2}× (기준 {min:.2}×; steady-state epoch {epochs_n}개와 {epochs_1}개의 중앙값, epoch당 {secs_n:.2} s와 {secs_1:.2} s); rank당 샘플 {}개, step {}번{}{}{}{}",
+               count(*samples), count(*steps), batch.map(|b| format!(" (batch 크기 {b})")).unwrap_or_default(),
                allreduce_ms.map(|ms| {
                    let per_epoch = ms * *steps as f64 / 1000.0;
                    format!("; gradient all-reduce 한 번에 {ms:.2} ms, epoch당 {:.0} ms (epoch 시간의 {:.0}%)", per_epoch * 1000.0, 100.0 * per_epoch / secs_n)
@@ -590,6 +590,27 @@ mod tests {
         assert!(said.say(Lang::En).ends_with("(seen: no rank saved a checkpoint with torch.save)"));
         let back: Said = serde_json::from_value(serde_json::to_value(&said).unwrap()).unwrap();
         assert_eq!(back, said);
+    }
+
+    #[test]
+    fn a_check_worded_for_a_page_keeps_only_its_text() {
+        use crate::{Check, CheckId, CheckStatus, CheckWords, Section};
+        let message = Said::NoInit { started: 2 };
+        let check = Check {
+            id: CheckId::Launched,
+            status: CheckStatus::Fail,
+            required: true,
+            message: message.say(Lang::En),
+            hint: Some(Said::HintInit {}.say(Lang::En)),
+            section: Section::new("a", "b"),
+            words: Some(Box::new(CheckWords { message, hint: Some(Said::HintInit {}) })),
+        };
+        let ko = check.clone().in_language(Lang::Ko);
+        assert_eq!(ko.words, None);
+        assert_eq!(ko.message, check.message_in(Lang::Ko));
+        assert_eq!(ko.hint, check.hint_in(Lang::Ko));
+        assert_eq!(ko.message_in(Lang::En), ko.message, "worded once, for its page");
+        assert_eq!(check.clone().in_language(Lang::En), Check { words: None, ..check });
     }
 
     #[test]

@@ -4,7 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use lockstep_routes::Lang;
 
-use crate::{Check, CheckStatus, Enforced, RunReport, Said, Settings};
+#[cfg(feature = "words")]
+use crate::Said;
+use crate::{Check, CheckStatus, Enforced, RunReport, Settings};
 
 pub const SCHEMA: u32 = 1;
 
@@ -41,19 +43,26 @@ pub struct ErrorInfo {
     pub file: Option<String>,
     pub line: Option<u32>,
     /// `message` as a sentence; absent from older verdicts.
+    #[cfg(feature = "words")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub words: Option<Said>,
 }
 
 impl ErrorInfo {
     /// The error of `said`, its English text kept as `message`.
+    #[cfg(feature = "words")]
     pub fn new(said: Said, file: Option<String>, line: Option<u32>) -> ErrorInfo {
         ErrorInfo { message: said.say(Lang::En), file, line, words: Some(said) }
     }
 
-    /// The message in `lang` (in English where the verdict predates its sentences).
+    /// The message in `lang`, as [`Check::message_in`].
     pub fn message_in(&self, lang: Lang) -> String {
-        self.words.as_ref().map_or_else(|| self.message.clone(), |w| w.say(lang))
+        #[cfg(feature = "words")]
+        if let Some(w) = &self.words {
+            return w.say(lang);
+        }
+        let _ = lang;
+        self.message.clone()
     }
 }
 
@@ -71,6 +80,7 @@ pub struct Verdict {
     /// One sentence for the learner, in English.
     pub summary: String,
     /// `summary` as a sentence; absent from older verdicts.
+    #[cfg(feature = "words")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary_words: Option<Said>,
     pub script: String,
@@ -87,9 +97,28 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// The summary in `lang` (in English where the verdict predates its sentences).
+    /// The summary in `lang`, as [`Check::message_in`].
     pub fn summary_in(&self, lang: Lang) -> String {
-        self.summary_words.as_ref().map_or_else(|| self.summary.clone(), |w| w.say(lang))
+        #[cfg(feature = "words")]
+        if let Some(w) = &self.summary_words {
+            return w.say(lang);
+        }
+        let _ = lang;
+        self.summary.clone()
+    }
+
+    /// The verdict with all its text worded in `lang` and its sentences dropped, as
+    /// [`Check::in_language`].
+    #[cfg(feature = "words")]
+    pub fn in_language(mut self, lang: Lang) -> Verdict {
+        self.summary = self.summary_in(lang);
+        self.summary_words = None;
+        if let Some(e) = &mut self.error {
+            e.message = e.message_in(lang);
+            e.words = None;
+        }
+        self.checks = self.checks.into_iter().map(|c| c.in_language(lang)).collect();
+        self
     }
 
     /// The readable report `gpu-runner grade` prints without `--json`, in English.

@@ -373,9 +373,12 @@ const POLL: Duration = Duration::from_millis(500);
 /// `EventSource` to stop.
 /// `?after=N`: the first connection of a page that already shows events up to N (a reconnect's
 /// `Last-Event-ID` takes precedence).
+/// `?lang=ko`: each event worded in that language, its sentences dropped (the page's own
+/// stream); without it, the events as stored, sentences and all (`lockstep submit`).
 #[derive(Debug, Deserialize)]
 pub struct After {
     after: Option<i64>,
+    lang: Option<Lang>,
 }
 
 pub async fn events(
@@ -398,6 +401,7 @@ pub async fn events(
             return Ok(StatusCode::NO_CONTENT.into_response());
         }
     }
+    let lang = query.lang;
     let stream = futures::stream::unfold(Some(after), move |after| {
         let state = state.clone();
         async move {
@@ -410,10 +414,14 @@ pub async fn events(
                     let items: Vec<Result<SseEvent, Infallible>> = events
                         .into_iter()
                         .map(|e| {
+                            let event = match lang {
+                                Some(lang) => e.event.in_language(lang),
+                                None => e.event,
+                            };
                             Ok(SseEvent::default()
                                 .id(e.id.to_string())
-                                .event(e.event.kind())
-                                .data(serde_json::to_string(&e.event).expect("events serialize")))
+                                .event(event.kind())
+                                .data(serde_json::to_string(&event).expect("events serialize")))
                         })
                         .collect();
                     (items, (!done).then_some(last))

@@ -43,7 +43,18 @@ pub async fn app(lessons_dir: &Path) -> App {
 
 /// The app on the database at `url`; `dir` is kept for as long as the app.
 pub async fn app_on(lessons_dir: &Path, url: &str, dir: tempfile::TempDir) -> App {
-    let config = Config::local(lessons_dir.to_path_buf(), dir.path().join("site"), url.into());
+    app_configured(lessons_dir, url, dir, |_| {}).await
+}
+
+/// [`app_on`] with the local configuration changed by `change`.
+pub async fn app_configured(
+    lessons_dir: &Path,
+    url: &str,
+    dir: tempfile::TempDir,
+    change: impl FnOnce(&mut Config),
+) -> App {
+    let mut config = Config::local(lessons_dir.to_path_buf(), dir.path().join("site"), url.into());
+    change(&mut config);
     let state = build_state(&config).await.unwrap();
     App { router: router(state), _db: dir }
 }

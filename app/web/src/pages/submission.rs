@@ -370,8 +370,8 @@ pub fn status_line(events: &[LiveEvent], lang: crate::Lang) -> String {
             }
             Event::RunFinished { .. } | Event::Check { .. } => continue,
             Event::Requeued { reason } => (w.requeued)(reason),
-            Event::Verdict { status, summary, words } => {
-                let summary = words.as_ref().map_or_else(|| summary.clone(), |s| s.say(lang));
+            Event::Verdict { status, .. } => {
+                let summary = e.event.summary_in(lang).unwrap_or_default();
                 (w.graded)(&(w.status_word)(status.as_str()).to_uppercase(), &summary)
             }
             Event::Failed { reason } => (w.failed)(reason),
@@ -453,7 +453,12 @@ mod live {
 
     pub fn follow(id: i64, after: i64, graded: Graded, lang: crate::Lang) {
         let Graded { events, verdict, done, progress, earned, toast } = graded;
-        let url = format!("{}?after={after}", lockstep_routes::submission_events(id));
+        // In the page's language: the server words each check and the verdict.
+        let url = format!(
+            "{}?after={after}&lang={}",
+            lockstep_routes::submission_events(id),
+            lang.code()
+        );
         let Ok(source) = web_sys::EventSource::new(&url) else { return };
         let closing = source.clone();
         let on_event =

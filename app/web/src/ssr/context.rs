@@ -19,6 +19,9 @@ pub struct AppContext {
     pub search: std::sync::Arc<lockstep_search::LiveSearch>,
     /// What every lesson page has fresh on each request.
     pub request_parts: RequestParts,
+    /// `https://lockstep.example.org` when the operator configured the public address: the
+    /// language alternates are absolute links then, as search engines ask of `hreflang`.
+    pub public_origin: Option<String>,
 }
 
 impl std::ops::Deref for AppContext {

@@ -128,6 +128,7 @@ pub async fn submission(
         return Ok(None);
     }
     let owns = requester.owns(&s);
+    let lang = edition.lang;
     let events = store.submission_events(id, 0).await?;
     let course = &edition.course;
     let lesson = course.exercise(&s.exercise).map(|(l, _)| l);
@@ -139,8 +140,16 @@ pub async fn submission(
         file_name: s.file_name.clone(),
         status: s.status.as_str().to_string(),
         done: s.status.is_final(),
-        events: events.into_iter().map(|e| LiveEvent { id: e.id, event: e.event }).collect(),
-        verdict: s.verdict.as_deref().and_then(|v| serde_json::from_str(v).ok()),
+        // Worded in the page's language here: the browser has no sentences to word them with.
+        events: events
+            .into_iter()
+            .map(|e| LiveEvent { id: e.id, event: e.event.in_language(lang) })
+            .collect(),
+        verdict: s
+            .verdict
+            .as_deref()
+            .and_then(|v| serde_json::from_str::<grading_protocol::Verdict>(v).ok())
+            .map(|v| v.in_language(lang)),
         can_cancel: owns && s.status == lockstep_store::SubmissionStatus::Queued,
         can_rerun: requester.is_instructor() && s.status.is_final(),
         own: owns,
