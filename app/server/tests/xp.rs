@@ -66,9 +66,12 @@ async fn the_loop(base: &str, profiles: &std::path::Path) {
             == Some("Passed: 4 of 4 right.")
     })
     .await;
-    // What the post earned is said on the page it lands on.
-    let toast = text(&c, "[data-role=toast]").await.unwrap_or_default();
-    assert!(toast.contains("+20 XP"), "{toast}");
+    // What the post earned is said on the page it lands on (read while the page hydrates, so
+    // asked again until it is there; it stays for seconds after).
+    wait_for("the toast of the quiz", || async {
+        text(&c, "[data-role=toast]").await.is_some_and(|t| t.contains("+20 XP"))
+    })
+    .await;
     assert!(c.current_url().await.unwrap().as_str().ends_with("/lessons/dataparallel#quiz-0"));
     wait_for_hydration(&c, "the reviewed page to hydrate").await;
     assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("30 XP"));

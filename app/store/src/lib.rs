@@ -12,6 +12,7 @@ use sqlx::{AnyPool, Executor};
 
 mod accounts;
 mod cached;
+mod comments;
 mod drafts;
 mod limits;
 mod monitor;
@@ -25,6 +26,7 @@ mod write;
 
 pub use accounts::{Account, Merged, Role};
 pub use cached::{Cached, LearnerReads};
+pub use comments::{Comment, Moderation, NewComment, Rejected, REPEAT_WINDOW_MS};
 pub use drafts::Draft;
 pub use limits::{Attempt, Limit, Refused};
 pub use monitor::{Figures, WORKER_FORGOTTEN_MS};
