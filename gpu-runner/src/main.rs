@@ -182,14 +182,10 @@ fn run(command: Command) -> Result<ExitCode> {
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&verdict)?);
             } else {
-                let lang =
-                    args.lang.unwrap_or_else(|| Lang::of_environment(|k| std::env::var(k).ok()));
+                let lang = args.lang.unwrap_or_else(Lang::of_this_process);
                 // This runner has no course, so no translation's heading ids: a check's section
                 // is linked in the course's own language.
-                let section = |c: &gpu_runner::protocol::Check| {
-                    lockstep_routes::lesson_section(&c.section.lesson, Some(&c.section.heading))
-                };
-                print!("{}", verdict.report_in(lang, &section));
+                print!("{}", verdict.report_in(lang, &|c| c.section.url()));
             }
             Ok(match verdict.status {
                 Status::Pass => ExitCode::SUCCESS,

@@ -60,6 +60,11 @@ impl Lang {
             .unwrap_or_default()
     }
 
+    /// [`Lang::of_environment`] of this process's environment.
+    pub fn of_this_process() -> Lang {
+        Lang::of_environment(|k| std::env::var(k).ok())
+    }
+
     /// The first path segment of this language's pages (`ko`), none for English.
     pub fn segment(self) -> Option<&'static str> {
         match self {

@@ -102,8 +102,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let command = cli.command.unwrap_or(Command::Serve);
     if let Command::Submit { file, server, token, exercise, wait, json, lang } = command {
-        let lang = lang
-            .unwrap_or_else(|| lockstep_routes::Lang::of_environment(|k| std::env::var(k).ok()));
+        let lang = lang.unwrap_or_else(lockstep_routes::Lang::of_this_process);
         let request = lockstep_server::submit::Request {
             server: &server,
             token: &token,

@@ -172,7 +172,7 @@ impl Submitted {
         let verdict = self.verdict.as_ref()?;
         let section = |c: &grading_protocol::Check| match self.sections.get(c.id.as_str()) {
             Some(url) => url.clone(),
-            None => lockstep_routes::lesson_section(&c.section.lesson, Some(&c.section.heading)),
+            None => c.section.url(),
         };
         Some(verdict.report_in(lang, &section))
     }

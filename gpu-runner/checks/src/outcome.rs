@@ -107,6 +107,7 @@ pub fn summarize(checks: &[Check], timed_out: bool, wall_s: f64) -> (Status, Sai
     if failed.is_empty() && skipped.is_empty() {
         return (Status::Pass, Said::AllPassed { checks: total });
     }
+    // A required check that could not be judged is not a pass either.
     (Status::Fail, Said::SomeFailed { checks: total, failed, skipped })
 }
 

@@ -320,6 +320,12 @@ impl Section {
     pub fn new(lesson: &str, heading: &str) -> Section {
         Section { lesson: lesson.into(), heading: heading.into() }
     }
+
+    /// Its page in the course's own language, for a reader who has no course at hand to map
+    /// its heading into a translation.
+    pub fn url(&self) -> String {
+        lockstep_routes::lesson_section(&self.lesson, Some(&self.heading))
+    }
 }
 
 fn section_or_url<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Section, D::Error> {

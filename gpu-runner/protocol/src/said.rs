@@ -9,7 +9,7 @@
 //! (은/는, 이/가 depend on its last sound) and use 의, 에서, 개 instead.
 
 use lockstep_routes::Lang;
-use lockstep_units::count;
+use lockstep_units::{count, plural};
 use serde::{Deserialize, Serialize};
 
 use crate::CheckId;
@@ -66,11 +66,6 @@ fn ranked(per_rank: &[u64], word: impl Fn(usize, u64) -> String) -> String {
 /// Ranks as a set, as the English sentences have always shown them: `{0, 1}`.
 fn set(ranks: &[u32]) -> String {
     format!("{{{}}}", join(ranks, ", ", u32::to_string))
-}
-
-/// English `n` with its noun: "1 epoch", "2 epochs".
-fn plural(n: u64, one: &str, many: &str) -> String {
-    lockstep_units::plural(n, one, many)
 }
 
 /// Where the grader killed a rank in the run it interrupted on purpose.

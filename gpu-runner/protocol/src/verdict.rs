@@ -123,9 +123,7 @@ impl Verdict {
 
     /// The readable report `gpu-runner grade` prints without `--json`, in English.
     pub fn report(&self) -> String {
-        self.report_in(Lang::En, &|c| {
-            lockstep_routes::lesson_section(&c.section.lesson, Some(&c.section.heading))
-        })
+        self.report_in(Lang::En, &|c| c.section.url())
     }
 
     /// The readable report in `lang`; `section_url` is where a failed check's lesson section
