@@ -6,7 +6,7 @@
 use sqlx::{Any, Transaction};
 
 use crate::limits::take;
-use crate::{Limit, NewId, Refused, Store, StoreError};
+use crate::{Count, Limit, NewId, Refused, Store, StoreError};
 
 /// A comment to post: its text already checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,9 +16,13 @@ pub struct NewComment<'a> {
     pub account: i64,
     pub body: &'a str,
     pub section: Option<&'a str>,
-    /// Waits for an instructor before others see it.
-    pub held: bool,
+    /// Hold the comment for an instructor when its author has none shown yet (the
+    /// instructors' setting for new accounts, [`HOLD_FIRST_COMMENTS`]).
+    pub hold_newcomers: bool,
 }
+
+/// The setting that holds a new account's comments until an instructor releases one.
+pub const HOLD_FIRST_COMMENTS: &str = "hold_first_comments";
 
 /// Why a comment, an edit or a deletion was not made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +75,11 @@ pub struct Comment {
     pub activity_ms: i64,
 }
 
+const SELECT_COMMENTS: &str = "SELECT c.id, c.place, c.parent_id, c.account_id, \
+    a.display_name, a.learner_id, c.body, c.section, c.created_ms, c.edited_ms, c.deleted_ms, \
+    c.hidden_ms, c.held_ms, c.locked_ms, c.activity_ms \
+    FROM comments c JOIN accounts a ON a.id = c.account_id";
+
 /// How long the same author's same text at the same place counts as repeated.
 pub const REPEAT_WINDOW_MS: i64 = 10 * 60 * 1000;
 
@@ -92,6 +101,7 @@ impl Store {
         if let Some(rejected) = rejected {
             return Ok(Err(rejected));
         }
+        let held = new.hold_newcomers && !has_shown_comment(&mut tx, new.account).await?;
         let id = sqlx::query_as::<_, NewId>(
             "INSERT INTO comments (place, parent_id, account_id, body, section, created_ms, \
              held_ms, activity_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $6) RETURNING id",
@@ -102,17 +112,32 @@ impl Store {
         .bind(new.body)
         .bind(new.section)
         .bind(now_ms)
-        .bind(new.held.then_some(now_ms))
+        .bind(held.then_some(now_ms))
         .fetch_one(&mut *tx)
         .await?
         .id;
+        let thread = new.parent.unwrap_or(id);
         if let Some(parent) = new.parent {
             sqlx::query("UPDATE comments SET activity_ms = $1 WHERE id = $2")
                 .bind(now_ms)
                 .bind(parent)
                 .execute(&mut *tx)
                 .await?;
+            // Before the author follows: nobody is told of their own reply.
+            sqlx::query(
+                "INSERT INTO notifications (account_id, comment_id, created_ms) \
+                 SELECT account_id, $1, $2 FROM follows WHERE thread_id = $3 AND account_id <> $4",
+            )
+            .bind(id)
+            .bind(now_ms)
+            .bind(parent)
+            .bind(new.account)
+            .execute(&mut *tx)
+            .await?;
         }
+        // Starting a thread or replying in it follows it.
+        set_follow(&mut tx, new.account, thread, true).await?;
+        touch(&mut tx, new.place).await?;
         tx.commit().await?;
         Ok(Ok(id))
     }
@@ -139,6 +164,7 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
+        touch(&mut tx, &c.place).await?;
         tx.commit().await?;
         Ok(Ok(()))
     }
@@ -152,9 +178,9 @@ impl Store {
         now_ms: i64,
     ) -> Result<Result<(), Rejected>, StoreError> {
         let mut tx = self.begin_write().await?;
-        if own_live(&mut tx, id, account).await?.is_none() {
+        let Some(own) = own_live(&mut tx, id, account).await? else {
             return Ok(Err(Rejected::NotYours));
-        }
+        };
         let replies =
             sqlx::query_as::<_, Count>("SELECT COUNT(*) AS n FROM comments WHERE parent_id = $1")
                 .bind(id)
@@ -170,6 +196,7 @@ impl Store {
         } else {
             sqlx::query("DELETE FROM comments WHERE id = $1").bind(id).execute(&mut *tx).await?;
         }
+        touch(&mut tx, &own.place).await?;
         tx.commit().await?;
         Ok(Ok(()))
     }
@@ -178,29 +205,29 @@ impl Store {
     /// replies, oldest first. Hidden and held comments are included (the caller decides who
     /// sees them).
     pub async fn comments_at(&self, place: &str) -> Result<Vec<Comment>, StoreError> {
-        let rows = sqlx::query_as::<_, Comment>(
-            "SELECT c.id, c.place, c.parent_id, c.account_id, a.display_name, a.learner_id, \
-             c.body, c.section, c.created_ms, c.edited_ms, c.deleted_ms, c.hidden_ms, c.held_ms, \
-             c.locked_ms, c.activity_ms \
-             FROM comments c JOIN accounts a ON a.id = c.account_id \
-             LEFT JOIN comments r ON r.id = c.parent_id \
-             WHERE c.place = $1 \
+        let rows = sqlx::query_as::<_, Comment>(&format!(
+            "{SELECT_COMMENTS} LEFT JOIN comments r ON r.id = c.parent_id WHERE c.place = $1 \
              ORDER BY COALESCE(r.activity_ms, c.activity_ms) DESC, COALESCE(r.id, c.id) DESC, \
-             c.parent_id IS NOT NULL, c.created_ms, c.id",
-        )
+             c.parent_id IS NOT NULL, c.created_ms, c.id"
+        ))
         .bind(place)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows)
     }
 
-    /// An instructor's action on any comment; `false` when there is no such comment.
+    /// An instructor's action on any comment; `false` when there is no such comment (or, for
+    /// a lock, when it is a reply).
     pub async fn moderate(
         &self,
         id: i64,
         action: Moderation,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
+        let mut tx = self.begin_write().await?;
+        let Some(place) = place_of(&mut tx, id).await? else {
+            return Ok(false);
+        };
         let (sql, at) = match action {
             Moderation::Hide => ("UPDATE comments SET hidden_ms = $2 WHERE id = $1", Some(now_ms)),
             Moderation::Restore => {
@@ -214,25 +241,80 @@ impl Store {
                 ("UPDATE comments SET locked_ms = NULL WHERE id = $1 AND parent_id IS NULL", None)
             }
             Moderation::Delete => {
-                let mut tx = self.begin_write().await?;
                 sqlx::query("DELETE FROM comments WHERE parent_id = $1")
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;
-                let gone = sqlx::query("DELETE FROM comments WHERE id = $1")
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                tx.commit().await?;
-                return Ok(gone > 0);
+                ("DELETE FROM comments WHERE id = $1", None)
             }
         };
         let mut query = sqlx::query(sql).bind(id);
         if let Some(at) = at {
             query = query.bind(at);
         }
-        Ok(query.execute(&self.pool).await?.rows_affected() > 0)
+        let done = query.execute(&mut *tx).await?.rows_affected();
+        touch(&mut tx, &place).await?;
+        tx.commit().await?;
+        Ok(done > 0)
+    }
+
+    /// One comment, whatever its state.
+    pub async fn comment(&self, id: i64) -> Result<Option<Comment>, StoreError> {
+        let row = sqlx::query_as::<_, Comment>(&format!("{SELECT_COMMENTS} WHERE c.id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row)
+    }
+
+    /// The version of the comments at `place`: it changes with every write to them, and is 0
+    /// where nothing was ever written.
+    pub async fn comments_version(&self, place: &str) -> Result<i64, StoreError> {
+        #[derive(sqlx::FromRow)]
+        struct Version {
+            version: i64,
+        }
+        let row =
+            sqlx::query_as::<_, Version>("SELECT version FROM comment_places WHERE place = $1")
+                .bind(place)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map_or(0, |r| r.version))
+    }
+
+    /// Follows thread `thread` (a thread's first comment) or stops following it; `false` when
+    /// there is no such thread.
+    pub async fn follow(&self, account: i64, thread: i64, on: bool) -> Result<bool, StoreError> {
+        let mut tx = self.begin_write().await?;
+        let exists = sqlx::query_as::<_, Count>(
+            "SELECT COUNT(*) AS n FROM comments WHERE id = $1 AND parent_id IS NULL",
+        )
+        .bind(thread)
+        .fetch_one(&mut *tx)
+        .await?
+        .n > 0;
+        if exists {
+            set_follow(&mut tx, account, thread, on).await?;
+        }
+        tx.commit().await?;
+        Ok(exists)
+    }
+
+    /// The threads at `place` that `account` follows.
+    pub async fn followed_at(&self, account: i64, place: &str) -> Result<Vec<i64>, StoreError> {
+        #[derive(sqlx::FromRow)]
+        struct Thread {
+            thread_id: i64,
+        }
+        let rows = sqlx::query_as::<_, Thread>(
+            "SELECT f.thread_id FROM follows f JOIN comments c ON c.id = f.thread_id \
+             WHERE f.account_id = $1 AND c.place = $2 ORDER BY f.thread_id",
+        )
+        .bind(account)
+        .bind(place)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|r| r.thread_id).collect())
     }
 
     /// Sets the name the account is shown by; `None` clears it.
@@ -251,13 +333,9 @@ impl Store {
 }
 
 #[derive(sqlx::FromRow)]
-struct Count {
-    n: i64,
-}
-
-#[derive(sqlx::FromRow)]
 struct Own {
     created_ms: i64,
+    place: String,
 }
 
 /// The author's own comment `id`, if it is there and not deleted.
@@ -267,7 +345,8 @@ async fn own_live(
     account: i64,
 ) -> Result<Option<Own>, StoreError> {
     Ok(sqlx::query_as::<_, Own>(
-        "SELECT created_ms FROM comments WHERE id = $1 AND account_id = $2 AND deleted_ms IS NULL",
+        "SELECT created_ms, place FROM comments WHERE id = $1 AND account_id = $2 \
+         AND deleted_ms IS NULL",
     )
     .bind(id)
     .bind(account)
@@ -312,4 +391,62 @@ async fn check_new(
     .await?
     .n;
     Ok((repeats > 0).then_some(Rejected::Repeated))
+}
+
+/// Raises the version of `place`'s comments, in the transaction that changed them.
+async fn touch(tx: &mut Transaction<'static, Any>, place: &str) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO comment_places (place, version) VALUES ($1, 1) \
+         ON CONFLICT (place) DO UPDATE SET version = comment_places.version + 1",
+    )
+    .bind(place)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn place_of(
+    tx: &mut Transaction<'static, Any>,
+    id: i64,
+) -> Result<Option<String>, StoreError> {
+    #[derive(sqlx::FromRow)]
+    struct Place {
+        place: String,
+    }
+    let row = sqlx::query_as::<_, Place>("SELECT place FROM comments WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(row.map(|r| r.place))
+}
+
+async fn set_follow(
+    tx: &mut Transaction<'static, Any>,
+    account: i64,
+    thread: i64,
+    on: bool,
+) -> Result<(), StoreError> {
+    let sql = if on {
+        "INSERT INTO follows (account_id, thread_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    } else {
+        "DELETE FROM follows WHERE account_id = $1 AND thread_id = $2"
+    };
+    sqlx::query(sql).bind(account).bind(thread).execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// Whether `account` has a comment others see: then it is no newcomer to hold.
+async fn has_shown_comment(
+    tx: &mut Transaction<'static, Any>,
+    account: i64,
+) -> Result<bool, StoreError> {
+    let shown = sqlx::query_as::<_, Count>(
+        "SELECT COUNT(*) AS n FROM comments WHERE account_id = $1 AND held_ms IS NULL \
+         AND hidden_ms IS NULL",
+    )
+    .bind(account)
+    .fetch_one(&mut **tx)
+    .await?
+    .n;
+    Ok(shown > 0)
 }

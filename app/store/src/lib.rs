@@ -16,21 +16,28 @@ mod comments;
 mod drafts;
 mod limits;
 mod monitor;
+mod notifications;
 mod pilots;
+mod problems;
 mod progress;
 mod queue;
 pub mod read_cache;
 mod report;
+mod settings;
 mod tokens;
 mod write;
 
 pub use accounts::{Account, Merged, Role};
 pub use cached::{Cached, LearnerReads};
-pub use comments::{Comment, Moderation, NewComment, Rejected, REPEAT_WINDOW_MS};
+pub use comments::{
+    Comment, Moderation, NewComment, Rejected, HOLD_FIRST_COMMENTS, REPEAT_WINDOW_MS,
+};
 pub use drafts::Draft;
 pub use limits::{Attempt, Limit, Refused};
 pub use monitor::{Figures, WORKER_FORGOTTEN_MS};
+pub use notifications::{About, Notification};
 pub use pilots::DueJob;
+pub use problems::{NewReport, Report, ReportStatus};
 pub use progress::LastAnswers;
 pub use queue::{
     Claimed, Finished, NewSubmission, Requeue, RetryPolicy, StoredEvent, Submission,

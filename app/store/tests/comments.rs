@@ -4,12 +4,15 @@
 mod common;
 
 use common::{postgres, sqlite};
-use lockstep_store::{Limit, Moderation, NewComment, Rejected, Store, REPEAT_WINDOW_MS};
+use lockstep_store::{
+    About, Limit, Moderation, NewComment, NewReport, Rejected, ReportStatus, Store,
+    REPEAT_WINDOW_MS,
+};
 
 const LESSON: &str = "lesson:distributed-sampler";
 
 fn comment<'a>(account: i64, body: &'a str, parent: Option<i64>) -> NewComment<'a> {
-    NewComment { place: LESSON, parent, account, body, section: None, held: false }
+    NewComment { place: LESSON, parent, account, body, section: None, hold_newcomers: false }
 }
 
 fn unlimited(account: i64) -> Vec<Limit> {
@@ -151,6 +154,138 @@ async fn parallel_posts_hold_the_limit_and_the_repeat_rule(store: &Store) {
         futures::future::join_all(copies).await.into_iter().map(|r| r.unwrap()).collect();
     assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1, "{results:?}");
     assert_eq!(store.comments_at("lesson:other").await.unwrap().len(), 1);
+}
+
+/// Replies reach the thread's followers (its author, those who replied, those who chose to
+/// follow) but never their own author; what is hidden or held drops out; nobody marks
+/// another's notifications read; every write raises the place's version.
+async fn notifications_follows_and_holds(store: &Store) {
+    let (ada, bo) = accounts(store).await;
+    let cy = store.create_account("cy@example.org", "h", "acct-cy", 1).await.unwrap().unwrap().id;
+    assert_eq!(store.comments_version(LESSON).await.unwrap(), 0);
+    let thread = post(store, &comment(ada, "question", None), 1_000).await.unwrap();
+    let v1 = store.comments_version(LESSON).await.unwrap();
+    assert!(v1 > 0);
+    assert!(store.follow(cy, thread, true).await.unwrap());
+    assert!(!store.follow(cy, 999_999, true).await.unwrap(), "no such thread");
+    let reply = post(store, &comment(bo, "answer", Some(thread)), 2_000).await.unwrap();
+    assert!(store.comments_version(LESSON).await.unwrap() > v1);
+    for who in [ada, cy] {
+        let told = store.notifications(who, 10).await.unwrap();
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert_eq!(told[0].place, LESSON);
+        assert!(matches!(told[0].about, About::Reply { comment, thread: t, author, .. }
+            if comment == reply && t == thread && author == bo));
+        assert_eq!(store.unread_notifications(who).await.unwrap(), 1);
+    }
+    assert_eq!(store.unread_notifications(bo).await.unwrap(), 0, "not of one's own reply");
+    assert_eq!(store.followed_at(bo, LESSON).await.unwrap(), [thread], "replying follows");
+
+    // Cy stops following; Ada's reply reaches Bo only.
+    assert!(store.follow(cy, thread, false).await.unwrap());
+    post(store, &comment(ada, "thanks", Some(thread)), 3_000).await.unwrap();
+    assert_eq!(store.unread_notifications(bo).await.unwrap(), 1);
+    assert_eq!(store.unread_notifications(cy).await.unwrap(), 1);
+    assert_eq!(store.unread_notifications(ada).await.unwrap(), 1);
+
+    // A hidden reply is no longer counted; restored, it is again.
+    let v = store.comments_version(LESSON).await.unwrap();
+    assert!(store.moderate(reply, Moderation::Hide, 4_000).await.unwrap());
+    assert!(store.comments_version(LESSON).await.unwrap() > v, "moderation is a change");
+    assert_eq!(store.unread_notifications(ada).await.unwrap(), 0);
+    assert!(store.notifications(cy, 10).await.unwrap().is_empty());
+    assert!(store.moderate(reply, Moderation::Restore, 4_100).await.unwrap());
+    assert_eq!(store.unread_notifications(ada).await.unwrap(), 1);
+
+    // Read: only one's own.
+    let id = store.notifications(ada, 10).await.unwrap()[0].id;
+    assert_eq!(store.mark_read(bo, Some(id), 5_000).await.unwrap(), 0, "another's");
+    assert_eq!(store.unread_notifications(ada).await.unwrap(), 1);
+    assert_eq!(store.mark_read(ada, Some(id), 5_000).await.unwrap(), 1);
+    assert_eq!(store.unread_notifications(ada).await.unwrap(), 0);
+    assert_eq!(store.notifications(ada, 10).await.unwrap()[0].read_ms, Some(5_000));
+    assert_eq!(store.mark_read(cy, None, 5_000).await.unwrap(), 1);
+    assert_eq!(store.unread_notifications(cy).await.unwrap(), 0);
+
+    // Held: a newcomer's first comment waits; once one is released, the next is not held.
+    let dee =
+        store.create_account("dee@example.org", "h", "acct-dee", 1).await.unwrap().unwrap().id;
+    let hold = |body| NewComment { hold_newcomers: true, ..comment(dee, body, None) };
+    let first = post(store, &hold("first words"), 6_000).await.unwrap();
+    let second = post(store, &hold("second words"), 6_100).await.unwrap();
+    let held = |id| async move { store.comment(id).await.unwrap().unwrap().held_ms.is_some() };
+    assert!(held(first).await && held(second).await);
+    assert!(store.moderate(first, Moderation::Restore, 6_200).await.unwrap());
+    assert!(!held(first).await && held(second).await);
+    let third = post(store, &hold("third words"), 6_300).await.unwrap();
+    assert!(!held(third).await);
+    assert!(
+        !held(
+            post(
+                store,
+                &NewComment { hold_newcomers: true, ..comment(ada, "old hand", None) },
+                6_400
+            )
+            .await
+            .unwrap()
+        )
+        .await
+    );
+}
+
+/// A report, signed in or not; the instructor's answer reaches the signed-in reporter only.
+async fn reports_and_answers(store: &Store) {
+    let (ada, _) = accounts(store).await;
+    let report = |account, body| NewReport {
+        place: LESSON,
+        section: Some("set-epoch"),
+        question: None,
+        submission: None,
+        account,
+        body,
+    };
+    let limit = vec![Limit::new("report:address:127.0.0.1", 2, 3600)];
+    let mine = store.file_report(&report(Some(ada), "typo"), &limit, 1_000).await.unwrap().unwrap();
+    let theirs =
+        store.file_report(&report(None, "wrong rank"), &limit, 2_000).await.unwrap().unwrap();
+    assert!(store.file_report(&report(None, "third"), &limit, 3_000).await.unwrap().is_err());
+    let listed = store.reports().await.unwrap();
+    assert_eq!(listed.iter().map(|r| r.id).collect::<Vec<_>>(), [theirs, mine], "newest first");
+    assert_eq!(listed[1].email.as_deref(), Some("ada@example.org"));
+    assert_eq!(
+        (listed[1].status.as_str(), listed[1].section.as_deref()),
+        ("open", Some("set-epoch"))
+    );
+
+    assert!(store.answer_report(mine, ReportStatus::Fixed, Some("고쳤어요"), 4_000).await.unwrap());
+    assert!(store.answer_report(theirs, ReportStatus::WontFix, None, 4_100).await.unwrap());
+    assert!(!store.answer_report(999_999, ReportStatus::Fixed, None, 4_200).await.unwrap());
+    let told = store.notifications(ada, 10).await.unwrap();
+    assert_eq!(told.len(), 1);
+    assert_eq!(
+        told[0].about,
+        About::Answer { report: mine, status: "fixed".into(), reply: Some("고쳤어요".into()) }
+    );
+    assert_eq!(ReportStatus::parse("wontfix"), Some(ReportStatus::WontFix));
+    assert_eq!(ReportStatus::parse("closed"), None);
+
+    assert_eq!(store.setting("hold_first_comments").await.unwrap(), None);
+    store.set_setting("hold_first_comments", "on").await.unwrap();
+    store.set_setting("hold_first_comments", "off").await.unwrap();
+    assert_eq!(store.setting("hold_first_comments").await.unwrap().as_deref(), Some("off"));
+}
+
+#[tokio::test]
+async fn sqlite_notifications() {
+    let (_dir, store) = sqlite().await;
+    notifications_follows_and_holds(&store).await;
+    reports_and_answers(&sqlite().await.1).await;
+}
+
+#[tokio::test]
+async fn postgres_notifications() {
+    notifications_follows_and_holds(&postgres("notifications").await).await;
+    reports_and_answers(&postgres("reports").await).await;
 }
 
 #[tokio::test]
