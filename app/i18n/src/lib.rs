@@ -10,8 +10,10 @@
 mod en;
 mod ko;
 pub mod sims;
+pub mod talk;
 
 pub use lockstep_routes::Lang;
+pub use talk::talk;
 
 /// The catalogue of `lang`.
 pub fn t(lang: Lang) -> &'static Catalogue {

@@ -322,6 +322,77 @@ pub fn section_link(slug: &str, anchor: &str) -> Option<String> {
     (plain(slug) && plain(anchor)).then(|| lesson_section(slug, Some(anchor)))
 }
 
+/// Where a conversation is held: under a lesson or under an exercise. Its key (`lesson:SLUG`,
+/// `exercise:ID`) is what the database keeps and what forms post.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    Lesson(String),
+    Exercise(String),
+}
+
+impl Place {
+    /// The place of `key`, when `key` is one [`Place::key`] makes of a plain slug or id.
+    pub fn parse(key: &str) -> Option<Place> {
+        let plain = |s: &str| {
+            !s.is_empty() && s.len() <= 200 && s.chars().all(|c| is_anchor_char(c) || c == '-')
+        };
+        match key.split_once(':')? {
+            ("lesson", slug) if plain(slug) => Some(Place::Lesson(slug.to_string())),
+            ("exercise", id) if is_exercise_id(id) => Some(Place::Exercise(id.to_string())),
+            _ => None,
+        }
+    }
+
+    pub fn key(&self) -> String {
+        match self {
+            Place::Lesson(slug) => format!("lesson:{slug}"),
+            Place::Exercise(id) => format!("exercise:{id}"),
+        }
+    }
+
+    /// The page it is shown on (in English; [`Lang::path`] gives the others).
+    pub fn page(&self) -> String {
+        match self {
+            Place::Lesson(slug) => lesson(slug),
+            Place::Exercise(id) => exercise(id),
+        }
+    }
+}
+
+/// Comments' forms (plain forms, each answered by a redirect back to the comment) and their
+/// live side: the comment part's HTML for the requester, and the stream saying it changed.
+pub const COMMENTS: &str = "/comments";
+pub const COMMENT_ACTION: &str = "/comments/{id}/{action}";
+pub const COMMENTS_API: &str = "/api/comments";
+pub const COMMENTS_EVENTS_API: &str = "/api/comments/events";
+/// `edit`, `delete`, `follow`, `unfollow`, and the instructors' `hide`, `restore`, `lock`,
+/// `unlock`, `remove`.
+pub fn comment_action(id: i64, action: &str) -> String {
+    format!("{COMMENTS}/{id}/{action}")
+}
+/// The anchor of comment `id` on its page.
+pub fn comment_anchor(id: i64) -> String {
+    format!("comment-{id}")
+}
+
+/// "Report a problem" posts here.
+pub const REPORTS: &str = "/reports";
+/// The learner's notifications, and where "mark read" posts.
+pub const NOTIFICATIONS: &str = "/notifications";
+pub const NOTIFICATIONS_SEGMENT: &str = "notifications";
+pub const NOTIFICATIONS_READ: &str = "/notifications/read";
+/// The bell's number for the requester, as JSON, and its live stream.
+pub const NOTIFICATIONS_API: &str = "/api/notifications";
+/// The name the account is shown by beside its comments.
+pub const DISPLAY_NAME: &str = "/account/name";
+/// Instructors: a report's status and answer, the reports as CSV, and the comments setting.
+pub const INSTRUCTOR_REPORT: &str = "/instructor/reports/{id}";
+pub const INSTRUCTOR_REPORTS_CSV: &str = "/instructor/reports.csv";
+pub const INSTRUCTOR_SETTINGS: &str = "/instructor/settings";
+pub fn instructor_report(id: i64) -> String {
+    format!("/instructor/reports/{id}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -460,5 +531,33 @@ mod tests {
         assert_eq!(url, "/lessons/torchrun/quizzes/2");
         let pattern = QUIZ_ANSWERS_ROUTE.replace("{slug}", "torchrun").replace("{quiz}", "2");
         assert_eq!(pattern, url);
+    }
+
+    #[test]
+    fn places_come_only_from_their_keys() {
+        for place in [
+            Place::Lesson("torchrun".into()),
+            Place::Exercise("ddp-basics".into()),
+            Place::Lesson("모델-병렬".into()),
+        ] {
+            assert_eq!(Place::parse(&place.key()), Some(place));
+        }
+        assert_eq!(Place::Exercise("e1".into()).page(), "/exercises/e1");
+        for bad in [
+            "lesson:",
+            "lesson:a/b",
+            "exercise:A",
+            "lesson:x#y",
+            "quiz:x",
+            "torchrun",
+            "lesson:a b",
+            "lesson:javascript:x",
+        ] {
+            assert_eq!(Place::parse(bad), None, "{bad}");
+        }
+        assert_eq!(
+            comment_action(7, "edit"),
+            COMMENT_ACTION.replace("{id}", "7").replace("{action}", "edit")
+        );
     }
 }

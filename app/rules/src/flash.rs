@@ -14,6 +14,8 @@ pub const FORM_ERROR: &str = "form_error";
 pub const FORM_EMAIL: &str = "form_email";
 /// A refused submission's script, so the exercise page keeps it.
 pub const DRAFT: &str = "draft";
+/// A refused comment's text, so the form it came from gives it back ([`CommentDraft`]).
+pub const COMMENT_DRAFT: &str = "comment_draft";
 /// A terminal token just made, for the account page to show once.
 pub const NEW_TOKEN: &str = "new_token";
 
@@ -42,6 +44,36 @@ pub async fn take_draft(session: Option<&Session>) -> Result<Option<String>, Rul
 
 pub async fn take_new_token(session: Option<&Session>) -> Result<Option<String>, RulesError> {
     take(session, NEW_TOKEN).await
+}
+
+/// What a refused comment or edit was: where it was written and its text.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CommentDraft {
+    /// The place's key (`lesson:SLUG`), so the draft comes back only there.
+    pub place: String,
+    /// The thread replied to, or the comment edited; neither for a new thread.
+    pub parent: Option<i64>,
+    pub edit: Option<i64>,
+    pub body: String,
+}
+
+pub async fn leave_comment_draft(
+    session: &Session,
+    draft: &CommentDraft,
+) -> Result<(), RulesError> {
+    Ok(session.insert(COMMENT_DRAFT, draft).await?)
+}
+
+/// Takes the refused comment left for `place`, if any; one left for another place stays.
+pub async fn take_comment_draft(
+    session: Option<&Session>,
+    place: &str,
+) -> Result<Option<CommentDraft>, RulesError> {
+    let Some(session) = session else { return Ok(None) };
+    match session.get::<CommentDraft>(COMMENT_DRAFT).await? {
+        Some(draft) if draft.place == place => Ok(session.remove(COMMENT_DRAFT).await?),
+        _ => Ok(None),
+    }
 }
 
 /// Removes a one-time message from the session and returns it.

@@ -20,6 +20,7 @@ pub mod requester;
 mod server_fn_status;
 pub mod sessions;
 pub mod submit;
+mod talk;
 mod trace;
 
 use std::net::SocketAddr;
@@ -162,6 +163,9 @@ pub struct AppState {
     /// Pages kept per course version: lessons as templates, filled per request.
     pub pages: Arc<page_cache::PageCache>,
     pub grading: Arc<grading::Grading>,
+    /// Woken by every comment written through this process, so its live readers hear at once
+    /// (other machines' comments are found by polling the database).
+    pub talk: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {
@@ -221,7 +225,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
                 store,
                 learner_cookie: LearnerCookie { secure: is_https(config.public_url.as_deref()) },
             },
-            request_parts: RequestParts::default(),
+            request_parts: RequestParts::new(vec![Arc::new(lockstep_web::ssr::talk::CommentsPart)]),
             search,
             public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
         },
@@ -230,6 +234,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         trust_forwarded_for: config.trust_forwarded_for,
         sign_ups_per_hour: u64::from(config.sign_ups_per_hour),
         pages: Arc::default(),
+        talk: Arc::default(),
         grading: Arc::new(grading::Grading::new(
             i64::from(config.lease_seconds) * 1000,
             lockstep_store::RetryPolicy {
@@ -286,6 +291,10 @@ pub fn router(state: AppState) -> Router {
         .route(r::METRICS, get(monitor::metrics))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
         .route(r::LANGUAGE, get(language::switch))
+        .route(r::COMMENTS, post(talk::post))
+        .route(r::COMMENT_ACTION, post(talk::act))
+        .route(r::COMMENTS_API, get(talk::part))
+        .route(r::COMMENTS_EVENTS_API, get(talk::events))
         // The Korean home is `/ko`; the slash form a reader may type goes there.
         .route("/ko/", get(|| async { axum::response::Redirect::permanent("/ko") }))
         .route(lockstep_routes::SIGN_UP, axum::routing::post(auth::sign_up))

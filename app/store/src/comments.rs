@@ -64,6 +64,10 @@ pub struct Comment {
     pub display_name: Option<String>,
     /// The author's learner, whose events give their level.
     pub learner_id: String,
+    /// The author's role (`learner`, `instructor`): instructors' comments say so.
+    pub author_role: String,
+    /// The author's email: instructors see who wrote what; nobody else is ever shown it.
+    pub author_email: String,
     pub body: String,
     pub section: Option<String>,
     pub created_ms: i64,
@@ -76,7 +80,7 @@ pub struct Comment {
 }
 
 const SELECT_COMMENTS: &str = "SELECT c.id, c.place, c.parent_id, c.account_id, \
-    a.display_name, a.learner_id, c.body, c.section, c.created_ms, c.edited_ms, c.deleted_ms, \
+    a.display_name, a.learner_id, a.role AS author_role, a.email AS author_email, c.body, c.section, c.created_ms, c.edited_ms, c.deleted_ms, \
     c.hidden_ms, c.held_ms, c.locked_ms, c.activity_ms \
     FROM comments c JOIN accounts a ON a.id = c.account_id";
 

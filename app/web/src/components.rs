@@ -279,16 +279,27 @@ pub fn Toast(message: RwSignal<Option<String>>) -> impl IntoView {
 #[component]
 pub fn TextArea(
     text: String,
-    id: &'static str,
     name: &'static str,
     rows: u32,
-    /// `data-editor`: the language of the editor that upgrades it (`app/web/editor`).
+    #[prop(optional)] id: Option<&'static str>,
+    /// `data-editor`: the language of the editor that upgrades it (`app/web/editor`). A text
+    /// area without one holds prose, which the browser may spell-check.
     #[prop(optional)]
     editor: Option<&'static str>,
+    #[prop(optional)] required: bool,
+    #[prop(optional)] maxlength: Option<usize>,
+    #[prop(optional)] placeholder: Option<&'static str>,
+    /// `aria-label`, for a text area without a visible label.
+    #[prop(optional)]
+    label: Option<&'static str>,
 ) -> impl IntoView {
     #[cfg(feature = "ssr")]
     let text = html_escape::encode_text(&text).into_owned();
+    let code = editor.is_some();
     view! {
-        <textarea id=id name=name rows=rows spellcheck="false" autocomplete="off" data-editor=editor>{text}</textarea>
+        <textarea id=id name=name rows=rows spellcheck=(!code).to_string()
+                  autocomplete=code.then_some("off") data-editor=editor required=required
+                  maxlength=maxlength.map(|n| n.to_string()) placeholder=placeholder
+                  aria-label=label>{text}</textarea>
     }
 }

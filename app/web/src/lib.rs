@@ -28,6 +28,10 @@ pub use lockstep_i18n::Lang;
 /// `lockstep.css`. The build (`cargo xtask`) writes them under this name.
 pub const OUTPUT_NAME: &str = "lockstep";
 
+/// The comments' place on lesson and exercise pages, filled by the server for each request
+/// (`ssr::talk`).
+pub const COMMENTS_PART: &str = "comments";
+
 /// The language of the page being rendered: its address says ([`Lang::of_path`]), so the
 /// server's render and the browser's hydration agree.
 pub fn use_lang() -> Lang {

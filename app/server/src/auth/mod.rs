@@ -256,7 +256,7 @@ fn merge_message(email: &str, moved: &[Action], already_had: u64, xp: u32, lang:
 
 /// The client's address: the socket's peer, or the last `X-Forwarded-For` entry when the
 /// server is configured to sit behind a proxy (which appends the address it saw).
-fn client_address(
+pub(crate) fn client_address(
     state: &AppState,
     headers: &HeaderMap,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,

@@ -14,7 +14,8 @@
 //! [`Template::fill`], on the way out of each response, writes it. Entries remember the course
 //! they were rendered from; a live reload makes a new course, and the next request renders
 //! afresh. A query string, a lesson that is missing or broken, and anything that fails here go
-//! to the full render.
+//! to the full render, whose request parts are written in here too (as are an exercise
+//! page's).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -30,8 +31,10 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use leptos::prelude::ServerFnError;
 use lockstep_course::{Course, LessonEntry};
+use lockstep_routes::Place;
 use lockstep_rules::{flash, Reads, Requester, RulesError};
 use lockstep_web::model::{LessonLearner, LessonLookup};
+use lockstep_web::ssr::request_parts::{self, PartRequest};
 use lockstep_web::ssr::template::{RenderTemplate, Template, TemplateError};
 use lockstep_web::Lang;
 use tower::ServiceExt;
@@ -138,7 +141,7 @@ enum PageError {
 }
 
 pub async fn serve(State(state): State<CacheState>, req: Request, next: Next) -> Response {
-    if req.method() != Method::GET || req.uri().query().is_some() {
+    if req.method() != Method::GET {
         return next.run(req).await;
     }
     let anonymous = !personal(req.headers());
@@ -148,26 +151,83 @@ pub async fn serve(State(state): State<CacheState>, req: Request, next: Next) ->
     let path = req.uri().path();
     let lang = Lang::of_path(path);
     let english = Lang::strip(path);
-    if let Some(slug) = lockstep_routes::lesson_slug(english).map(str::to_string) {
+    let place = place_of(english);
+    let session = req.extensions().get::<Session>().cloned();
+    if let (Some(Place::Lesson(slug)), None) = (&place, req.uri().query()) {
         let edition = loaded.edition(lang);
-        if !matches!(edition.course.find(&slug), Some((_, LessonEntry::Ready(_)))) {
-            return next.run(req).await;
-        }
-        let session = req.extensions().get::<Session>().cloned();
-        let page =
-            lesson_page(&state, &course, lang, &slug, anonymous, session, req.headers()).await;
-        return match page {
-            Ok(page) => page,
-            Err(e) => {
-                tracing::error!("lesson `{slug}` from its template: {e}; rendering it in full");
-                next.run(req).await
+        if matches!(edition.course.find(slug), Some((_, LessonEntry::Ready(_)))) {
+            let page =
+                lesson_page(&state, &course, lang, slug, anonymous, session.clone(), req.headers())
+                    .await;
+            match page {
+                Ok(page) => return page,
+                Err(e) => {
+                    tracing::error!("lesson `{slug}` from its template: {e}; rendering it in full")
+                }
             }
-        };
+        }
     }
-    if anonymous && WHOLE_PAGES.contains(&english) {
+    if anonymous && req.uri().query().is_none() && WHOLE_PAGES.contains(&english) {
         return whole_page(&state.app, &course, req, next).await;
     }
-    next.run(req).await
+    let Some(place) = place else { return next.run(req).await };
+    // A page rendered in full has its request parts' places empty: filled here, as a kept
+    // lesson's are.
+    let headers = req.headers().clone();
+    let response = next.run(req).await;
+    match fill_full_render(&state.app, response, &place, lang, session.as_ref(), &headers).await {
+        Ok(response) => response,
+        Err(e) => {
+            tracing::error!("request parts of `{}`: {e}", place.key());
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
+}
+
+/// The place of a page that has request parts: a lesson or an exercise.
+fn place_of(english: &str) -> Option<Place> {
+    if let Some(slug) = lockstep_routes::lesson_slug(english) {
+        return Some(Place::Lesson(slug.to_string()));
+    }
+    let id = english.strip_prefix(&lockstep_routes::exercise(""))?;
+    lockstep_routes::is_exercise_id(id).then(|| Place::Exercise(id.to_string()))
+}
+
+/// Writes the request parts into a page rendered in full, where it left their places empty.
+async fn fill_full_render(
+    state: &AppState,
+    response: Response,
+    place: &Place,
+    lang: Lang,
+    session: Option<&Session>,
+    headers: &HeaderMap,
+) -> Result<Response, PageError> {
+    let html = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
+    if response.status() != StatusCode::OK || !html {
+        return Ok(response);
+    }
+    let (parts, body) = response.into_parts();
+    let mut page = String::from_utf8(axum::body::to_bytes(body, usize::MAX).await?.to_vec())?;
+    let names = state.context.request_parts.names();
+    if names.iter().any(|n| page.contains(&request_parts::section(n, ""))) {
+        let requester = state.rules().requester_reading(Reads::Kept, session, headers).await?;
+        for name in names {
+            let empty = request_parts::section(&name, "");
+            let Some(at) = page.find(&empty) else { continue };
+            let Some(part) = state.context.request_parts.find(&name) else { continue };
+            let request =
+                PartRequest { rules: state.rules(), place, lang, requester: &requester, session };
+            let html =
+                part.html(request).await.map_err(|e| PageError::RequestPart(name.clone(), e))?;
+            page.replace_range(at..at + empty.len(), &request_parts::section(&name, &html));
+        }
+    }
+    let mut response = Response::from_parts(parts, Body::from(page));
+    response.headers_mut().remove(axum::http::header::CONTENT_LENGTH);
+    Ok(response)
 }
 
 /// Whether the request carries a learner or a session: then the page is theirs.
@@ -225,12 +285,14 @@ async fn lesson_page(
         Some(Kept::Lesson(lesson)) => lesson,
         _ => render_template(state, course, lang, slug, key).await?,
     };
+    let place = Place::Lesson(slug.to_string());
     let html = if anonymous {
         match &lesson.anonymous_page {
             Some(page) => Body::from(page.clone()),
             None => {
                 let requester = Requester::Anonymous { learner: None };
-                let requests = request_parts(&state.app, &lesson.anonymous, slug, &requester);
+                let requests =
+                    request_parts(&state.app, &lesson.anonymous, &place, lang, &requester, None);
                 let requests = requests.await?;
                 // Its learner's parts are written in already: the learner given is not read.
                 Body::from(lesson.anonymous.fill(LessonLearner::default(), &requests))
@@ -243,7 +305,9 @@ async fn lesson_page(
         let notice = flash::take_notice(session.as_ref()).await?;
         let learner = state.app.context.lesson_learner(&requester, Reads::Kept, slug, notice, lang);
         let learner = learner.await.map_err(PageError::Learner)?;
-        let requests = request_parts(&state.app, &lesson.template, slug, &requester).await?;
+        let requests =
+            request_parts(&state.app, &lesson.template, &place, lang, &requester, session.as_ref());
+        let requests = requests.await?;
         Body::from(lesson.template.fill(learner, &requests))
     };
     let mut response = html.into_response();
@@ -256,14 +320,17 @@ async fn lesson_page(
 async fn request_parts(
     state: &AppState,
     template: &Template,
-    slug: &str,
+    place: &Place,
+    lang: Lang,
     requester: &Requester,
+    session: Option<&Session>,
 ) -> Result<Vec<(String, String)>, PageError> {
     let mut filled = Vec::new();
     for name in template.request_parts() {
         // A part the page names that this server does not have stays empty.
         let Some(part) = state.context.request_parts.find(name) else { continue };
-        let html = part.html(state.rules(), slug, requester).await;
+        let request = PartRequest { rules: state.rules(), place, lang, requester, session };
+        let html = part.html(request).await;
         filled.push((name.to_string(), html.map_err(|e| PageError::RequestPart(name.into(), e))?));
     }
     Ok(filled)

@@ -127,6 +127,7 @@ fn Exercise(p: Page) -> impl IntoView {
                 {submit}
             </form>
             <Submissions rows=submissions/>
+            {super::lesson::request_part(crate::COMMENTS_PART)}
         </section>
     }
 }

@@ -187,7 +187,7 @@ fn slot(part: LearnerPart, lesson: &LessonView, state: &LearnerState) -> AnyView
 /// A per-request part's place. Its content is the server's, written into the page it sends
 /// (`ssr::request_parts`); the page itself renders the element empty, and hydration leaves what
 /// the server wrote inside it alone (an `inner_html` is not set again on hydration).
-fn request_part(name: &str) -> AnyView {
+pub(crate) fn request_part(name: &str) -> AnyView {
     #[cfg(feature = "ssr")]
     if crate::ssr::template::rendering_template() {
         let slot = format!("{}{name}", crate::ssr::request_parts::SLOT_PREFIX);

@@ -9,6 +9,7 @@ pub mod grading;
 pub mod instructor;
 pub mod page_models;
 pub mod request_parts;
+pub mod talk;
 pub mod template;
 
 pub use context::{context, AppContext};

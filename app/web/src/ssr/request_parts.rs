@@ -1,5 +1,5 @@
-//! Parts of a lesson page that are fresh on every request (comments will be one), written by
-//! the server into the lesson page it keeps per course version.
+//! Parts of a page that are fresh on every request (the comments), written by the server into
+//! the lesson page it keeps per course version and into the pages it renders in full.
 //!
 //! The freshness rule (ARCHITECTURE.md, "Freshness"): the lesson is the same for everyone
 //! until a lesson file changes, a learner's parts are the same until that learner writes, and
@@ -12,25 +12,33 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use lockstep_routes::{Lang, Place};
 use lockstep_rules::{Requester, Rules};
+use tower_sessions::Session;
 
 /// Where a request part's placeholder names it: `<template data-slot="request:NAME">`.
 pub const SLOT_PREFIX: &str = "request:";
 
 pub type PartFuture<'a> = Pin<Box<dyn Future<Output = Result<String, String>> + Send + 'a>>;
 
+/// What a request part is rendered for: a page (the lesson or exercise it is on), its
+/// language, who reads it, and their session (for what a refused form left there).
+#[derive(Clone, Copy)]
+pub struct PartRequest<'a> {
+    pub rules: &'a Rules,
+    pub place: &'a Place,
+    pub lang: Lang,
+    pub requester: &'a Requester,
+    pub session: Option<&'a Session>,
+}
+
 pub trait RequestPart: Send + Sync {
     /// Names its place in the page: lowercase letters, digits and `-`.
     fn name(&self) -> &'static str;
 
-    /// Its HTML for `requester` reading lesson `slug`, rendered through Leptos's `view!` (which
-    /// escapes every value), never by formatting strings.
-    fn html<'a>(
-        &'a self,
-        rules: &'a Rules,
-        slug: &'a str,
-        requester: &'a Requester,
-    ) -> PartFuture<'a>;
+    /// Its HTML for `request`, rendered through Leptos's `view!` (which escapes every value),
+    /// never by formatting strings.
+    fn html<'a>(&'a self, request: PartRequest<'a>) -> PartFuture<'a>;
 }
 
 /// The request parts every lesson page has, in page order.

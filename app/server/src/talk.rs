@@ -1,0 +1,387 @@
+//! The comments' forms and their live side. Every form is a plain post answered by a redirect
+//! back to the comment it touched (post, redirect, get), with what happened as the page's
+//! notice; a refused text comes back in its form (`flash::CommentDraft`), so nothing typed is
+//! lost. The rules that must hold under parallel requests (limits, repeats, locks) are the
+//! store's, decided in the transaction that writes.
+//!
+//! Live: `GET /api/comments/events?place=…&version=…` says `changed` whenever the place's
+//! version is no longer the one the page has, and `GET /api/comments?place=…` is the comments'
+//! HTML for the requester, which the browser swaps in. The version is in the database, so a
+//! comment posted through another app machine shows up too (within [`POLL`]).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Form};
+use lockstep_course::LessonEntry;
+use lockstep_i18n::talk::TalkWords;
+use lockstep_routes::{self as routes, Lang, Place};
+use lockstep_rules::flash::{self, CommentDraft};
+use lockstep_rules::Requester;
+use lockstep_store::{Comment, Limit, Moderation, NewComment, Rejected, HOLD_FIRST_COMMENTS};
+use lockstep_web::ssr::request_parts::PartRequest;
+use lockstep_web::ssr::talk::{comments_html, now_ms, EDIT_WINDOW_MS};
+use tower_sessions::Session;
+
+use crate::http_error::HttpError;
+use crate::language::PageLang;
+use crate::AppState;
+
+/// Comments one account may post in ten minutes, and one address in an hour: enough for a
+/// conversation, not for a flood; an address is shared by a classroom, so it allows more.
+const PER_ACCOUNT: (u64, i64) = (10, 600);
+const PER_ADDRESS: (u64, i64) = (60, 3_600);
+
+/// How often a live reader's stream looks at the database for what other machines wrote.
+const POLL: Duration = Duration::from_millis(500);
+
+#[derive(serde::Deserialize)]
+pub struct NewForm {
+    place: String,
+    #[serde(default)]
+    parent: Option<String>,
+    body: String,
+    #[serde(default)]
+    section: Option<String>,
+}
+
+/// `POST /comments`: a new thread, or a reply (`parent`).
+pub async fn post(
+    State(state): State<AppState>,
+    session: Session,
+    requester: Requester,
+    PageLang(lang): PageLang,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
+    Form(form): Form<NewForm>,
+) -> Result<Response, HttpError> {
+    let w = lockstep_i18n::talk(lang);
+    let account = signed_in(&requester)?;
+    let place = known_place(&state, &form.place)?;
+    let parent = match form.parent.as_deref().filter(|p| !p.is_empty()) {
+        Some(p) => Some(p.parse::<i64>().map_err(|_| no_thread())?),
+        None => None,
+    };
+    // Only a heading the page has: anything else is not kept.
+    let section = form.section.filter(|s| sections_of(&state, &place).contains(s));
+    let draft = CommentDraft { place: place.key(), parent, edit: None, body: form.body.clone() };
+    let back = |id: Option<i64>| match (id, parent) {
+        (Some(id), _) | (None, Some(id)) => anchored(&place, lang, id),
+        (None, None) => format!("{}#comment-form", lang.path(&place.page())),
+    };
+    let body = match lockstep_comments::check(&form.body) {
+        Ok(body) => body,
+        Err(refused) => {
+            return refuse(&session, text_refused(w, &refused), draft, &back(None)).await
+        }
+    };
+    let address = crate::auth::client_address(&state, &headers, peer);
+    let limits = [
+        Limit::new(format!("comment:account:{account}"), PER_ACCOUNT.0, PER_ACCOUNT.1),
+        Limit::new(format!("comment:address:{address}"), PER_ADDRESS.0, PER_ADDRESS.1),
+    ];
+    let store = &state.context.store;
+    let hold = !requester.is_instructor()
+        && store.setting(HOLD_FIRST_COMMENTS).await.map_err(failed)?.as_deref() == Some("on");
+    let key = place.key();
+    let new = NewComment {
+        place: &key,
+        parent,
+        account,
+        body: &body,
+        section: section.as_deref(),
+        hold_newcomers: hold,
+    };
+    let now = now_ms();
+    match store.post_comment(&new, &limits, now).await.map_err(failed)? {
+        Ok(id) => {
+            state.talk.notify_waiters();
+            let held =
+                store.comment(id).await.map_err(failed)?.is_some_and(|c| c.held_ms.is_some());
+            let notice = if held { w.posted_held } else { w.posted };
+            leave(&session, notice.to_string()).await?;
+            Ok(crate::see_other(&back(Some(id)), None))
+        }
+        Err(rejected) => {
+            refuse(&session, rejected_words(w, &rejected, now), draft, &back(None)).await
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub struct EditForm {
+    #[serde(default)]
+    body: String,
+}
+
+/// `POST /comments/{id}/{action}`: the author's `edit` and `delete`, anyone's `follow` and
+/// `unfollow` of a thread they can see, the instructors' `hide`, `restore`, `lock`, `unlock`
+/// and `remove`.
+pub async fn act(
+    State(state): State<AppState>,
+    Path((id, action)): Path<(i64, String)>,
+    session: Session,
+    requester: Requester,
+    PageLang(lang): PageLang,
+    Form(form): Form<EditForm>,
+) -> Result<Response, HttpError> {
+    let w = lockstep_i18n::talk(lang);
+    let account = signed_in(&requester)?;
+    let store = &state.context.store;
+    let comment = store.comment(id).await.map_err(failed)?;
+    // A comment this learner cannot see is, to them, no comment at all.
+    let comment = comment
+        .filter(|c| requester.is_instructor() || c.account_id == account || shown(c))
+        .ok_or_else(|| no_comment())?;
+    let place = Place::parse(&comment.place).ok_or_else(|| no_comment())?;
+    let thread = comment.parent_id.unwrap_or(comment.id);
+    let now = now_ms();
+    let moderation = match action.as_str() {
+        "hide" => Some(Moderation::Hide),
+        "restore" => Some(Moderation::Restore),
+        "lock" => Some(Moderation::Lock),
+        "unlock" => Some(Moderation::Unlock),
+        "remove" => Some(Moderation::Delete),
+        _ => None,
+    };
+    let (outcome, back) = if let Some(moderation) = moderation {
+        if !requester.is_instructor() {
+            return Err(HttpError::refused(
+                StatusCode::FORBIDDEN,
+                lockstep_i18n::talk(Lang::En).only_instructors,
+            )
+            .in_korean(lockstep_i18n::talk(Lang::Ko).only_instructors)
+            .page());
+        }
+        store.moderate(id, moderation, now).await.map_err(failed)?;
+        let back = match moderation {
+            Moderation::Delete => format!("{}#comments", lang.path(&place.page())),
+            _ => anchored(&place, lang, id),
+        };
+        (Ok(w.done), back)
+    } else {
+        match action.as_str() {
+            "edit" => {
+                let draft = CommentDraft {
+                    place: comment.place.clone(),
+                    parent: None,
+                    edit: Some(id),
+                    body: form.body.clone(),
+                };
+                let back = anchored(&place, lang, id);
+                let body = match lockstep_comments::check(&form.body) {
+                    Ok(body) => body,
+                    Err(refused) => {
+                        return refuse(&session, text_refused(w, &refused), draft, &back).await
+                    }
+                };
+                match store.edit_comment(id, account, &body, EDIT_WINDOW_MS, now).await {
+                    Ok(Ok(())) => (Ok(w.saved), back),
+                    Ok(Err(rejected)) => {
+                        let words = rejected_words(w, &rejected, now);
+                        return refuse(&session, words, draft, &back).await;
+                    }
+                    Err(e) => return Err(failed(e)),
+                }
+            }
+            "delete" => {
+                let done = store.delete_comment(id, account, now).await.map_err(failed)?;
+                let back = match comment.parent_id {
+                    Some(thread) => anchored(&place, lang, thread),
+                    None => format!("{}#comments", lang.path(&place.page())),
+                };
+                (done.map(|()| w.removed), back)
+            }
+            "follow" | "unfollow" => {
+                store.follow(account, thread, action == "follow").await.map_err(failed)?;
+                (Ok(w.done), anchored(&place, lang, thread))
+            }
+            _ => return Err(HttpError::refused(StatusCode::NOT_FOUND, "no such action").page()),
+        }
+    };
+    let notice = match outcome {
+        Ok(words) => {
+            state.talk.notify_waiters();
+            words.to_string()
+        }
+        Err(rejected) => rejected_words(w, &rejected, now),
+    };
+    leave(&session, notice).await?;
+    Ok(crate::see_other(&back, None))
+}
+
+#[derive(serde::Deserialize)]
+pub struct PlaceQuery {
+    place: String,
+    #[serde(default)]
+    lang: Option<Lang>,
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+/// `GET /api/comments?place=…&lang=…`: the comments' HTML for the requester, as their page
+/// has it, for the browser to swap in.
+pub async fn part(
+    State(state): State<AppState>,
+    Query(query): Query<PlaceQuery>,
+    session: Session,
+    requester: Requester,
+) -> Result<Response, HttpError> {
+    let lang = query.lang.unwrap_or(Lang::En);
+    let place = known_place(&state, &query.place)?;
+    let request = PartRequest {
+        rules: state.rules(),
+        place: &place,
+        lang,
+        requester: &requester,
+        session: Some(&session),
+    };
+    let html = comments_html(request).await.map_err(failed)?;
+    let mut response = html.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}
+
+/// `GET /api/comments/events?place=…&version=…`: a `changed` event carrying the new version
+/// whenever the place's comments are no longer at `version`.
+pub async fn events(
+    State(state): State<AppState>,
+    Query(query): Query<PlaceQuery>,
+) -> Result<Response, HttpError> {
+    let place = known_place(&state, &query.place)?.key();
+    let seen = query.version.unwrap_or(0);
+    let stream = futures::stream::unfold(seen, move |seen| {
+        let (state, place) = (state.clone(), place.clone());
+        async move {
+            loop {
+                // Listen before looking, so a change between the two is not missed.
+                let changed = state.talk.notified();
+                tokio::pin!(changed);
+                changed.as_mut().enable();
+                match state.context.store.comments_version(&place).await {
+                    Ok(version) if version != seen => {
+                        let event = SseEvent::default().event("changed").data(version.to_string());
+                        return Some((Ok::<_, Infallible>(event), version));
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::error!("comments of {place}: {e}");
+                        return None;
+                    }
+                }
+                tokio::select! {
+                    _ = changed => {}
+                    _ = tokio::time::sleep(POLL) => {}
+                }
+            }
+        }
+    });
+    let mut response = Sse::new(stream).keep_alive(KeepAlive::default()).into_response();
+    response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
+    Ok(response)
+}
+
+/// Whether others see `c`.
+fn shown(c: &Comment) -> bool {
+    c.hidden_ms.is_none() && c.held_ms.is_none()
+}
+
+fn signed_in(requester: &Requester) -> Result<i64, HttpError> {
+    requester.account().map(|a| a.id).ok_or_else(|| {
+        HttpError::refused(StatusCode::FORBIDDEN, lockstep_i18n::talk(Lang::En).sign_in_first)
+            .in_korean(lockstep_i18n::talk(Lang::Ko).sign_in_first)
+            .page()
+    })
+}
+
+/// The place `key` names, when this course has it: a lesson (ready or not) or an exercise.
+fn known_place(state: &AppState, key: &str) -> Result<Place, HttpError> {
+    let course = state.context.course.current();
+    let place = Place::parse(key).filter(|p| match p {
+        Place::Lesson(slug) => course.find(slug).is_some(),
+        Place::Exercise(id) => course.exercise(id).is_some(),
+    });
+    place.ok_or_else(|| {
+        HttpError::refused(StatusCode::NOT_FOUND, lockstep_i18n::talk(Lang::En).no_place)
+            .in_korean(lockstep_i18n::talk(Lang::Ko).no_place)
+            .page()
+    })
+}
+
+/// The heading ids of a lesson, in any language: what a comment's section may be.
+fn sections_of(state: &AppState, place: &Place) -> Vec<String> {
+    let Place::Lesson(slug) = place else { return Vec::new() };
+    let loaded = state.context.course.loaded();
+    Lang::ALL
+        .into_iter()
+        .filter_map(|l| match loaded.edition(l).course.find(slug) {
+            Some((_, LessonEntry::Ready(lesson))) => {
+                Some(lesson.toc.iter().map(|e| e.id.clone()).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn anchored(place: &Place, lang: Lang, id: i64) -> String {
+    format!("{}#{}", lang.path(&place.page()), routes::comment_anchor(id))
+}
+
+fn no_thread() -> HttpError {
+    HttpError::refused(StatusCode::BAD_REQUEST, lockstep_i18n::talk(Lang::En).no_thread)
+        .in_korean(lockstep_i18n::talk(Lang::Ko).no_thread)
+        .page()
+}
+
+fn no_comment() -> HttpError {
+    HttpError::refused(StatusCode::NOT_FOUND, lockstep_i18n::talk(Lang::En).not_yours)
+        .in_korean(lockstep_i18n::talk(Lang::Ko).not_yours)
+        .page()
+}
+
+fn text_refused(w: &TalkWords, refused: &lockstep_comments::Refused) -> String {
+    match refused {
+        lockstep_comments::Refused::Empty => w.empty_body.to_string(),
+        lockstep_comments::Refused::TooLong { chars } => {
+            (w.too_long)(*chars, lockstep_comments::MAX_CHARS)
+        }
+    }
+}
+
+fn rejected_words(w: &TalkWords, rejected: &Rejected, now_ms: i64) -> String {
+    match rejected {
+        Rejected::Limit(refused) => (w.too_fast)(refused.minutes_left(now_ms / 1000)),
+        Rejected::Repeated => w.repeated.to_string(),
+        Rejected::NoSuchThread | Rejected::Locked => w.no_thread.to_string(),
+        Rejected::NotYours => w.not_yours.to_string(),
+        Rejected::TooLate => (w.too_late)(EDIT_WINDOW_MS / 60_000),
+    }
+}
+
+/// Sends the learner back to the form with why, and their text in it.
+async fn refuse(
+    session: &Session,
+    why: String,
+    draft: CommentDraft,
+    back: &str,
+) -> Result<Response, HttpError> {
+    flash::leave_comment_draft(session, &draft).await.map_err(failed)?;
+    leave(session, why).await?;
+    Ok(crate::see_other(back, None))
+}
+
+async fn leave(session: &Session, notice: String) -> Result<(), HttpError> {
+    flash::leave_notice(session, notice).await.map_err(failed)
+}
+
+fn failed(e: impl std::fmt::Display) -> HttpError {
+    HttpError::internal("comments", e).page()
+}

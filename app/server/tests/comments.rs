@@ -1,0 +1,294 @@
+//! Comments without JavaScript, through the router and plain form posts, on SQLite and on the
+//! real PostgreSQL server: posting and replying, hostile text made inert, the edit window,
+//! deleting with replies, following, what an instructor may do and a learner may not, forged
+//! and foreign requests, refused text kept, limits under parallel posts, and both languages.
+
+mod common;
+
+use axum::http::{header, StatusCode};
+use common::in_process::*;
+use lockstep_store::{Role, Store};
+
+const LESSON: &str = "/lessons/distributed-sampler";
+const PLACE: &str = "lesson:distributed-sampler";
+const PASSWORD: &str = "gradient buckets overlap";
+
+async fn signed_up(app: &App, email: &str) -> Jar {
+    let mut jar = Jar::default();
+    let page =
+        jar.submit(app, "/account/sign-up", &[("email", email), ("password", PASSWORD)]).await;
+    assert_eq!(page.status, StatusCode::OK);
+    jar
+}
+
+/// The comments part of a page: what the server wrote into its place.
+fn part(page: &Page) -> &str {
+    let start = page.body.find(r#"<section data-part="comments""#).expect("a comments part");
+    let end = page.body[start..].find("</section>").unwrap() + start;
+    &page.body[start..end]
+}
+
+/// What the new-thread form's text area holds.
+fn new_thread_text(page: &Page) -> &str {
+    let form = part(page).split(r#"id="comment-form""#).nth(1).expect("a new-thread form");
+    let text = form.split_once("<textarea").unwrap().1.split_once('>').unwrap().1;
+    text.split("</textarea>").next().unwrap()
+}
+
+/// The ids of the comments a page shows, in order.
+fn shown(page: &Page) -> Vec<i64> {
+    part(page)
+        .split(r#"id="comment-"#)
+        .skip(1)
+        .filter_map(|s| s.split('"').next()?.parse().ok())
+        .collect()
+}
+
+/// The comment id a post's redirect names.
+fn posted(res: &Page) -> i64 {
+    assert!(res.status.is_redirection(), "{}: {}", res.status, res.body);
+    let to = res.headers[header::LOCATION].to_str().unwrap();
+    to.rsplit_once("#comment-").expect("a comment's anchor").1.parse().unwrap()
+}
+
+async fn comment(jar: &mut Jar, app: &App, body: &str, parent: Option<i64>) -> Page {
+    let parent = parent.map(|p| p.to_string()).unwrap_or_default();
+    jar.post(app, "/comments", &[("place", PLACE), ("parent", &parent), ("body", body)]).await
+}
+
+async fn conversation(app: &App, store: &Store) {
+    // Anyone reads; only the signed-in write.
+    let mut visitor = Jar::default();
+    let page = visitor.get(app, LESSON).await;
+    assert!(part(&page).contains("Comments 0"), "{}", part(&page));
+    assert!(part(&page).contains("No comments yet. Be the first to leave one."));
+    assert!(part(&page).contains("/account#sign-in"));
+    assert!(!part(&page).contains("<textarea"));
+    let refused = comment(&mut visitor, app, "hello", None).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+
+    let mut ada = signed_up(app, "ada@example.org").await;
+    let mut bo = signed_up(app, "bo@example.org").await;
+    let hostile = "<script>alert(1)</script> [x](javascript:alert(2)) <img src=x onerror=alert(3)>\n\n```python\nprint('<b>')\n```";
+    let first = posted(&comment(&mut ada, app, hostile, None).await);
+    let page = ada.get(app, LESSON).await;
+    assert!(page.body.contains("Your comment is posted."), "the notice");
+    // Her page has her edit form, whose text area holds the text: escaped there too.
+    let html = part(&page);
+    assert!(html.contains("Comments 1") && html.contains("/comments/1/edit"));
+    assert!(
+        !html.contains("<script>")
+            && !html.contains("href=\"javascript:")
+            && !html.contains("<img"),
+        "{html}"
+    );
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "shown as text: {html}");
+    assert!(html.contains(r#"class="hl-"#) || html.contains("hl-"), "the code highlighted: {html}");
+    assert!(!html.contains("ada@example.org"), "the email is never shown");
+    assert!(html.contains(&format!("Learner #")), "{html}");
+
+    // A name chosen, a reply, and the thread order.
+    store
+        .set_display_name(
+            store.account_by_email("bo@example.org").await.unwrap().unwrap().id,
+            Some("Bo <b>"),
+        )
+        .await
+        .unwrap();
+    let second = posted(&comment(&mut bo, app, "a second thread", None).await);
+    let reply = posted(&comment(&mut bo, app, "seed + epoch", Some(first)).await);
+    let page = visitor.get(app, LESSON).await;
+    assert_eq!(shown(&page), [first, reply, second]);
+    assert!(part(&page).contains("Bo &lt;b&gt;"), "a name is escaped");
+    assert!(part(&page).contains("Comments 3"));
+    assert!(part(&page).contains("just now"));
+
+    // Repeated words, a reply to a reply, an empty text: refused, the text kept in its form.
+    let again = comment(&mut bo, app, "a second thread", None).await;
+    assert!(again.status.is_redirection());
+    let page = bo.get(app, LESSON).await;
+    assert!(page.body.contains("You posted these same words here a moment ago."));
+    assert_eq!(new_thread_text(&page), "a second thread", "kept");
+    let page = bo.get(app, LESSON).await;
+    assert_eq!(new_thread_text(&page), "", "once");
+    let long = "x".repeat(lockstep_comments::MAX_CHARS + 1);
+    comment(&mut bo, app, &long, Some(first)).await;
+    let page = bo.get(app, LESSON).await;
+    assert!(page.body.contains("the most is 5,000"), "the refusal says why");
+    assert!(part(&page).contains(&format!(">{long}</textarea>")), "a refused reply keeps its text");
+    comment(&mut bo, app, "deeper", Some(reply)).await;
+    assert_eq!(shown(&bo.get(app, LESSON).await).len(), 3, "no reply to a reply");
+
+    // The section a comment is about: a heading of the page, shown as a link; another is dropped.
+    let about = ada
+        .post(
+            app,
+            "/comments",
+            &[("place", PLACE), ("body", "about it"), ("section", "set-epoch-do-not-skip-it")],
+        )
+        .await;
+    let about = posted(&about);
+    assert_eq!(
+        store.comment(about).await.unwrap().unwrap().section.as_deref(),
+        Some("set-epoch-do-not-skip-it")
+    );
+    let page = visitor.get(app, LESSON).await;
+    assert!(
+        part(&page).contains(&format!(
+            r##"href="{LESSON}#set-epoch-do-not-skip-it">set_epoch: do not skip it</a>"##
+        )),
+        "{}",
+        part(&page)
+    );
+    let forged = ada
+        .post(
+            app,
+            "/comments",
+            &[("place", PLACE), ("body", "forged section"), ("section", "javascript:alert(1)")],
+        )
+        .await;
+    assert_eq!(store.comment(posted(&forged)).await.unwrap().unwrap().section, None);
+
+    // Places the server did not issue.
+    for place in ["lesson:no-such-lesson", "exercise:nope", "javascript:alert(1)", ""] {
+        let res = ada.post(app, "/comments", &[("place", place), ("body", "x")]).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{place}");
+    }
+
+    // Another learner's comment: no edit, no delete; a learner is no instructor.
+    for action in ["edit", "delete", "hide", "remove", "lock"] {
+        let res =
+            bo.post(app, &format!("/comments/{first}/{action}"), &[("body", "mine now")]).await;
+        assert!(
+            res.status.is_redirection() || res.status == StatusCode::FORBIDDEN,
+            "{action}: {}",
+            res.status
+        );
+    }
+    let kept = store.comment(first).await.unwrap().unwrap();
+    assert_eq!(kept.body, lockstep_comments::check(hostile).unwrap());
+    assert!(kept.hidden_ms.is_none() && kept.locked_ms.is_none() && kept.deleted_ms.is_none());
+
+    // The author edits (marked edited) and deletes: a thread with replies stays as "deleted".
+    ada.post(app, &format!("/comments/{first}/edit"), &[("body", "Why **set_epoch**?")]).await;
+    let page = visitor.get(app, LESSON).await;
+    assert!(part(&page).contains("<strong>set_epoch</strong>") && part(&page).contains("edited"));
+    ada.post(app, &format!("/comments/{first}/delete"), &[]).await;
+    let page = visitor.get(app, LESSON).await;
+    assert!(part(&page).contains("This comment was deleted."));
+    assert!(shown(&page).contains(&reply));
+
+    // Following: replying followed; unfollowing is the learner's own.
+    assert_eq!(
+        store
+            .followed_at(store.account_by_email("bo@example.org").await.unwrap().unwrap().id, PLACE)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+    bo.post(app, &format!("/comments/{second}/unfollow"), &[]).await;
+    let bo_id = store.account_by_email("bo@example.org").await.unwrap().unwrap().id;
+    assert_eq!(store.followed_at(bo_id, PLACE).await.unwrap(), [first]);
+
+    // An instructor hides Bo's reply: it is gone for everyone else at once, and Bo sees why.
+    store.set_role("ada@example.org", Role::Instructor).await.unwrap();
+    // A role granted from outside reaches pages within the accounts' kept reads (2 s on SQLite).
+    tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
+    let mut teacher = Jar::default();
+    teacher
+        .submit(app, "/account/sign-in", &[("email", "ada@example.org"), ("password", PASSWORD)])
+        .await;
+    let page = teacher.get(app, LESSON).await;
+    assert!(part(&page).contains("Written by bo@example.org"), "instructors see who wrote what");
+    teacher.post(app, &format!("/comments/{reply}/hide"), &[]).await;
+    assert!(!shown(&visitor.get(app, LESSON).await).contains(&reply));
+    let page = bo.get(app, LESSON).await;
+    assert!(part(&page).contains("Hidden by an instructor"));
+    // A hidden comment's id, forged by another learner, changes nothing.
+    let mut cy = signed_up(app, "cy@example.org").await;
+    let res = cy.post(app, &format!("/comments/{reply}/follow"), &[]).await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+    let cy_id = store.account_by_email("cy@example.org").await.unwrap().unwrap().id;
+    assert!(store.followed_at(cy_id, PLACE).await.unwrap().is_empty());
+    teacher.post(app, &format!("/comments/{second}/lock"), &[]).await;
+    let res = comment(&mut cy, app, "too late", Some(second)).await;
+    assert!(res.status.is_redirection());
+    assert!(cy.get(app, LESSON).await.body.contains("That thread takes no replies"));
+
+    // A post from another site changes nothing.
+    let before = store.comments_at(PLACE).await.unwrap().len();
+    let forged = send(
+        app,
+        axum::http::Request::post("/comments")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ORIGIN, "https://evil.example")
+            .header(
+                header::COOKIE,
+                format!("lockstep_session={}", cy.cookie("lockstep_session").unwrap()),
+            )
+            .body(axum::body::Body::from(format!("place={PLACE}&body=forged")))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+    assert_eq!(store.comments_at(PLACE).await.unwrap().len(), before);
+
+    // The Korean page: its words, and its forms post to the Korean twin and come back to it.
+    let page = cy.get(app, &format!("/ko{LESSON}")).await;
+    assert!(part(&page).contains("댓글 "), "{}", part(&page));
+    assert!(part(&page).contains(r#"action="/ko/comments""#));
+    let res = cy.post(app, "/ko/comments", &[("place", PLACE), ("body", "한국어 댓글")]).await;
+    let to = res.headers[header::LOCATION].to_str().unwrap().to_string();
+    assert!(to.starts_with(&format!("/ko{LESSON}#comment-")), "{to}");
+    assert!(cy.get(app, &to).await.body.contains("댓글을 남겼어요."));
+
+    // An exercise page has its comments too, filled in its full render.
+    let page = cy.get(app, "/exercises/ddp-conversion").await;
+    assert!(part(&page).contains(r#"data-place="exercise:ddp-conversion""#), "{}", part(&page));
+
+    // The live side: the part alone, for the requester, and its version.
+    let fragment = visitor.get(app, &format!("/api/comments?place={PLACE}&lang=ko")).await;
+    assert_eq!(fragment.status, StatusCode::OK);
+    assert!(fragment.body.contains("data-version=") && fragment.body.contains("댓글"));
+    let nowhere = visitor.get(app, "/api/comments?place=lesson:nope").await;
+    assert_eq!(nowhere.status, StatusCode::NOT_FOUND);
+}
+
+/// Twelve posts at once by one learner: the account's limit (ten in ten minutes) holds.
+async fn parallel_posts(app: &App, store: &Store) {
+    let jar = signed_up(app, "dee@example.org").await;
+    let posts = (0..12).map(|i| {
+        let mut jar = jar.clone();
+        async move { comment(&mut jar, app, &format!("comment {i}"), None).await }
+    });
+    futures::future::join_all(posts).await;
+    let dee = store.account_by_email("dee@example.org").await.unwrap().unwrap().id;
+    let theirs =
+        store.comments_at(PLACE).await.unwrap().into_iter().filter(|c| c.account_id == dee);
+    assert_eq!(theirs.count(), 10);
+}
+
+async fn with(url: &str, dir: tempfile::TempDir) {
+    let app = app_on(&course_dir(), url, dir).await;
+    let store = Store::connect(url).await.unwrap();
+    conversation(&app, &store).await;
+    parallel_posts(&app, &store).await;
+}
+
+#[test]
+fn comments_on_sqlite() {
+    on_runtime(async {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());
+        with(&url, dir).await;
+    });
+}
+
+#[test]
+fn comments_on_postgres() {
+    on_runtime(async {
+        let url = postgres_database("comments_http").await;
+        with(&url, tempfile::tempdir().unwrap()).await;
+    });
+}

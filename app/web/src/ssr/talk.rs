@@ -1,0 +1,463 @@
+//! The comments under a lesson or an exercise: a request part, rendered by the server for each
+//! request and each reader (their own comments' edit and delete, an instructor's moderation),
+//! never kept. Plain forms post every action, so all of it works without JavaScript; with it,
+//! the browser swaps in this same HTML when the place's comments change (`talk_live`).
+//!
+//! Every value reaches the HTML through `view!`, which escapes it; a comment's own text only
+//! through `lockstep_comments::render` (pulldown-cmark, then ammonia's allow-list).
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use lockstep_i18n::talk::TalkWords;
+use lockstep_routes::{self as routes, Lang, Place};
+use lockstep_rules::flash::{self, CommentDraft};
+use lockstep_rules::{Requester, Rules, RulesError};
+use lockstep_store::Comment;
+
+use super::request_parts::{PartFuture, PartRequest, RequestPart};
+use crate::components::TextArea;
+
+/// How long after posting its author may edit a comment.
+pub const EDIT_WINDOW_MS: i64 = 15 * 60 * 1000;
+
+/// The request part's name: `<section data-part="comments">`.
+pub const PART: &str = crate::COMMENTS_PART;
+
+/// The comments as a request part of lesson and exercise pages.
+pub struct CommentsPart;
+
+impl RequestPart for CommentsPart {
+    fn name(&self) -> &'static str {
+        PART
+    }
+
+    fn html<'a>(&'a self, request: PartRequest<'a>) -> PartFuture<'a> {
+        Box::pin(async move { comments_html(request).await.map_err(|e| e.to_string()) })
+    }
+}
+
+/// What one reader may see and do.
+#[derive(Clone, Copy)]
+struct Reader {
+    account: Option<i64>,
+    instructor: bool,
+}
+
+impl Reader {
+    fn of(requester: &Requester) -> Reader {
+        Reader { account: requester.account().map(|a| a.id), instructor: requester.is_instructor() }
+    }
+
+    /// Hidden and held comments are their author's and the instructors' only.
+    fn sees(&self, c: &Comment) -> bool {
+        (c.hidden_ms.is_none() && c.held_ms.is_none())
+            || self.instructor
+            || self.account == Some(c.account_id)
+    }
+}
+
+/// A thread as shown: its first comment and the replies this reader sees.
+struct Thread {
+    root: Comment,
+    replies: Vec<Comment>,
+}
+
+/// The threads `reader` sees, in the store's order. A thread whose first comment they may not
+/// see goes whole, replies included; a deleted first comment with nothing left under it goes.
+fn threads_for(comments: Vec<Comment>, reader: &Reader) -> Vec<Thread> {
+    let mut threads: Vec<Thread> = Vec::new();
+    for c in comments {
+        match c.parent_id {
+            None => {
+                if reader.sees(&c) {
+                    threads.push(Thread { root: c, replies: Vec::new() });
+                }
+            }
+            Some(parent) => {
+                if let Some(t) = threads.last_mut().filter(|t| t.root.id == parent) {
+                    if reader.sees(&c) {
+                        t.replies.push(c);
+                    }
+                }
+            }
+        }
+    }
+    threads.retain(|t| t.root.deleted_ms.is_none() || !t.replies.is_empty());
+    threads
+}
+
+/// Everything the part shows besides the comments.
+struct Shown {
+    place: Place,
+    lang: Lang,
+    reader: Reader,
+    version: i64,
+    now_ms: i64,
+    followed: Vec<i64>,
+    /// Authors' levels, by learner.
+    levels: HashMap<String, u32>,
+    /// The page's sections, (id, title), for the section choice and links.
+    sections: Vec<(String, String)>,
+    draft: Option<CommentDraft>,
+}
+
+pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
+    let store = &r.rules.store;
+    let key = r.place.key();
+    let reader = Reader::of(r.requester);
+    let version = store.comments_version(&key).await?;
+    let threads = threads_for(store.comments_at(&key).await?, &reader);
+    let followed = match reader.account {
+        Some(account) => store.followed_at(account, &key).await?,
+        None => Vec::new(),
+    };
+    let levels = levels(r.rules, &threads).await?;
+    let draft = flash::take_comment_draft(r.session, &key).await?;
+    let shown = Shown {
+        place: r.place.clone(),
+        lang: r.lang,
+        reader,
+        version,
+        now_ms: now_ms(),
+        followed,
+        levels,
+        sections: sections(r.rules, r.place, r.lang),
+        draft,
+    };
+    let owner = Owner::new();
+    Ok(owner.with(|| view! { <Comments threads shown/> }.to_html()))
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Each author's level, from their events (kept reads: a level shown a little late is fine).
+async fn levels(rules: &Rules, threads: &[Thread]) -> Result<HashMap<String, u32>, RulesError> {
+    let facts = lockstep_rules::progress::facts(&rules.course.current());
+    // Collected first: a borrowing iterator held across the awaits would make the future
+    // harder for the compiler to prove `Send`.
+    let mut learners: Vec<String> = Vec::new();
+    for t in threads {
+        learners.push(t.root.learner_id.clone());
+        learners.extend(t.replies.iter().map(|c| c.learner_id.clone()));
+    }
+    learners.sort();
+    learners.dedup();
+    let mut levels = HashMap::new();
+    for learner in learners {
+        let reads = rules.store.cached().learner(&learner).await?;
+        let level = lockstep_xp::progress(&facts, &reads.events).level.number;
+        levels.insert(learner, level);
+    }
+    Ok(levels)
+}
+
+/// The sections a comment may be about: the lesson's headings in the page's language.
+fn sections(rules: &Rules, place: &Place, lang: Lang) -> Vec<(String, String)> {
+    let Place::Lesson(slug) = place else { return Vec::new() };
+    let loaded = rules.course.loaded();
+    let edition = loaded.edition(lang);
+    match edition.course.find(slug) {
+        Some((_, lockstep_course::LessonEntry::Ready(lesson))) => {
+            lesson.toc.iter().map(|e| (e.id.clone(), e.title.clone())).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[component]
+fn Comments(threads: Vec<Thread>, shown: Shown) -> impl IntoView {
+    let w = lockstep_i18n::talk(shown.lang);
+    let count = threads.iter().map(|t| 1 + t.replies.len()).sum::<usize>()
+        - threads.iter().filter(|t| t.root.deleted_ms.is_some()).count();
+    let key = shown.place.key();
+    let live = format!(
+        "{}?place={}",
+        routes::COMMENTS_EVENTS_API,
+        routes::percent_encode(&key, |_| false)
+    );
+    let new_thread = new_thread_form(&shown, w);
+    let list = if threads.is_empty() {
+        view! { <p class="comments-empty">{w.empty}</p> }.into_any()
+    } else {
+        let items = threads.iter().map(|t| thread(t, &shown, w)).collect_view();
+        view! { <ol class="threads">{items}</ol> }.into_any()
+    };
+    view! {
+        <div class="comments" id="comments" data-role="comments" data-place=key
+             data-version=shown.version.to_string() data-live=live lang=shown.lang.code()>
+            <h2 class="comments-heading">{(w.heading)(count)}</h2>
+            {new_thread}
+            {list}
+        </div>
+    }
+}
+
+fn new_thread_form(shown: &Shown, w: &'static TalkWords) -> AnyView {
+    let lang = shown.lang;
+    if shown.reader.account.is_none() {
+        return view! {
+            <p class="comments-sign-in">
+                {w.sign_in_to_write}
+                <a href=lang.path(routes::ACCOUNT_SIGN_IN)>{w.sign_in}</a> "."
+            </p>
+        }
+        .into_any();
+    }
+    let draft = shown
+        .draft
+        .as_ref()
+        .filter(|d| d.parent.is_none() && d.edit.is_none())
+        .map(|d| d.body.clone())
+        .unwrap_or_default();
+    let sections = (!shown.sections.is_empty()).then(|| {
+        let options = shown
+            .sections
+            .iter()
+            .map(|(id, title)| view! { <option value=id.clone()>{title.clone()}</option> })
+            .collect_view();
+        view! {
+            <label class="comment-section">{w.section} " "
+                <select name="section" data-role="comment-section">
+                    <option value="">{w.whole_page}</option>
+                    {options}
+                </select>
+            </label>
+        }
+    });
+    view! {
+        <form class="comment-form" id="comment-form" method="post" action=lang.path(routes::COMMENTS)>
+            <input type="hidden" name="place" value=shown.place.key()/>
+            <TextArea text=draft name="body" rows=4 required=true maxlength=lockstep_comments::MAX_CHARS
+                      placeholder=w.placeholder label=w.placeholder/>
+            <p class="comment-help">{w.format_help}</p>
+            {sections}
+            <button type="submit">{w.post}</button>
+        </form>
+    }
+    .into_any()
+}
+
+fn thread(t: &Thread, shown: &Shown, w: &'static TalkWords) -> AnyView {
+    let root = &t.root;
+    let replies = (!t.replies.is_empty()).then(|| {
+        let items =
+            t.replies.iter().map(|c| view! { <li>{comment(c, shown, w)}</li> }).collect_view();
+        view! { <ol class="replies">{items}</ol> }
+    });
+    let lang = shown.lang;
+    let locked = root.locked_ms.is_some();
+    let reply_form = match shown.reader.account {
+        _ if locked => view! { <p class="thread-locked">{w.locked}</p> }.into_any(),
+        Some(_) if root.deleted_ms.is_none() && root.hidden_ms.is_none() => {
+            let draft = shown.draft.as_ref().filter(|d| d.parent == Some(root.id));
+            let body = draft.map(|d| d.body.clone()).unwrap_or_default();
+            view! {
+                <details class="reply" open=draft.is_some()>
+                    <summary>{w.reply}</summary>
+                    <form method="post" action=lang.path(routes::COMMENTS)>
+                        <input type="hidden" name="place" value=shown.place.key()/>
+                        <input type="hidden" name="parent" value=root.id.to_string()/>
+                        <TextArea text=body name="body" rows=3 required=true
+                                  maxlength=lockstep_comments::MAX_CHARS label=w.reply/>
+                        <button type="submit">{w.post_reply}</button>
+                    </form>
+                </details>
+            }
+            .into_any()
+        }
+        _ => ().into_any(),
+    };
+    let follow = match shown.reader.account {
+        None => view! {
+            <a class="follow" href=lang.path(routes::ACCOUNT_SIGN_IN)>{w.follow_signed_out}</a>
+        }
+        .into_any(),
+        Some(_) => {
+            let following = shown.followed.contains(&root.id);
+            let (action, label) =
+                if following { ("unfollow", w.unfollow) } else { ("follow", w.follow) };
+            view! {
+                <form class="follow" method="post" action=lang.path(&routes::comment_action(root.id, action))>
+                    <button type="submit" class="link-button">{label}</button>
+                </form>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <li class="thread" class:locked=locked>
+            {comment(root, shown, w)}
+            {replies}
+            <div class="thread-actions">{reply_form}{follow}</div>
+        </li>
+    }
+    .into_any()
+}
+
+fn comment(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
+    let lang = shown.lang;
+    let anchor = routes::comment_anchor(c.id);
+    if c.deleted_ms.is_some() {
+        return view! {
+            <article class="comment deleted" id=anchor><p>{w.deleted}</p></article>
+        }
+        .into_any();
+    }
+    let name = c.display_name.clone().unwrap_or_else(|| (w.learner)(c.account_id));
+    let level = shown.levels.get(&c.learner_id).copied().unwrap_or(0);
+    let level = (lockstep_i18n::t(lang).progress.level)(level);
+    let instructor = (c.author_role == "instructor")
+        .then(|| view! { <span class="badge instructor">{w.instructor}</span> });
+    let ago = (w.ago)((shown.now_ms - c.created_ms).max(0) / 1000);
+    let edited = c.edited_ms.map(|_| view! { <span class="edited">" · " {w.edited}</span> });
+    let about = c.section.as_ref().and_then(|id| {
+        let (_, title) = shown.sections.iter().find(|(s, _)| s == id)?;
+        let href = format!("{}#{id}", lang.path(&shown.place.page()));
+        Some(view! { <p class="comment-about">{w.about} " " <a href=href>{title.clone()}</a></p> })
+    });
+    let note = if c.hidden_ms.is_some() {
+        Some(w.hidden_note)
+    } else if c.held_ms.is_some() {
+        Some(w.held_note)
+    } else {
+        None
+    };
+    let note = note.map(|n| view! { <p class="comment-note">{n}</p> });
+    let body = lockstep_comments::render(&c.body);
+    let mine = shown.reader.account == Some(c.account_id);
+    let own = mine.then(|| own_actions(c, shown, w));
+    let moderation = shown.reader.instructor.then(|| moderation(c, shown, w));
+    view! {
+        <article class="comment" id=anchor class:hidden=c.hidden_ms.is_some() class:held=c.held_ms.is_some()>
+            <header class="comment-meta">
+                <span class="author">{name}</span>
+                {instructor}
+                <span class="level">{level}</span>
+                <a class="when" href=format!("#{}", routes::comment_anchor(c.id))>{ago}</a>
+                {edited}
+            </header>
+            {about}
+            {note}
+            <div class="comment-body" inner_html=body></div>
+            {own}
+            {moderation}
+        </article>
+    }
+    .into_any()
+}
+
+/// The author's edit (within the window) and delete.
+fn own_actions(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
+    let lang = shown.lang;
+    let editable = shown.now_ms - c.created_ms <= EDIT_WINDOW_MS;
+    let edit = editable.then(|| {
+        let draft = shown.draft.as_ref().filter(|d| d.edit == Some(c.id));
+        let body = draft.map_or_else(|| c.body.clone(), |d| d.body.clone());
+        view! {
+            <details class="edit" open=draft.is_some()>
+                <summary>{w.edit}</summary>
+                <form method="post" action=lang.path(&routes::comment_action(c.id, "edit"))>
+                    <TextArea text=body name="body" rows=4 required=true
+                              maxlength=lockstep_comments::MAX_CHARS label=w.edit/>
+                    <button type="submit">{w.save}</button>
+                </form>
+            </details>
+        }
+    });
+    view! {
+        <div class="comment-actions">
+            {edit}
+            <form method="post" action=lang.path(&routes::comment_action(c.id, "delete"))>
+                <button type="submit" class="link-button">{w.delete}</button>
+            </form>
+        </div>
+    }
+    .into_any()
+}
+
+/// An instructor's actions on any comment, and who wrote it.
+fn moderation(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
+    let lang = shown.lang;
+    let mut actions = Vec::new();
+    if c.held_ms.is_some() {
+        actions.push(("restore", w.approve));
+    }
+    if c.hidden_ms.is_some() {
+        actions.push(("restore", w.restore));
+    } else {
+        actions.push(("hide", w.hide));
+    }
+    if c.parent_id.is_none() {
+        actions.push(if c.locked_ms.is_some() { ("unlock", w.unlock) } else { ("lock", w.lock) });
+    }
+    actions.push(("remove", w.remove));
+    actions.dedup_by_key(|(a, _)| *a);
+    let buttons = actions
+        .into_iter()
+        .map(|(action, label)| {
+            view! {
+                <form method="post" action=lang.path(&routes::comment_action(c.id, action))>
+                    <button type="submit" class="link-button" data-action=action>{label}</button>
+                </form>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="comment-moderation" aria-label=w.moderation>
+            <span class="author-account">{(w.by)(&c.author_email)}</span>
+            {buttons}
+        </div>
+    }
+    .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(id: i64, parent: Option<i64>, account: i64) -> Comment {
+        Comment {
+            id,
+            place: "lesson:x".into(),
+            parent_id: parent,
+            account_id: account,
+            display_name: None,
+            learner_id: format!("l{account}"),
+            author_role: "learner".into(),
+            author_email: format!("{account}@example.org"),
+            body: "b".into(),
+            section: None,
+            created_ms: 0,
+            edited_ms: None,
+            deleted_ms: None,
+            hidden_ms: None,
+            held_ms: None,
+            locked_ms: None,
+            activity_ms: 0,
+        }
+    }
+
+    #[test]
+    fn hidden_and_held_comments_are_their_authors_and_the_instructors() {
+        let hidden_root = Comment { hidden_ms: Some(1), ..c(1, None, 1) };
+        let held_reply = Comment { held_ms: Some(1), ..c(3, Some(2), 3) };
+        let gone = Comment { deleted_ms: Some(1), ..c(4, None, 1) };
+        let all = vec![hidden_root, c(5, Some(1), 2), c(2, None, 2), held_reply, gone];
+        let ids = |reader: Reader| -> Vec<Vec<i64>> {
+            threads_for(all.clone(), &reader)
+                .iter()
+                .map(|t| std::iter::once(&t.root).chain(&t.replies).map(|c| c.id).collect())
+                .collect()
+        };
+        let anyone = Reader { account: None, instructor: false };
+        assert_eq!(ids(anyone), [vec![2]], "a hidden thread goes whole; a bare deletion goes");
+        assert_eq!(ids(Reader { account: Some(3), ..anyone }), [vec![2, 3]]);
+        assert_eq!(ids(Reader { account: Some(1), ..anyone }), [vec![1, 5], vec![2]]);
+        assert_eq!(ids(Reader { account: Some(9), instructor: true }), [vec![1, 5], vec![2, 3]]);
+    }
+}
