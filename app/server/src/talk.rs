@@ -137,8 +137,8 @@ pub async fn act(
     // A comment this learner cannot see is, to them, no comment at all.
     let comment = comment
         .filter(|c| requester.is_instructor() || c.account_id == account || shown(c))
-        .ok_or_else(|| no_comment())?;
-    let place = Place::parse(&comment.place).ok_or_else(|| no_comment())?;
+        .ok_or_else(no_comment)?;
+    let place = Place::parse(&comment.place).ok_or_else(no_comment)?;
     let thread = comment.parent_id.unwrap_or(comment.id);
     let now = now_ms();
     let moderation = match action.as_str() {

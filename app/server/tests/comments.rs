@@ -85,7 +85,7 @@ async fn conversation(app: &App, store: &Store) {
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "shown as text: {html}");
     assert!(html.contains(r#"class="hl-"#) || html.contains("hl-"), "the code highlighted: {html}");
     assert!(!html.contains("ada@example.org"), "the email is never shown");
-    assert!(html.contains(&format!("Learner #")), "{html}");
+    assert!(html.contains("Learner #"), "{html}");
 
     // A name chosen, a reply, and the thread order.
     store
