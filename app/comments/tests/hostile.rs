@@ -4,46 +4,7 @@
 
 use lockstep_comments::render;
 
-/// Comments written to run script, load something, or hide what they say.
-const HOSTILE: &[&str] = &[
-    "<script>alert(1)</script>",
-    "<SCRIPT SRC=//evil.example/x.js></SCRIPT>",
-    "<img src=x onerror=alert(1)>",
-    "<svg onload=alert(1)>",
-    "<a href=\"javascript:alert(1)\">click</a>",
-    "<iframe src=\"https://evil.example\"></iframe>",
-    "<style>body{display:none}</style>",
-    "<div style=\"position:fixed;inset:0\" onclick=alert(1)>x</div>",
-    "[click](javascript:alert(1))",
-    "[click](JaVaScRiPt:alert(1))",
-    "[click](<javascript:alert(1)>)",
-    "[click](&#106;avascript:alert(1))",
-    "[click](&#x6A;avascript&colon;alert(1))",
-    "[click](java\tscript:alert(1))",
-    "[click]( javascript:alert(1) \"title\")",
-    "[click][r]\n\n[r]: javascript:alert(1)",
-    "<javascript:alert(1)>",
-    "[click](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
-    "[click](vbscript:msgbox(1))",
-    "![x](https://evil.example/track.png)",
-    "![x\" onerror=\"alert(1)](x)",
-    "[<img src=x onerror=alert(1)>](https://example.org)",
-    "[x](https://example.org \"\\\" onmouseover=alert(1) x=\\\"\")",
-    "`<script>alert(1)</script>`",
-    "```\n</code></pre><script>alert(1)</script>\n```",
-    "```python\" onload=\"alert(1)\nx = 1\n```",
-    "&lt;script&gt;alert(1)&lt;/script&gt;",
-    "&#60;script&#62;alert(1)&#60;/script&#62;",
-    "<!-- <script>alert(1)</script> -->",
-    "<textarea></textarea><script>alert(1)</script>",
-    "<form action=https://evil.example><input name=password></form>",
-    "<meta http-equiv=refresh content=0;url=https://evil.example>",
-    "<base href=https://evil.example/>",
-    "<object data=x.swf></object><embed src=x.swf>",
-    "<math><mi xlink:href=\"javascript:alert(1)\">x</mi></math>",
-    "<p title=\"</p><script>alert(1)</script>\">x</p>",
-    "user\u{202E}gnp.exe\u{2066}",
-];
+include!("data/hostile.rs");
 
 /// The real tags of `html` (not escaped text): each name with its attributes and values.
 fn tags(html: &str) -> Vec<(String, Vec<(String, String)>)> {

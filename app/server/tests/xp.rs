@@ -161,19 +161,3 @@ async fn complete_and_reset_a_lesson_with_a_simulation(c: &fantoccini::Client, b
     wait_for("the panel to take the lesson's XP back", || async { xp().await == 30 }).await;
     assert_eq!(errors().await, serde_json::json!([]), "no error after resetting");
 }
-
-/// Fills in the account page's sign-up or sign-in form and waits for the course page it leads
-/// to.
-async fn sign(c: &fantoccini::Client, base: &str, form: &str, email: &str, password: &str) {
-    c.goto(&format!("{base}/account")).await.unwrap();
-    wait_for_hydration(c, "the account page").await;
-    let field = |name: &str| format!("form[data-role={form}] input[name={name}]");
-    c.find(Locator::Css(&field("email"))).await.unwrap().send_keys(email).await.unwrap();
-    c.find(Locator::Css(&field("password"))).await.unwrap().send_keys(password).await.unwrap();
-    let submit = c.find(Locator::Css(&format!("form[data-role={form}] button"))).await.unwrap();
-    click(c, &submit).await;
-    wait_for("the course page after signing in", || async {
-        text(c, "[data-role=sync]").await.is_some_and(|t| t.contains("Signed in as"))
-    })
-    .await;
-}

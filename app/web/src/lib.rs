@@ -17,6 +17,7 @@ mod quiz;
 pub mod sims;
 #[cfg(feature = "ssr")]
 pub mod ssr;
+mod talk_live;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};

@@ -125,6 +125,22 @@ pub async fn text(c: &Client, css: &str) -> Option<String> {
     c.find(Locator::Css(css)).await.ok()?.text().await.ok()
 }
 
+/// Fills in the account page's sign-up or sign-in form and waits for the course page it leads
+/// to.
+pub async fn sign(c: &fantoccini::Client, base: &str, form: &str, email: &str, password: &str) {
+    c.goto(&format!("{base}/account")).await.unwrap();
+    wait_for_hydration(c, "the account page").await;
+    let field = |name: &str| format!("form[data-role={form}] input[name={name}]");
+    c.find(Locator::Css(&field("email"))).await.unwrap().send_keys(email).await.unwrap();
+    c.find(Locator::Css(&field("password"))).await.unwrap().send_keys(password).await.unwrap();
+    let submit = c.find(Locator::Css(&format!("form[data-role={form}] button"))).await.unwrap();
+    click(c, &submit).await;
+    wait_for("the course page after signing in", || async {
+        text(c, "[data-role=sync]").await.is_some_and(|t| t.contains("Signed in as"))
+    })
+    .await;
+}
+
 /// Serves the real course with a fresh database on a free port; returns its base URL.
 pub async fn serve_course(db_dir: &Path) -> String {
     serve_course_on(&format!("sqlite://{}?mode=rwc", db_dir.join("db.sqlite3").display())).await

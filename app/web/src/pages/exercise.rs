@@ -47,6 +47,7 @@ fn Exercise(p: Page) -> impl IntoView {
     // Whose copy the browser keeps: an account's apart from another's on a shared machine.
     let owner = progress.account.as_deref().map(owner_key).unwrap_or_else(|| "visitor".into());
     let lang = crate::use_lang();
+    crate::talk_live::follow(lang);
     let w = &lockstep_i18n::t(lang).exercise;
     let describe = editor.describe(lang);
     let start_over = format!("{}?from=start", lang.path(&lockstep_routes::exercise(&e.id)));

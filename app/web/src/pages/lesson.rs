@@ -205,6 +205,7 @@ fn Lesson(
     reset: ServerAction<ResetLesson>,
 ) -> impl IntoView {
     let state = LearnerState::new(learner, complete, reset);
+    crate::talk_live::follow(crate::use_lang());
     // Exploring a simulation updates the panel and says what it earned, without reloading the
     // lesson (which would reset every simulation on it).
     let explore = ServerAction::<ExploreSimulation>::new();

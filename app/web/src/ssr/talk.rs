@@ -230,7 +230,7 @@ fn new_thread_form(shown: &Shown, w: &'static TalkWords) -> AnyView {
         }
     });
     view! {
-        <form class="comment-form" id="comment-form" method="post" action=lang.path(routes::COMMENTS)>
+        <form class="comment-form" id="comment-form" data-form="new" method="post" action=lang.path(routes::COMMENTS)>
             <input type="hidden" name="place" value=shown.place.key()/>
             <TextArea text=draft name="body" rows=4 required=true maxlength=lockstep_comments::MAX_CHARS
                       placeholder=w.placeholder label=w.placeholder/>
@@ -259,7 +259,7 @@ fn thread(t: &Thread, shown: &Shown, w: &'static TalkWords) -> AnyView {
             view! {
                 <details class="reply" open=draft.is_some()>
                     <summary>{w.reply}</summary>
-                    <form method="post" action=lang.path(routes::COMMENTS)>
+                    <form method="post" action=lang.path(routes::COMMENTS) data-form=format!("reply-{}", root.id)>
                         <input type="hidden" name="place" value=shown.place.key()/>
                         <input type="hidden" name="parent" value=root.id.to_string()/>
                         <TextArea text=body name="body" rows=3 required=true
@@ -361,7 +361,7 @@ fn own_actions(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
         view! {
             <details class="edit" open=draft.is_some()>
                 <summary>{w.edit}</summary>
-                <form method="post" action=lang.path(&routes::comment_action(c.id, "edit"))>
+                <form method="post" action=lang.path(&routes::comment_action(c.id, "edit")) data-form=format!("edit-{}", c.id)>
                     <TextArea text=body name="body" rows=4 required=true
                               maxlength=lockstep_comments::MAX_CHARS label=w.edit/>
                     <button type="submit">{w.save}</button>

@@ -1,0 +1,167 @@
+//! The comments, live: the server renders them into the page (`ssr::talk`); in the browser this
+//! listens for their place's changes and swaps in the server's fresh HTML of them, keeping
+//! what the reader is typing. The browser renders no comment itself: the text it shows is
+//! always the server's, escaped and sanitized there.
+
+/// Follows the comments of the page now shown, from its mount to its unmount: fetched at once
+/// when the page came without them (a page the browser rendered after a link), then each time
+/// the server says they changed.
+pub fn follow(lang: crate::Lang) {
+    #[cfg(feature = "hydrate")]
+    {
+        // After the page's DOM exists: on hydration it is there already; after a link, it is
+        // once this effect runs.
+        use leptos::prelude::*;
+        Effect::new(move |_| {
+            if let Some(source) = live::connect(lang) {
+                let source = send_wrapper::SendWrapper::new(source);
+                on_cleanup(move || source.close());
+            }
+        });
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = lang;
+}
+
+#[cfg(feature = "hydrate")]
+mod live {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{Element, EventSource, HtmlTextAreaElement};
+
+    fn part() -> Option<Element> {
+        let selector = format!("section[data-part=\"{}\"]", crate::COMMENTS_PART);
+        leptos::prelude::document().query_selector(&selector).ok().flatten()
+    }
+
+    pub fn connect(lang: crate::Lang) -> Option<EventSource> {
+        let part = part()?;
+        let Some(comments) = part.query_selector("[data-role=comments]").ok().flatten() else {
+            // Rendered in the browser: the place is the page's, and the server has the rest.
+            let place = place_of_page()?;
+            wasm_bindgen_futures::spawn_local(async move {
+                refresh(&place, lang).await;
+                // Now it has its stream's address.
+                if let Some(source) = connect_to(&place, lang) {
+                    // Closed with the page: the part it follows is gone then.
+                    keep_until_gone(source);
+                }
+            });
+            return None;
+        };
+        let place = comments.get_attribute("data-place")?;
+        connect_to(&place, lang)
+    }
+
+    /// The place of the page the browser is on: a lesson or an exercise.
+    fn place_of_page() -> Option<String> {
+        let path = leptos::prelude::window().location().pathname().ok()?;
+        let english = lockstep_routes::Lang::strip(&path).to_string();
+        if let Some(slug) = lockstep_routes::lesson_slug(&english) {
+            return Some(lockstep_routes::Place::Lesson(slug.to_string()).key());
+        }
+        let id = english.strip_prefix(&lockstep_routes::exercise(""))?;
+        lockstep_routes::is_exercise_id(id)
+            .then(|| lockstep_routes::Place::Exercise(id.to_string()).key())
+    }
+
+    fn connect_to(place: &str, lang: crate::Lang) -> Option<EventSource> {
+        let comments = part()?.query_selector("[data-role=comments]").ok().flatten()?;
+        let live = comments.get_attribute("data-live")?;
+        let version = comments.get_attribute("data-version").unwrap_or_default();
+        let source = EventSource::new(&format!("{live}&version={version}")).ok()?;
+        let place = place.to_string();
+        let on_change = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |_| {
+            let place = place.clone();
+            wasm_bindgen_futures::spawn_local(async move { refresh(&place, lang).await });
+        });
+        source
+            .add_event_listener_with_callback("changed", on_change.as_ref().unchecked_ref())
+            .ok()?;
+        on_change.forget();
+        Some(source)
+    }
+
+    /// A stream opened after the page mounted: closed when its part leaves the page.
+    fn keep_until_gone(source: EventSource) {
+        let check = Closure::<dyn FnMut()>::new(move || {
+            if part()
+                .is_none_or(|p| p.query_selector("[data-role=comments]").ok().flatten().is_none())
+            {
+                source.close();
+            }
+        });
+        let _ = leptos::prelude::window().set_interval_with_callback_and_timeout_and_arguments_0(
+            check.as_ref().unchecked_ref(),
+            5_000,
+        );
+        check.forget();
+    }
+
+    /// Replaces the part's HTML with the server's, keeping the text typed into its text areas
+    /// and the replies and edits left open.
+    async fn refresh(place: &str, lang: crate::Lang) {
+        let url = format!(
+            "{}?place={}&lang={}",
+            lockstep_routes::COMMENTS_API,
+            lockstep_routes::percent_encode(place, |_| false),
+            lang.code()
+        );
+        let Some(html) = fetch_text(&url).await else { return };
+        let Some(part) = part() else { return };
+        let typed = typed(&part);
+        // The server's render of this same request part (`ssr::talk`): every value in it
+        // escaped, every comment's text sanitized there.
+        part.set_inner_html(&html);
+        for (form, text, open) in typed {
+            let selector = format!("form[data-form=\"{form}\"] textarea");
+            let Some(area) = part
+                .query_selector(&selector)
+                .ok()
+                .flatten()
+                .and_then(|e| e.dyn_into::<HtmlTextAreaElement>().ok())
+            else {
+                continue;
+            };
+            area.set_value(&text);
+            if open {
+                if let Some(details) = area.closest("details").ok().flatten() {
+                    let _ = details.set_attribute("open", "");
+                }
+            }
+        }
+    }
+
+    /// (form's name, text, inside an open `<details>`) of every text area with text in it.
+    fn typed(part: &Element) -> Vec<(String, String, bool)> {
+        let mut typed = Vec::new();
+        let Ok(areas) = part.query_selector_all("form[data-form] textarea") else { return typed };
+        for i in 0..areas.length() {
+            let Some(area) = areas.item(i).and_then(|n| n.dyn_into::<HtmlTextAreaElement>().ok())
+            else {
+                continue;
+            };
+            let form =
+                area.closest("form").ok().flatten().and_then(|f| f.get_attribute("data-form"));
+            let (Some(form), false) = (form, area.value().is_empty()) else { continue };
+            // Form names are the server's ("new", "reply-12", "edit-13"): safe in a selector.
+            if form.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+                let open = area.closest("details[open]").ok().flatten().is_some();
+                typed.push((form, area.value(), open));
+            }
+        }
+        typed
+    }
+
+    async fn fetch_text(url: &str) -> Option<String> {
+        let window = leptos::prelude::window();
+        let response =
+            wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.ok()?;
+        let response: web_sys::Response = response.dyn_into().ok()?;
+        if !response.ok() {
+            return None;
+        }
+        let text = wasm_bindgen_futures::JsFuture::from(response.text().ok()?).await.ok()?;
+        text.as_string()
+    }
+}
