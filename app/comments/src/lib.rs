@@ -39,6 +39,25 @@ pub fn check(body: &str) -> Result<String, Refused> {
     Ok(kept.to_string())
 }
 
+/// The longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// The display name to keep for `name`: on one line, without invisible controls, trimmed;
+/// `Ok(None)` clears it (the author is shown by number). `Err` gives the length when too long.
+pub fn check_display_name(name: &str) -> Result<Option<String>, usize> {
+    let kept: String = name
+        .chars()
+        .filter(|c| !is_invisible_control(*c))
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .collect();
+    let kept = kept.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+    match kept.chars().count() {
+        0 => Ok(None),
+        n if n > MAX_NAME_CHARS => Err(n),
+        _ => Ok(Some(kept)),
+    }
+}
+
 /// Characters a reader cannot see that change what they see: Unicode's bidirectional
 /// overrides, embeddings and isolates (the "Trojan Source" reorderings) and the other C0, C1
 /// controls but tab and line breaks.
@@ -64,6 +83,17 @@ mod tests {
             check(&"a".repeat(MAX_CHARS + 1)),
             Err(Refused::TooLong { chars: MAX_CHARS + 1 })
         );
+    }
+
+    #[test]
+    fn a_display_name_is_one_plain_line() {
+        assert_eq!(check_display_name("  김 \n  지수\u{202E} "), Ok(Some("김 지수".into())));
+        assert_eq!(check_display_name(" \u{2066} "), Ok(None));
+        assert_eq!(
+            check_display_name(&"가".repeat(MAX_NAME_CHARS)).map(|n| n.map(|n| n.chars().count())),
+            Ok(Some(MAX_NAME_CHARS))
+        );
+        assert_eq!(check_display_name(&"a".repeat(MAX_NAME_CHARS + 1)), Err(MAX_NAME_CHARS + 1));
     }
 
     #[test]

@@ -181,6 +181,12 @@ pub static EN: Catalogue = Catalogue {
         signed_in_as: |email| format!("Signed in as {email}."),
         password_changed: "Password changed. Other devices are signed out and your terminal \
                            token is revoked.",
+        display_name: "Display name",
+        display_name_help: "Shown beside your comments instead of your email, which nobody else sees. \
+                            Leave it empty to be shown as a learner number.",
+        save_name: "Save name",
+        name_saved: "Your display name is saved.",
+        name_too_long: |max| format!("A display name is at most {max} characters."),
         merged_item: |kind, n| match (n, kind) {
             (1, kind) => format!("1 {kind}"),
             (n, "quiz") => format!("{n} quizzes"),

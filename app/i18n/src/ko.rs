@@ -178,6 +178,12 @@ pub static KO: Catalogue = Catalogue {
         signed_in_as: |email| format!("{email} 계정으로 로그인했습니다."),
         password_changed: "비밀번호를 바꿨습니다. 다른 기기는 로그아웃되고 터미널 토큰도 \
                            폐기되었습니다.",
+        display_name: "표시 이름",
+        display_name_help: "댓글 옆에 이메일 대신 보이는 이름이에요. 이메일은 다른 사람에게 보이지 않아요. \
+                            비워 두면 학습자 번호로 보여요.",
+        save_name: "이름 저장",
+        name_saved: "표시 이름을 저장했어요.",
+        name_too_long: |max| format!("표시 이름은 최대 {max}자까지 쓸 수 있어요."),
         merged_item: |kind, n| {
             let name = match kind {
                 "lesson" => "레슨",

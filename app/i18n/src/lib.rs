@@ -204,6 +204,12 @@ pub struct AccountWords {
     pub too_many_sign_ups: fn(minutes: i64) -> String,
     pub signed_in_as: fn(email: &str) -> String,
     pub password_changed: &'static str,
+    /// The name shown beside the learner's comments.
+    pub display_name: &'static str,
+    pub display_name_help: &'static str,
+    pub save_name: &'static str,
+    pub name_saved: &'static str,
+    pub name_too_long: fn(max: usize) -> String,
     /// What sign-in merged from the browser: each kind of action with its count, by kind
     /// (`lesson`, `simulation`, `quiz`, `perfect score`, `exercise`, `first-try pass`).
     pub merged_item: fn(kind: &str, n: usize) -> String,

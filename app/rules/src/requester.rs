@@ -227,6 +227,7 @@ mod tests {
             learner_id: learner.into(),
             session_epoch: 0,
             created_at: 0,
+            display_name: None,
         }
     }
 

@@ -295,6 +295,7 @@ pub fn router(state: AppState) -> Router {
         .route(r::COMMENT_ACTION, post(talk::act))
         .route(r::COMMENTS_API, get(talk::part))
         .route(r::COMMENTS_EVENTS_API, get(talk::events))
+        .route(r::DISPLAY_NAME, post(talk::set_name))
         // The Korean home is `/ko`; the slash form a reader may type goes there.
         .route("/ko/", get(|| async { axum::response::Redirect::permanent("/ko") }))
         .route(lockstep_routes::SIGN_UP, axum::routing::post(auth::sign_up))

@@ -216,6 +216,36 @@ pub async fn act(
 }
 
 #[derive(serde::Deserialize)]
+pub struct NameForm {
+    #[serde(default)]
+    display_name: String,
+}
+
+/// `POST /account/name`: the name shown beside the learner's comments; empty clears it.
+pub async fn set_name(
+    State(state): State<AppState>,
+    session: Session,
+    requester: Requester,
+    PageLang(lang): PageLang,
+    Form(form): Form<NameForm>,
+) -> Result<Response, HttpError> {
+    let account = signed_in(&requester)?;
+    let w = &lockstep_i18n::t(lang).account;
+    match lockstep_comments::check_display_name(&form.display_name) {
+        Ok(name) => {
+            let store = &state.context.store;
+            store.set_display_name(account, name.as_deref()).await.map_err(failed)?;
+            leave(&session, w.name_saved.to_string()).await?;
+        }
+        Err(_) => {
+            let why = (w.name_too_long)(lockstep_comments::MAX_NAME_CHARS);
+            flash::leave_form_error(&session, why).await.map_err(failed)?;
+        }
+    }
+    Ok(crate::see_other(&lang.path(routes::ACCOUNT), None))
+}
+
+#[derive(serde::Deserialize)]
 pub struct PlaceQuery {
     place: String,
     #[serde(default)]
@@ -384,4 +414,12 @@ async fn leave(session: &Session, notice: String) -> Result<(), HttpError> {
 
 fn failed(e: impl std::fmt::Display) -> HttpError {
     HttpError::internal("comments", e).page()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_name_form_and_the_check_agree_on_the_longest_name() {
+        assert_eq!(lockstep_web::model::MAX_NAME_CHARS, lockstep_comments::MAX_NAME_CHARS);
+    }
 }

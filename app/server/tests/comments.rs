@@ -88,13 +88,12 @@ async fn conversation(app: &App, store: &Store) {
     assert!(html.contains("Learner #"), "{html}");
 
     // A name chosen, a reply, and the thread order.
-    store
-        .set_display_name(
-            store.account_by_email("bo@example.org").await.unwrap().unwrap().id,
-            Some("Bo <b>"),
-        )
-        .await
-        .unwrap();
+    let page = bo.submit(app, "/account/name", &[("display_name", "  Bo <b>\u{202E} ")]).await;
+    assert!(page.body.contains("Your display name is saved."));
+    assert!(page.body.contains(r#"value="Bo &lt;b&gt;""#), "the account page shows it");
+    let long = "가".repeat(lockstep_comments::MAX_NAME_CHARS + 1);
+    let page = bo.submit(app, "/account/name", &[("display_name", &long)]).await;
+    assert!(page.body.contains("at most 40 characters"), "too long: refused");
     let second = posted(&comment(&mut bo, app, "a second thread", None).await);
     let reply = posted(&comment(&mut bo, app, "seed + epoch", Some(first)).await);
     let page = visitor.get(app, LESSON).await;

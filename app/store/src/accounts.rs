@@ -41,6 +41,8 @@ pub struct Account {
     pub learner_id: String,
     pub session_epoch: i64,
     pub created_at: i64,
+    /// The name shown beside the account's comments, once chosen.
+    pub display_name: Option<String>,
 }
 
 /// What a merge moved into the account.
@@ -55,7 +57,7 @@ pub struct Merged {
 }
 
 const ACCOUNT_COLUMNS: &str =
-    "id, email, password_hash, role, learner_id, session_epoch, created_at";
+    "id, email, password_hash, role, learner_id, session_epoch, created_at, display_name";
 
 #[derive(sqlx::FromRow)]
 struct AccountRow {
@@ -66,6 +68,7 @@ struct AccountRow {
     learner_id: String,
     session_epoch: i64,
     created_at: i64,
+    display_name: Option<String>,
 }
 
 impl From<AccountRow> for Account {
@@ -78,6 +81,7 @@ impl From<AccountRow> for Account {
             learner_id: r.learner_id,
             session_epoch: r.session_epoch,
             created_at: r.created_at,
+            display_name: r.display_name,
         }
     }
 }

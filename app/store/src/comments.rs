@@ -332,6 +332,7 @@ impl Store {
             .bind(account)
             .execute(&self.pool)
             .await?;
+        self.wrote_account(Some(account));
         Ok(())
     }
 }

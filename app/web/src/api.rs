@@ -88,6 +88,7 @@ pub async fn get_account() -> Result<AccountPage, ServerFnError> {
         account: requester.account().map(|a| crate::model::AccountInfo {
             email: a.email.clone(),
             instructor: requester.is_instructor(),
+            display_name: a.display_name.clone(),
         }),
         error: ctx.take_form_error().await?,
         new_token: ctx.take_new_token().await?,

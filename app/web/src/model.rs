@@ -350,7 +350,12 @@ pub struct AccountPage {
 pub struct AccountInfo {
     pub email: String,
     pub instructor: bool,
+    pub display_name: Option<String>,
 }
+
+/// The longest display name: `lockstep_comments::MAX_NAME_CHARS`, which the server checks (a
+/// test keeps the two equal); here for the form's `maxlength`.
+pub const MAX_NAME_CHARS: usize = 40;
 
 /// The instructor's view: every learner's progress, and how each quiz question fares.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -3,7 +3,9 @@
 
 use leptos::prelude::*;
 use leptos_meta::Title;
-use lockstep_routes::{API_TOKEN, CHANGE_PASSWORD, INSTRUCTOR, SIGN_IN, SIGN_OUT, SIGN_UP};
+use lockstep_routes::{
+    API_TOKEN, CHANGE_PASSWORD, DISPLAY_NAME, INSTRUCTOR, SIGN_IN, SIGN_OUT, SIGN_UP,
+};
 
 use crate::api::get_account;
 use crate::components::{ProgressPanel, Toast};
@@ -44,6 +46,15 @@ fn Account(p: Page) -> impl IntoView {
         Some(account) => view! {
             <p data-role="signed-in-as">{w.signed_in_as_before} <strong>{account.email}</strong> {w.signed_in_as_after}</p>
             {account.instructor.then(|| view! { <p><a href=to(INSTRUCTOR)>{w.instructor_view}</a></p> })}
+            <form method="post" action=to(DISPLAY_NAME) class="account-form" data-role="display-name">
+                <h2>{w.display_name}</h2>
+                <label>{w.display_name}
+                    <input type="text" name="display_name" value=account.display_name.clone().unwrap_or_default()
+                           maxlength=crate::model::MAX_NAME_CHARS.to_string() autocomplete="nickname"/>
+                </label>
+                <p class="muted">{w.display_name_help}</p>
+                <button type="submit" class="secondary">{w.save_name}</button>
+            </form>
             <form method="post" action=to(CHANGE_PASSWORD) class="account-form" data-role="change-password">
                 <h2>{w.change_password}</h2>
                 <label>{w.current_password} <input type="password" name="current" autocomplete="current-password" required/></label>
