@@ -336,6 +336,20 @@ pub static EN: Catalogue = Catalogue {
         no_words: "There are no words to search for: letters or digits, please.",
         hint: "Every word must be in the section: all-reduce, set_epoch, gradient bucket.",
     },
+    notifications: NotificationWords {
+        title: "Notifications",
+        bell: |n| match n {
+            0 => "Notifications".into(),
+            n => format!("Notifications: {n} unread"),
+        },
+        none: "Nothing yet. Replies in the threads you follow and answers to your reports appear here.",
+        sign_in_before: "Notifications are for signed-in learners: ",
+        new: "New",
+        open: "Open",
+        mark_read: "Mark read",
+        mark_all_read: "Mark all read",
+        answer: "The instructor's answer:",
+    },
     sims: &crate::sims::EN,
     errors: Errors {
         not_found_title: "Page not found",

@@ -331,6 +331,20 @@ pub static KO: Catalogue = Catalogue {
         no_words: "검색할 단어가 없습니다. 글자나 숫자를 넣어 주세요.",
         hint: "섹션에 모든 단어가 들어 있어야 합니다. 예: 모델, all-reduce, set_epoch.",
     },
+    notifications: NotificationWords {
+        title: "알림",
+        bell: |n| match n {
+            0 => "알림".into(),
+            n => format!("알림: 읽지 않은 알림 {n}개"),
+        },
+        none: "아직 알림이 없어요. 팔로우한 스레드의 답글과 신고에 대한 답이 여기에 보여요.",
+        sign_in_before: "알림은 로그인한 학습자만 받을 수 있어요: ",
+        new: "새 알림",
+        open: "보기",
+        mark_read: "읽음",
+        mark_all_read: "모두 읽음으로 표시",
+        answer: "강사의 답:",
+    },
     sims: &crate::sims::KO,
     errors: Errors {
         not_found_title: "페이지를 찾을 수 없습니다",

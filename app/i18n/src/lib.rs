@@ -38,6 +38,7 @@ pub struct Catalogue {
     pub submission: SubmissionWords,
     pub search: SearchWords,
     pub errors: Errors,
+    pub notifications: NotificationWords,
     pub sims: &'static sims::SimWords,
 }
 
@@ -215,6 +216,20 @@ pub struct AccountWords {
     pub merged_item: fn(kind: &str, n: usize) -> String,
     pub merged: fn(items: &str, xp: u32) -> String,
     pub already_had: fn(n: u64) -> String,
+}
+
+/// The bell in the header and the notifications page.
+pub struct NotificationWords {
+    pub title: &'static str,
+    /// The bell's label, with the unread count.
+    pub bell: fn(unread: i64) -> String,
+    pub none: &'static str,
+    pub sign_in_before: &'static str,
+    pub new: &'static str,
+    pub open: &'static str,
+    pub mark_read: &'static str,
+    pub mark_all_read: &'static str,
+    pub answer: &'static str,
 }
 
 pub struct ExerciseWords {

@@ -71,6 +71,13 @@ pub struct TalkWords {
     pub only_instructors: &'static str,
     pub sign_in_first: &'static str,
     pub no_place: &'static str,
+    // Notifications, worded by the server.
+    /// "{name} replied in a thread under “{title}”."
+    pub replied: fn(name: &str, title: &str) -> String,
+    /// "An instructor answered your report on “{title}”: {status}."
+    pub answered: fn(title: &str, status: &str) -> String,
+    /// A report's status, by its stored name: open, fixed, wontfix.
+    pub status: fn(&str) -> &'static str,
 }
 
 pub static EN: TalkWords = TalkWords {
@@ -132,6 +139,13 @@ pub static EN: TalkWords = TalkWords {
     only_instructors: "Only instructors may do that.",
     sign_in_first: "Sign in first: comments are written by signed-in learners.",
     no_place: "There is no such page to comment on.",
+    replied: |name, title| format!("{name} replied in a thread under “{title}”."),
+    answered: |title, status| format!("An instructor answered your report on “{title}”: {status}."),
+    status: |s| match s {
+        "fixed" => "fixed",
+        "wontfix" => "won't fix",
+        _ => "open",
+    },
 };
 
 pub static KO: TalkWords = TalkWords {
@@ -195,6 +209,13 @@ pub static KO: TalkWords = TalkWords {
     only_instructors: "강사만 할 수 있어요.",
     sign_in_first: "먼저 로그인하세요. 댓글은 로그인한 학습자가 써요.",
     no_place: "댓글을 달 페이지가 없어요.",
+    replied: |name, title| format!("{name} 님이 “{title}”의 스레드에 답글을 달았어요."),
+    answered: |title, status| format!("강사가 “{title}”에 대한 신고에 답했어요: {status}."),
+    status: |s| match s {
+        "fixed" => "고침",
+        "wontfix" => "고치지 않음",
+        _ => "열림",
+    },
 };
 
 #[cfg(test)]

@@ -296,6 +296,8 @@ pub fn router(state: AppState) -> Router {
         .route(r::COMMENTS_API, get(talk::part))
         .route(r::COMMENTS_EVENTS_API, get(talk::events))
         .route(r::DISPLAY_NAME, post(talk::set_name))
+        .route(r::NOTIFICATIONS_READ, post(talk::read))
+        .route(r::NOTIFICATIONS_API, get(talk::unread))
         // The Korean home is `/ko`; the slash form a reader may type goes there.
         .route("/ko/", get(|| async { axum::response::Redirect::permanent("/ko") }))
         .route(lockstep_routes::SIGN_UP, axum::routing::post(auth::sign_up))

@@ -246,6 +246,51 @@ pub async fn set_name(
 }
 
 #[derive(serde::Deserialize)]
+pub struct ReadForm {
+    #[serde(default)]
+    id: Option<String>,
+}
+
+/// `POST /notifications/read`: with `id`, marks that notification read and opens what it is
+/// about (the comment, or the notifications page for a report's answer); without, marks them
+/// all read. Only the learner's own: another's id changes nothing and leads nowhere.
+pub async fn read(
+    State(state): State<AppState>,
+    requester: Requester,
+    PageLang(lang): PageLang,
+    Form(form): Form<ReadForm>,
+) -> Result<Response, HttpError> {
+    let account = signed_in(&requester)?;
+    let store = &state.context.store;
+    let all = lang.path(routes::NOTIFICATIONS);
+    let id = form.id.as_deref().and_then(|id| id.parse::<i64>().ok());
+    store.mark_read(account, id, now_ms()).await.map_err(failed)?;
+    let Some(id) = id else { return Ok(crate::see_other(&all, None)) };
+    let mine = store.notifications(account, i64::MAX).await.map_err(failed)?;
+    let to = mine.into_iter().find(|n| n.id == id).and_then(|n| match n.about {
+        lockstep_store::About::Reply { comment, .. } => {
+            lockstep_web::ssr::talk::href_of(&n.place, Some(comment), lang)
+        }
+        lockstep_store::About::Answer { .. } => None,
+    });
+    Ok(crate::see_other(&to.unwrap_or(all), None))
+}
+
+/// `GET /api/notifications`: `{"unread": N}` for the bell; 0 for a visitor.
+pub async fn unread(
+    State(state): State<AppState>,
+    requester: Requester,
+) -> Result<Response, HttpError> {
+    let unread = match requester.account() {
+        Some(a) => state.context.store.unread_notifications(a.id).await.map_err(failed)?,
+        None => 0,
+    };
+    let mut response = axum::Json(serde_json::json!({ "unread": unread })).into_response();
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}
+
+#[derive(serde::Deserialize)]
 pub struct PlaceQuery {
     place: String,
     #[serde(default)]

@@ -254,6 +254,38 @@ async fn conversation(app: &App, store: &Store) {
     assert_eq!(nowhere.status, StatusCode::NOT_FOUND);
 }
 
+/// Replies reach the thread's followers' notifications; each learner reads only their own.
+async fn notifications(app: &App, store: &Store) {
+    let mut eve = signed_up(app, "eve@example.org").await;
+    let mut fay = signed_up(app, "fay@example.org").await;
+    let unread = |page: &Page| -> i64 {
+        serde_json::from_str::<serde_json::Value>(&page.body).unwrap()["unread"].as_i64().unwrap()
+    };
+    assert_eq!(unread(&Jar::default().get(app, "/api/notifications").await), 0, "a visitor");
+    let thread = posted(&comment(&mut eve, app, "Eve's question", None).await);
+    let reply = posted(&comment(&mut fay, app, "Fay's answer", Some(thread)).await);
+    assert_eq!(unread(&eve.get(app, "/api/notifications").await), 1);
+    assert_eq!(unread(&fay.get(app, "/api/notifications").await), 0, "not of one's own reply");
+    let page = eve.get(app, "/notifications").await;
+    assert!(page.body.contains("replied in a thread under “DistributedSampler"), "{}", page.body);
+    let page = eve.get(app, "/ko/notifications").await;
+    assert!(page.body.contains("님이 “"), "in Korean too");
+    let eve_id = store.account_by_email("eve@example.org").await.unwrap().unwrap().id;
+    let id = store.notifications(eve_id, 10).await.unwrap()[0].id.to_string();
+    // Fay cannot mark Eve's notification read, nor learn where it leads.
+    let res = fay.post(app, "/notifications/read", &[("id", &id)]).await;
+    assert_eq!(res.headers[header::LOCATION], "/notifications");
+    assert_eq!(unread(&eve.get(app, "/api/notifications").await), 1);
+    let res = eve.post(app, "/notifications/read", &[("id", &id)]).await;
+    assert_eq!(
+        res.headers[header::LOCATION].to_str().unwrap(),
+        format!("{LESSON}#comment-{reply}")
+    );
+    assert_eq!(unread(&eve.get(app, "/api/notifications").await), 0);
+    let res = Jar::default().post(app, "/notifications/read", &[]).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "a visitor has none");
+}
+
 /// Twelve posts at once by one learner: the account's limit (ten in ten minutes) holds.
 async fn parallel_posts(app: &App, store: &Store) {
     let jar = signed_up(app, "dee@example.org").await;
@@ -272,6 +304,7 @@ async fn with(url: &str, dir: tempfile::TempDir) {
     let app = app_on(&course_dir(), url, dir).await;
     let store = Store::connect(url).await.unwrap();
     conversation(&app, &store).await;
+    notifications(&app, &store).await;
     parallel_posts(&app, &store).await;
 }
 

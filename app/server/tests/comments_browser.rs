@@ -109,6 +109,10 @@ async fn two_learners_and_an_instructor_talk_live_across_two_app_machines() {
     assert_eq!(kept, "half a thought", "what A was typing stays");
     let ada = store.account_by_email("ada@example.org").await.unwrap().unwrap().id;
     assert_eq!(store.unread_notifications(ada).await.unwrap(), 1, "A is told of the reply");
+    wait_for("A's bell to count the reply", || async {
+        text(&a, "[data-role=bell-count]").await.as_deref() == Some("1")
+    })
+    .await;
 
     // The instructor sees who wrote what and hides B's reply; it disappears for A at once.
     open_lesson(&t, &one).await;
@@ -131,6 +135,33 @@ async fn two_learners_and_an_instructor_talk_live_across_two_app_machines() {
     })
     .await;
     assert_eq!(store.unread_notifications(ada).await.unwrap(), 0, "a hidden reply is not counted");
+
+    // B is told of A's reply in the thread B joined, reads it from the bell's page, and the
+    // bell goes quiet.
+    click(&a, &a.find(Locator::Css(".thread details.reply summary")).await.unwrap()).await;
+    type_into(&a, ".thread details.reply textarea", "Thanks!").await;
+    click(&a, &a.find(Locator::Css(".thread details.reply button")).await.unwrap()).await;
+    wait_for("B's bell to count A's reply", || async {
+        text(&b, "[data-role=bell-count]").await.as_deref() == Some("1")
+    })
+    .await;
+    click(&b, &b.find(Locator::Css("[data-role=bell]")).await.unwrap()).await;
+    wait_for("B's notifications", || async {
+        text(&b, "[data-role=notifications]")
+            .await
+            .is_some_and(|t| t.contains("replied in a thread"))
+    })
+    .await;
+    click(&b, &b.find(Locator::Css("[data-role=notification] button")).await.unwrap()).await;
+    wait_for("the reply B was told of", || async {
+        b.current_url().await.unwrap().fragment().is_some_and(|f| f.starts_with("comment-"))
+    })
+    .await;
+    wait_for_hydration(&b, "the lesson again").await;
+    wait_for("B's bell quiet", || async {
+        b.find(Locator::Css("[data-role=bell-count][hidden]")).await.is_ok()
+    })
+    .await;
     for c in [a, b, t] {
         let crashed = c.find_all(Locator::Css("[data-role=app-error]")).await.unwrap();
         assert!(crashed.is_empty(), "no crash notice");

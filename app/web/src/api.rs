@@ -79,6 +79,28 @@ pub async fn get_xp_rules(lang: crate::Lang) -> Result<XpRules, ServerFnError> {
     Ok(crate::ssr::page_models::xp_rules(lang, &ctx.progress_of(&events), view))
 }
 
+/// The requester's notifications, worded in `lang`; none for a visitor.
+#[server]
+pub async fn get_notifications(
+    lang: crate::Lang,
+) -> Result<crate::model::NotificationsPage, ServerFnError> {
+    let ctx = crate::ssr::context()?;
+    let requester = ctx.requester().await?;
+    let events = ctx.events(&requester).await?;
+    let progress = page_progress(&ctx, &requester, &events).await?;
+    let items = match requester.account() {
+        Some(account) => crate::ssr::talk::notifications(&ctx, account.id, lang)
+            .await
+            .map_err(crate::ssr::context::internal)?,
+        None => Vec::new(),
+    };
+    Ok(crate::model::NotificationsPage {
+        signed_in: requester.account().is_some(),
+        items,
+        progress,
+    })
+}
+
 #[server]
 pub async fn get_account() -> Result<AccountPage, ServerFnError> {
     let ctx = crate::ssr::context()?;

@@ -24,6 +24,7 @@ pub fn SiteHeader() -> impl IntoView {
                 <A href=lang.path(lockstep_routes::XP)>{t.site.nav_xp}</A>
                 <A href=lang.path(lockstep_routes::ACCOUNT)>{t.site.nav_account}</A>
             </nav>
+            <Bell/>
             <form method="get" action=lang.path(lockstep_routes::SEARCH) role="search" class="header-search">
                 <input type="search" name="q" aria-label=t.search.label placeholder=t.site.search_placeholder maxlength="200"/>
             </form>
@@ -51,6 +52,23 @@ pub fn SiteHeader() -> impl IntoView {
                     .collect_view()}
             </nav>
         </header>
+    }
+}
+
+/// The bell: the number of unread notifications, kept current in the browser
+/// (`talk_live::watch_bell`); the server renders it without a number, as the page is the same
+/// for everyone. Without JavaScript it is a link to the notifications page, which lists them.
+#[component]
+fn Bell() -> impl IntoView {
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).notifications;
+    let unread = RwSignal::new(0i64);
+    crate::talk_live::watch_bell(unread);
+    view! {
+        <a class="bell" data-role="bell" href=lang.path(lockstep_routes::NOTIFICATIONS) aria-label=move || (w.bell)(unread.get())>
+            <span aria-hidden="true">"🔔"</span>
+            <span class="bell-count" data-role="bell-count" hidden=move || unread.get() == 0>{move || unread.get().to_string()}</span>
+        </a>
     }
 }
 

@@ -150,6 +150,7 @@ fn Pages() -> impl leptos_router::MatchNestedRoutes + Clone {
         <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
         <Route path=StaticSegment(r::SEARCH_SEGMENT) view=pages::SearchPage ssr=SsrMode::Async/>
         <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
+        <Route path=StaticSegment(r::NOTIFICATIONS_SEGMENT) view=pages::NotificationsPage ssr=SsrMode::Async/>
         <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
         <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
         <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view=pages::ExercisePage ssr=SsrMode::Async/>

@@ -579,3 +579,23 @@ pub struct LiveEvent {
     pub id: i64,
     pub event: grading_protocol::live::Event,
 }
+
+/// The notifications page: the signed-in learner's notifications, newest first, worded by the
+/// server in the page's language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NotificationsPage {
+    pub signed_in: bool,
+    pub items: Vec<NotificationItem>,
+    pub progress: ProgressView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NotificationItem {
+    pub id: i64,
+    pub unread: bool,
+    pub text: String,
+    /// "3 minutes ago".
+    pub ago: String,
+    /// The instructor's answer to a report, when there is one.
+    pub answer: Option<String>,
+}

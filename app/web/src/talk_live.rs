@@ -23,6 +23,23 @@ pub fn follow(lang: crate::Lang) {
     let _ = lang;
 }
 
+/// Keeps `unread` at the learner's number of unread notifications: read when the page loads,
+/// on each navigation, whenever the comments on the page change, and every minute.
+pub fn watch_bell(unread: leptos::prelude::RwSignal<i64>) {
+    #[cfg(feature = "hydrate")]
+    {
+        use leptos::prelude::*;
+        let location = leptos_router::hooks::use_location();
+        live::bell_listeners(unread);
+        Effect::new(move |_| {
+            location.pathname.track();
+            live::read_bell(unread);
+        });
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = unread;
+}
+
 #[cfg(feature = "hydrate")]
 mod live {
     use wasm_bindgen::prelude::*;
@@ -82,6 +99,44 @@ mod live {
         Some(source)
     }
 
+    /// The event the comments' refresh sends, which the bell listens for.
+    const TALK_CHANGED: &str = "lockstep-talk";
+
+    thread_local! {
+        /// Whether a page of this visit showed a signed-in learner: visitors never ask.
+        static SIGNED_IN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    pub fn read_bell(unread: leptos::prelude::RwSignal<i64>) {
+        use leptos::prelude::Set;
+        let panel = leptos::prelude::document().query_selector(".xp-synced").ok().flatten();
+        if panel.is_some() {
+            SIGNED_IN.with(|s| s.set(true));
+        }
+        if !SIGNED_IN.with(|s| s.get()) {
+            return;
+        }
+        wasm_bindgen_futures::spawn_local(async move {
+            let Some(text) = fetch_text(lockstep_routes::NOTIFICATIONS_API).await else { return };
+            let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else { return };
+            if let Some(n) = json.get("unread").and_then(|n| n.as_i64()) {
+                unread.set(n);
+            }
+        });
+    }
+
+    pub fn bell_listeners(unread: leptos::prelude::RwSignal<i64>) {
+        let window = leptos::prelude::window();
+        let on_talk = Closure::<dyn Fn()>::new(move || read_bell(unread));
+        let _ =
+            window.add_event_listener_with_callback(TALK_CHANGED, on_talk.as_ref().unchecked_ref());
+        let _ = window.set_interval_with_callback_and_timeout_and_arguments_0(
+            on_talk.as_ref().unchecked_ref(),
+            60_000,
+        );
+        on_talk.forget();
+    }
+
     /// A stream opened after the page mounted: closed when its part leaves the page.
     fn keep_until_gone(source: EventSource) {
         let check = Closure::<dyn FnMut()>::new(move || {
@@ -113,6 +168,9 @@ mod live {
         // The server's render of this same request part (`ssr::talk`): every value in it
         // escaped, every comment's text sanitized there.
         part.set_inner_html(&html);
+        if let Ok(event) = web_sys::Event::new(TALK_CHANGED) {
+            let _ = leptos::prelude::window().dispatch_event(&event);
+        }
         for (form, text, open) in typed {
             let selector = format!("form[data-form=\"{form}\"] textarea");
             let Some(area) = part

@@ -4,6 +4,7 @@ mod index;
 mod instructor;
 mod lesson;
 mod not_found;
+mod notifications;
 mod run_vs_model;
 mod search;
 mod submission;
@@ -17,6 +18,7 @@ pub use lesson::LessonPage;
 #[cfg(feature = "ssr")]
 pub(crate) use lesson::{learner_part, LearnerPart, LearnerState};
 pub use not_found::NotFound;
+pub use notifications::NotificationsPage;
 pub use search::SearchPage;
 pub use submission::SubmissionPage;
 pub use xp::XpPage;

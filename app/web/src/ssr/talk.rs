@@ -135,6 +135,69 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// How many notifications are shown at most: the newest.
+pub const NOTIFICATIONS_SHOWN: i64 = 100;
+
+/// `account`'s notifications, worded in `lang`.
+pub async fn notifications(
+    rules: &Rules,
+    account: i64,
+    lang: Lang,
+) -> Result<Vec<crate::model::NotificationItem>, RulesError> {
+    let w = lockstep_i18n::talk(lang);
+    let now = now_ms();
+    let found = rules.store.notifications(account, NOTIFICATIONS_SHOWN).await?;
+    Ok(found
+        .into_iter()
+        .map(|n| {
+            let title = title_of(rules, &n.place, lang);
+            let (text, answer) = match &n.about {
+                lockstep_store::About::Reply { author, author_name, .. } => {
+                    let name = author_name.clone().unwrap_or_else(|| (w.learner)(*author));
+                    ((w.replied)(&name, &title), None)
+                }
+                lockstep_store::About::Answer { status, reply, .. } => {
+                    ((w.answered)(&title, (w.status)(status)), reply.clone())
+                }
+            };
+            crate::model::NotificationItem {
+                id: n.id,
+                unread: n.read_ms.is_none(),
+                text,
+                ago: (w.ago)((now - n.created_ms).max(0) / 1000),
+                answer,
+            }
+        })
+        .collect())
+}
+
+/// Where a notification or a report leads: the page of its place, at its comment if any.
+pub fn href_of(place: &str, comment: Option<i64>, lang: Lang) -> Option<String> {
+    let place = Place::parse(place)?;
+    let page = lang.path(&place.page());
+    Some(match comment {
+        Some(id) => format!("{page}#{}", routes::comment_anchor(id)),
+        None => page,
+    })
+}
+
+/// The title of a place's page in `lang`: its lesson's or its exercise's, or its key.
+pub fn title_of(rules: &Rules, place: &str, lang: Lang) -> String {
+    let loaded = rules.course.loaded();
+    let edition = loaded.edition(lang);
+    match Place::parse(place) {
+        Some(Place::Lesson(slug)) => match edition.course.find(&slug) {
+            Some((_, lockstep_course::LessonEntry::Ready(lesson))) => lesson.front.title.clone(),
+            _ => slug,
+        },
+        Some(Place::Exercise(id)) => match edition.course.exercise(&id) {
+            Some((lesson, e)) => e.title.clone().unwrap_or_else(|| lesson.front.title.clone()),
+            None => id,
+        },
+        None => place.to_string(),
+    }
+}
+
 /// Each author's level, from their events (kept reads: a level shown a little late is fine).
 async fn levels(rules: &Rules, threads: &[Thread]) -> Result<HashMap<String, u32>, RulesError> {
     let facts = lockstep_rules::progress::facts(&rules.course.current());
