@@ -39,6 +39,7 @@ pub struct Catalogue {
     pub search: SearchWords,
     pub errors: Errors,
     pub notifications: NotificationWords,
+    pub report: ReportWords,
     pub sims: &'static sims::SimWords,
 }
 
@@ -278,6 +279,39 @@ pub struct InstructorWords {
     pub question: &'static str,
     pub answered: &'static str,
     pub right: &'static str,
+    pub reports: fn(usize) -> String,
+    pub reports_intro: &'static str,
+    pub no_reports: &'static str,
+    pub when: &'static str,
+    pub place: &'static str,
+    pub what: &'static str,
+    pub from: &'static str,
+    pub anonymous: &'static str,
+    pub answer: &'static str,
+    pub save: &'static str,
+    /// A report's status by its stored name: open, fixed, wontfix.
+    pub report_status: fn(&str) -> &'static str,
+    pub comments_settings: &'static str,
+    pub hold_first_comments: &'static str,
+    pub save_settings: &'static str,
+}
+
+/// "Report a problem", on lessons, quiz questions, exercises and verdicts.
+pub struct ReportWords {
+    pub link: &'static str,
+    pub lead: &'static str,
+    pub what: &'static str,
+    pub section: &'static str,
+    pub whole_page: &'static str,
+    /// A quiz question, numbered from 1 in the quiz: "Quiz 1, question 3".
+    pub question: fn(quiz: u32, question: u32) -> String,
+    pub send: &'static str,
+    pub thanks: &'static str,
+    pub thanks_signed_in: &'static str,
+    pub too_many: fn(minutes: i64) -> String,
+    pub empty: &'static str,
+    pub too_long: fn(max: usize) -> String,
+    pub verdict: &'static str,
 }
 
 /// The search box and page.

@@ -76,8 +76,6 @@ pub struct TalkWords {
     pub replied: fn(name: &str, title: &str) -> String,
     /// "An instructor answered your report on “{title}”: {status}."
     pub answered: fn(title: &str, status: &str) -> String,
-    /// A report's status, by its stored name: open, fixed, wontfix.
-    pub status: fn(&str) -> &'static str,
 }
 
 pub static EN: TalkWords = TalkWords {
@@ -141,11 +139,6 @@ pub static EN: TalkWords = TalkWords {
     no_place: "There is no such page to comment on.",
     replied: |name, title| format!("{name} replied in a thread under “{title}”."),
     answered: |title, status| format!("An instructor answered your report on “{title}”: {status}."),
-    status: |s| match s {
-        "fixed" => "fixed",
-        "wontfix" => "won't fix",
-        _ => "open",
-    },
 };
 
 pub static KO: TalkWords = TalkWords {
@@ -211,11 +204,6 @@ pub static KO: TalkWords = TalkWords {
     no_place: "댓글을 달 페이지가 없어요.",
     replied: |name, title| format!("{name} 님이 “{title}”의 스레드에 답글을 달았어요."),
     answered: |title, status| format!("강사가 “{title}”에 대한 신고에 답했어요: {status}."),
-    status: |s| match s {
-        "fixed" => "고침",
-        "wontfix" => "고치지 않음",
-        _ => "열림",
-    },
 };
 
 #[cfg(test)]

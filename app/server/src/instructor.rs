@@ -1,11 +1,17 @@
-//! The instructor view's CSV downloads; the same numbers as the page.
+//! The instructor view's CSV downloads (the same numbers as the page), its answers to reports
+//! and its comments setting.
 
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::Form;
+use lockstep_store::{ReportStatus, HOLD_FIRST_COMMENTS};
 use lockstep_web::ssr::instructor;
+use lockstep_web::ssr::talk::now_ms;
 
 use crate::http_error::HttpError;
+use crate::language::PageLang;
 use crate::requester::Instructor;
 use crate::AppState;
 
@@ -27,6 +33,64 @@ pub async fn questions_csv(
     Ok(csv("questions.csv", instructor::questions_csv(&instructor::questions(&course, &answers))))
 }
 
+pub async fn reports_csv(
+    State(state): State<AppState>,
+    _: Instructor,
+    PageLang(lang): PageLang,
+) -> Result<Response, HttpError> {
+    let reports = state.context.store.reports().await.map_err(failed)?;
+    let rows = instructor::reports(state.rules(), &reports, lang);
+    Ok(csv("reports.csv", instructor::reports_csv(&rows)))
+}
+
+#[derive(serde::Deserialize)]
+pub struct Answer {
+    status: String,
+    #[serde(default)]
+    reply: String,
+}
+
+/// `POST /instructor/reports/{id}`: a report's status and answer; a signed-in reporter is
+/// notified. An empty answer keeps none.
+pub async fn answer_report(
+    State(state): State<AppState>,
+    _: Instructor,
+    Path(id): Path<i64>,
+    PageLang(lang): PageLang,
+    Form(form): Form<Answer>,
+) -> Result<Response, HttpError> {
+    let status = ReportStatus::parse(&form.status).ok_or_else(|| {
+        HttpError::refused(StatusCode::BAD_REQUEST, format!("`{}` is not a status", form.status))
+            .page()
+    })?;
+    let reply = lockstep_comments::check(&form.reply).ok();
+    let store = &state.context.store;
+    if !store.answer_report(id, status, reply.as_deref(), now_ms()).await.map_err(failed)? {
+        return Err(HttpError::refused(StatusCode::NOT_FOUND, "no such report").page());
+    }
+    state.talk.notify_waiters();
+    Ok(crate::see_other(&format!("{}#reports", lang.path(lockstep_routes::INSTRUCTOR)), None))
+}
+
+#[derive(serde::Deserialize)]
+pub struct Settings {
+    #[serde(default)]
+    hold_first_comments: Option<String>,
+}
+
+/// `POST /instructor/settings`: the comments setting (an unchecked box sends nothing).
+pub async fn settings(
+    State(state): State<AppState>,
+    _: Instructor,
+    PageLang(lang): PageLang,
+    Form(form): Form<Settings>,
+) -> Result<Response, HttpError> {
+    let hold = if form.hold_first_comments.as_deref() == Some("on") { "on" } else { "off" };
+    state.context.store.set_setting(HOLD_FIRST_COMMENTS, hold).await.map_err(failed)?;
+    let back = format!("{}#comments-settings", lang.path(lockstep_routes::INSTRUCTOR));
+    Ok(crate::see_other(&back, None))
+}
+
 fn csv(file: &str, text: String) -> Response {
     let disposition = format!("attachment; filename=\"{file}\"");
     (
@@ -37,5 +101,14 @@ fn csv(file: &str, text: String) -> Response {
 }
 
 fn failed(e: lockstep_store::StoreError) -> HttpError {
-    HttpError::internal("instructor CSV", e).page()
+    HttpError::internal("instructor view", e).page()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_page_offers_the_stores_statuses() {
+        let names = lockstep_store::ReportStatus::ALL.map(|s| s.as_str());
+        assert_eq!(names, lockstep_web::model::REPORT_STATUSES);
+    }
 }

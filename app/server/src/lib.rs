@@ -297,6 +297,7 @@ pub fn router(state: AppState) -> Router {
         .route(r::COMMENTS_EVENTS_API, get(talk::events))
         .route(r::DISPLAY_NAME, post(talk::set_name))
         .route(r::NOTIFICATIONS_READ, post(talk::read))
+        .route(r::REPORTS, post(talk::report))
         .route(r::NOTIFICATIONS_API, get(talk::unread))
         // The Korean home is `/ko`; the slash form a reader may type goes there.
         .route("/ko/", get(|| async { axum::response::Redirect::permanent("/ko") }))
@@ -312,6 +313,9 @@ pub fn router(state: AppState) -> Router {
             lockstep_routes::INSTRUCTOR_QUESTIONS_CSV,
             axum::routing::get(instructor::questions_csv),
         )
+        .route(lockstep_routes::INSTRUCTOR_REPORTS_CSV, get(instructor::reports_csv))
+        .route(lockstep_routes::INSTRUCTOR_REPORT, post(instructor::answer_report))
+        .route(lockstep_routes::INSTRUCTOR_SETTINGS, post(instructor::settings))
         // The pages and server functions.
         .fallback_service(pages)
         .layer(axum::middleware::from_fn_with_state(kept, page_cache::serve))

@@ -246,6 +246,121 @@ pub async fn set_name(
 }
 
 #[derive(serde::Deserialize)]
+pub struct ReportForm {
+    place: String,
+    #[serde(default)]
+    section: Option<String>,
+    #[serde(default)]
+    question: Option<String>,
+    #[serde(default)]
+    submission: Option<String>,
+    #[serde(default)]
+    body: String,
+}
+
+/// Reports one signed-in account may send in an hour, and one address; a visitor's address
+/// far fewer, as nothing else stands behind them.
+const REPORTS_PER_ACCOUNT: (u64, i64) = (10, 3_600);
+const REPORTS_PER_ADDRESS: (u64, i64) = (30, 3_600);
+const REPORTS_PER_VISITOR_ADDRESS: (u64, i64) = (3, 3_600);
+
+/// `POST /reports`: "report a problem" about a lesson (a section, a quiz question) or an
+/// exercise (a verdict), from anyone. What it names is kept only where the server issued it:
+/// a section of that page, a question of its quizzes, a submission the reporter may read.
+pub async fn report(
+    State(state): State<AppState>,
+    session: Session,
+    requester: Requester,
+    PageLang(lang): PageLang,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
+    Form(form): Form<ReportForm>,
+) -> Result<Response, HttpError> {
+    let w = &lockstep_i18n::t(lang).report;
+    let place = known_place(&state, &form.place)?;
+    let section = form.section.filter(|s| sections_of(&state, &place).contains(s));
+    let question = form.question.filter(|q| has_question(&state, &place, q));
+    let store = &state.context.store;
+    let submission = match form.submission.as_deref().and_then(|s| s.parse::<i64>().ok()) {
+        Some(id) => store
+            .submission(id)
+            .await
+            .map_err(failed)?
+            .filter(|s| requester.may_read(s) && place == Place::Exercise(s.exercise.clone()))
+            .map(|s| s.id),
+        None => None,
+    };
+    let back = match submission {
+        Some(id) => format!("{}#report", lang.path(&routes::submission(id))),
+        None => format!("{}#report", lang.path(&place.page())),
+    };
+    let body = match lockstep_comments::check(&form.body) {
+        Ok(body) if body.chars().count() <= lockstep_web::model::MAX_REPORT_CHARS => body,
+        Ok(_) => {
+            leave(&session, (w.too_long)(lockstep_web::model::MAX_REPORT_CHARS)).await?;
+            return Ok(crate::see_other(&back, None));
+        }
+        Err(_) => {
+            leave(&session, w.empty.to_string()).await?;
+            return Ok(crate::see_other(&back, None));
+        }
+    };
+    let address = crate::auth::client_address(&state, &headers, peer);
+    let account = requester.account().map(|a| a.id);
+    let limits = match account {
+        Some(id) => vec![
+            Limit::new(
+                format!("report:account:{id}"),
+                REPORTS_PER_ACCOUNT.0,
+                REPORTS_PER_ACCOUNT.1,
+            ),
+            Limit::new(
+                format!("report:address:{address}"),
+                REPORTS_PER_ADDRESS.0,
+                REPORTS_PER_ADDRESS.1,
+            ),
+        ],
+        None => vec![Limit::new(
+            format!("report:visitor:{address}"),
+            REPORTS_PER_VISITOR_ADDRESS.0,
+            REPORTS_PER_VISITOR_ADDRESS.1,
+        )],
+    };
+    let key = place.key();
+    let submission = submission.map(|s| s.to_string());
+    let new = lockstep_store::NewReport {
+        place: &key,
+        section: section.as_deref(),
+        question: question.as_deref(),
+        submission: submission.as_deref(),
+        account,
+        body: &body,
+    };
+    let now = now_ms();
+    let notice = match store.file_report(&new, &limits, now).await.map_err(failed)? {
+        Ok(_) if account.is_some() => w.thanks_signed_in.to_string(),
+        Ok(_) => w.thanks.to_string(),
+        Err(refused) => (w.too_many)(refused.minutes_left(now / 1000)),
+    };
+    leave(&session, notice).await?;
+    Ok(crate::see_other(&back, None))
+}
+
+/// Whether `question` (`QUIZ.QUESTION`, both from 0) is a question of the lesson's quizzes.
+fn has_question(state: &AppState, place: &Place, question: &str) -> bool {
+    let Place::Lesson(slug) = place else { return false };
+    let Some((quiz, n)) = question.split_once('.') else { return false };
+    let (Ok(quiz), Ok(n)) = (quiz.parse::<usize>(), n.parse::<usize>()) else { return false };
+    let course = state.context.course.current();
+    let Some((_, LessonEntry::Ready(lesson))) = course.find(slug) else { return false };
+    let quizzes = lesson.body.iter().filter_map(|b| match b {
+        lockstep_course::Block::Quiz(q) => Some(q.questions.len()),
+        _ => None,
+    });
+    quizzes.into_iter().nth(quiz).is_some_and(|count| n < count)
+}
+
+#[derive(serde::Deserialize)]
 pub struct ReadForm {
     #[serde(default)]
     id: Option<String>,

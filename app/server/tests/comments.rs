@@ -63,7 +63,7 @@ async fn conversation(app: &App, store: &Store) {
     assert!(part(&page).contains("Comments 0"), "{}", part(&page));
     assert!(part(&page).contains("No comments yet. Be the first to leave one."));
     assert!(part(&page).contains("/account#sign-in"));
-    assert!(!part(&page).contains("<textarea"));
+    assert!(!part(&page).contains(r#"data-form="new""#), "no comment form for a visitor");
     let refused = comment(&mut visitor, app, "hello", None).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
 
@@ -286,6 +286,96 @@ async fn notifications(app: &App, store: &Store) {
     assert_eq!(res.status, StatusCode::FORBIDDEN, "a visitor has none");
 }
 
+/// "Report a problem" from a visitor and a learner, kept only with what the server issued; the
+/// instructor's answer reaches the learner; the comments setting holds a newcomer's comment.
+async fn reports_and_settings(app: &App, store: &Store) {
+    let report = |section: &'static str, question: &'static str, body: &'static str| {
+        [
+            ("place", PLACE),
+            ("section", section),
+            ("question", question),
+            ("submission", "1"),
+            ("body", body),
+        ]
+    };
+    let mut visitor = Jar::default();
+    for i in 0..4 {
+        let fields = report("set-epoch-do-not-skip-it", "9.9", "a typo in the example");
+        let page = visitor.submit(app, "/reports", &fields).await;
+        let said = if i < 3 {
+            "Thank you: the instructors will read your report."
+        } else {
+            "Too many reports from here"
+        };
+        assert!(page.body.contains(said), "report {i}");
+    }
+    let mut gil = signed_up(app, "gil@example.org").await;
+    let fields = report("no-such-heading", "0.1", "Question 2's answer is wrong");
+    let page = gil.submit(app, "/ko/reports", &fields).await;
+    assert!(page.body.contains("알림으로 알려 드릴게요"), "thanked in Korean");
+    let reports = store.reports().await.unwrap();
+    assert_eq!(reports.len(), 4, "the visitor's fourth was refused");
+    let mine = &reports[0];
+    assert_eq!((mine.section.as_deref(), mine.question.as_deref()), (None, Some("0.1")));
+    assert_eq!(mine.submission_id, None, "a submission that is not the reporter's is not kept");
+    assert_eq!(mine.email.as_deref(), Some("gil@example.org"));
+    let theirs = &reports[1];
+    assert_eq!(
+        (theirs.section.as_deref(), theirs.question.as_deref()),
+        (Some("set-epoch-do-not-skip-it"), None)
+    );
+    assert_eq!(theirs.account_id, None);
+
+    // Only instructors answer, see and export reports.
+    let answer = format!("/instructor/reports/{}", mine.id);
+    let res = gil.post(app, &answer, &[("status", "fixed"), ("reply", "Fixed, thanks!")]).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    assert_eq!(gil.get(app, "/instructor/reports.csv").await.status, StatusCode::FORBIDDEN);
+    let mut hal = signed_up(app, "hal@example.org").await;
+    store.set_role("hal@example.org", Role::Instructor).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
+    let page = hal.get(app, "/instructor").await;
+    assert!(page.body.contains("Question 2's answer is wrong</td>"), "listed");
+    assert!(page.body.contains("Quiz 1, question 2"), "where it was reported from");
+    let res = hal.post(app, &answer, &[("status", "closed"), ("reply", "x")]).await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "only the statuses there are");
+    let res = hal.post(app, &answer, &[("status", "fixed"), ("reply", "Fixed, thanks!")]).await;
+    assert!(res.status.is_redirection());
+    let csv = hal.get(app, "/instructor/reports.csv").await;
+    assert!(csv.body.starts_with("id,when,where,from,report,status,answer\n"));
+    assert!(
+        csv.body.contains("gil@example.org,Question 2's answer is wrong,fixed,\"Fixed, thanks!\""),
+        "{}",
+        csv.body
+    );
+    let page = gil.get(app, "/notifications").await;
+    assert!(
+        page.body.contains("An instructor answered your report on “DistributedSampler"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Fixed, thanks!"));
+
+    // Held comments: a newcomer's waits; others do not see it until an instructor approves.
+    hal.post(app, "/instructor/settings", &[("hold_first_comments", "on")]).await;
+    assert!(hal
+        .get(app, "/instructor")
+        .await
+        .body
+        .contains(r#"name="hold_first_comments" value="on" checked"#));
+    let mut ivy = signed_up(app, "ivy@example.org").await;
+    let held = posted(&comment(&mut ivy, app, "my first words", None).await);
+    assert!(ivy.get(app, LESSON).await.body.contains("An instructor reviews a new account"));
+    assert!(part(&ivy.get(app, LESSON).await).contains("Waiting for an instructor"));
+    assert!(!shown(&Jar::default().get(app, LESSON).await).contains(&held));
+    hal.post(app, &format!("/comments/{held}/restore"), &[]).await;
+    assert!(shown(&Jar::default().get(app, LESSON).await).contains(&held));
+    let next = posted(&comment(&mut ivy, app, "my second words", None).await);
+    assert!(shown(&Jar::default().get(app, LESSON).await).contains(&next), "no longer new");
+    hal.post(app, "/instructor/settings", &[]).await;
+    assert_eq!(store.setting("hold_first_comments").await.unwrap().as_deref(), Some("off"));
+}
+
 /// Twelve posts at once by one learner: the account's limit (ten in ten minutes) holds.
 async fn parallel_posts(app: &App, store: &Store) {
     let jar = signed_up(app, "dee@example.org").await;
@@ -305,6 +395,7 @@ async fn with(url: &str, dir: tempfile::TempDir) {
     let store = Store::connect(url).await.unwrap();
     conversation(&app, &store).await;
     notifications(&app, &store).await;
+    reports_and_settings(&app, &store).await;
     parallel_posts(&app, &store).await;
 }
 

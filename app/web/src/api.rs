@@ -122,7 +122,7 @@ pub async fn get_account() -> Result<AccountPage, ServerFnError> {
 /// Every learner's progress and every question's statistics; `None` unless the requester is an
 /// instructor.
 #[server]
-pub async fn get_instructor() -> Result<Option<InstructorView>, ServerFnError> {
+pub async fn get_instructor(lang: crate::Lang) -> Result<Option<InstructorView>, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let requester = ctx.requester().await?;
     if !requester.is_instructor() {
@@ -134,8 +134,14 @@ pub async fn get_instructor() -> Result<Option<InstructorView>, ServerFnError> {
     let answers = ctx.store.first_quiz_answers().await.map_err(crate::ssr::context::internal)?;
     let submissions =
         ctx.store.recent_submissions(200).await.map_err(crate::ssr::context::internal)?;
+    let reports = ctx.store.reports().await.map_err(crate::ssr::context::internal)?;
+    let hold = ctx.store.setting(lockstep_store::HOLD_FIRST_COMMENTS).await;
+    let hold = hold.map_err(crate::ssr::context::internal)?.as_deref() == Some("on");
     let course = ctx.course.current();
-    Ok(Some(crate::ssr::instructor::view(&course, &rows, &answers, &submissions, progress)))
+    let mut view = crate::ssr::instructor::view(&course, &rows, &answers, &submissions, progress);
+    view.reports = crate::ssr::instructor::reports(&ctx, &reports, lang);
+    view.hold_first_comments = hold;
+    Ok(Some(view))
 }
 
 /// The progress panel of a page load, with the one-time notice left for it.

@@ -55,6 +55,58 @@ pub fn SiteHeader() -> impl IntoView {
     }
 }
 
+/// "Report a problem": a short form for the page's `place` (a lesson or an exercise), with the
+/// page's sections to choose from, or about one `submission`'s verdict. Anyone may send one,
+/// signed in or not. On a lesson, the links to it fill in the section being read, or a quiz
+/// question (`talk_live::report_here`).
+#[component]
+pub fn ReportForm(
+    place: String,
+    #[prop(optional)] sections: Vec<(String, String)>,
+    #[prop(optional)] submission: Option<i64>,
+    /// Starts open (a verdict's page shows it folded under its own link).
+    #[prop(optional)]
+    open: bool,
+) -> impl IntoView {
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).report;
+    let summary = if submission.is_some() { w.verdict } else { w.link };
+    let sections = (!sections.is_empty()).then(|| {
+        let options = sections
+            .into_iter()
+            .map(|(id, title)| view! { <option value=id>{title}</option> })
+            .collect_view();
+        view! {
+            <label>{w.section} " "
+                <select name="section" data-role="report-section">
+                    <option value="">{w.whole_page}</option>
+                    {options}
+                </select>
+            </label>
+        }
+    });
+    view! {
+        <div class="report" id="report">
+            <p class="muted">{w.lead}</p>
+            <details data-role="report" open=open>
+                <summary>{summary}</summary>
+                <form method="post" action=lang.path(lockstep_routes::REPORTS) data-form="report">
+                    <input type="hidden" name="place" value=place/>
+                    <input type="hidden" name="submission" value=submission.map(|s| s.to_string()).unwrap_or_default()/>
+                    <input type="hidden" name="question" value="" data-role="report-question"/>
+                    <p class="muted" data-role="report-question-label" hidden></p>
+                    {sections}
+                    <TextArea text=String::new() name="body" rows=3 required=true
+                              maxlength=crate::model::MAX_REPORT_CHARS label=w.what placeholder=w.what/>
+                    <button type="submit" class="secondary">{w.send}</button>
+                </form>
+            </details>
+        </div>
+    }
+    // Erased: it sits inside deep views (a verdict), whose types would grow past the limit.
+    .into_any()
+}
+
 /// The bell: the number of unread notifications, kept current in the browser
 /// (`talk_live::watch_bell`); the server renders it without a number, as the page is the same
 /// for everyone. Without JavaScript it is a link to the notifications page, which lists them.
@@ -97,21 +149,7 @@ fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: Lang) {
         };
         let (mine, other) =
             (ids(&format!("data-{}", from.code())), ids(&format!("data-{}", to.code())));
-        // The last heading at most a line under the (sticky) header is the section being read:
-        // where a heading lands when the contents link to it (`scroll-margin-top`), or above.
-        let top = doc
-            .query_selector(".site-header")
-            .ok()
-            .flatten()
-            .map_or(0.0, |h| h.get_bounding_client_rect().bottom());
-        let mut current = None;
-        for (i, id) in mine.iter().enumerate() {
-            let Some(h) = doc.get_element_by_id(id) else { continue };
-            if h.get_bounding_client_rect().top() <= top + 64.0 {
-                current = Some(i);
-            }
-        }
-        if let (Some(i), Some(href)) = (current, link.get_attribute("href")) {
+        if let (Some(i), Some(href)) = (reading(&mine), link.get_attribute("href")) {
             if let Some(target) = other.get(i) {
                 let _ = link.set_attribute(
                     "href",
@@ -122,6 +160,27 @@ fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: Lang) {
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = (ev, from, to);
+}
+
+/// The position in `ids` (a lesson's headings, in page order) of the section being read: the
+/// last heading at most a line under the (sticky) header, where a heading lands when the
+/// contents link to it (`scroll-margin-top`), or above.
+#[cfg(feature = "hydrate")]
+pub(crate) fn reading(ids: &[String]) -> Option<usize> {
+    let doc = document();
+    let top = doc
+        .query_selector(".site-header")
+        .ok()
+        .flatten()
+        .map_or(0.0, |h| h.get_bounding_client_rect().bottom());
+    let mut current = None;
+    for (i, id) in ids.iter().enumerate() {
+        let Some(h) = doc.get_element_by_id(id) else { continue };
+        if h.get_bounding_client_rect().top() <= top + 64.0 {
+            current = Some(i);
+        }
+    }
+    current
 }
 
 #[component]

@@ -357,6 +357,9 @@ pub struct AccountInfo {
 /// test keeps the two equal); here for the form's `maxlength`.
 pub const MAX_NAME_CHARS: usize = 40;
 
+/// The longest report a learner may send, in characters (the server checks it).
+pub const MAX_REPORT_CHARS: usize = 2_000;
+
 /// The instructor's view: every learner's progress, and how each quiz question fares.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InstructorView {
@@ -364,7 +367,33 @@ pub struct InstructorView {
     pub questions: Vec<QuestionStat>,
     /// The latest submissions of every learner, newest first: (who, exercise, submission).
     pub submissions: Vec<(String, String, SubmissionRow)>,
+    /// What learners reported, newest first.
+    pub reports: Vec<ReportRow>,
+    /// The comments setting: a new account's comments wait for an instructor.
+    pub hold_first_comments: bool,
     pub progress: ProgressView,
+}
+
+/// A report's statuses, as the store names them (`lockstep_store::ReportStatus`; a test keeps
+/// the two equal).
+pub const REPORT_STATUSES: [&str; 3] = ["open", "fixed", "wontfix"];
+
+/// A report as the instructor view lists it, worded in the page's language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportRow {
+    pub id: i64,
+    /// `2026-11-25 14:03 UTC`.
+    pub when: String,
+    /// The page, then the section, quiz question or submission: "DistributedSampler › set_epoch".
+    pub place: String,
+    /// A link to where it was reported from, on this site.
+    pub href: String,
+    /// The reporter's email; `None` for a visitor.
+    pub from: Option<String>,
+    pub body: String,
+    /// `open`, `fixed` or `wontfix`.
+    pub status: String,
+    pub reply: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

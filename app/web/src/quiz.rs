@@ -30,7 +30,7 @@ pub fn QuizView(quiz: QuizBlock, learner: QuizLearner) -> impl IntoView {
                     .into_iter()
                     .zip(order.into_iter().chain(std::iter::repeat(Vec::new())))
                     .enumerate()
-                    .map(|(q, (question, order))| view! { <Question q question order/> })
+                    .map(|(q, (question, order))| view! { <Question quiz=index q question order/> })
                     .collect_view()}
                 <button type="submit" class="primary">{w.check}</button>
             </form>
@@ -40,9 +40,10 @@ pub fn QuizView(quiz: QuizBlock, learner: QuizLearner) -> impl IntoView {
 
 /// `order`: the option at each position shown.
 #[component]
-fn Question(q: usize, question: QuizQuestion, order: Vec<usize>) -> impl IntoView {
+fn Question(quiz: u32, q: usize, question: QuizQuestion, order: Vec<usize>) -> impl IntoView {
     let kind = if question.multiple { "checkbox" } else { "radio" };
-    let w = &crate::use_t().quiz;
+    let t = crate::use_t();
+    let w = &t.quiz;
     view! {
         <fieldset class="quiz-question">
             <legend>
@@ -65,6 +66,7 @@ fn Question(q: usize, question: QuizQuestion, order: Vec<usize>) -> impl IntoVie
                     }
                 })
                 .collect_view()}
+            <a href="#report" class="report-link" data-question=format!("{quiz}.{q}") on:click=crate::talk_live::report_here>{t.report.link}</a>
         </fieldset>
     }
 }

@@ -23,6 +23,15 @@ pub fn follow(lang: crate::Lang) {
     let _ = lang;
 }
 
+/// A "report a problem" link on a lesson: fills the report form in with the section being
+/// read and, from a quiz question, the question, and opens it; the link then goes to it.
+pub fn report_here(ev: leptos::ev::MouseEvent) {
+    #[cfg(feature = "hydrate")]
+    live::report_here(ev);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = ev;
+}
+
 /// Keeps `unread` at the learner's number of unread notifications: read when the page loads,
 /// on each navigation, whenever the comments on the page change, and every minute.
 pub fn watch_bell(unread: leptos::prelude::RwSignal<i64>) {
@@ -44,7 +53,7 @@ pub fn watch_bell(unread: leptos::prelude::RwSignal<i64>) {
 mod live {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
-    use web_sys::{Element, EventSource, HtmlTextAreaElement};
+    use web_sys::{Element, EventSource, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
     fn part() -> Option<Element> {
         let selector = format!("section[data-part=\"{}\"]", crate::COMMENTS_PART);
@@ -99,6 +108,55 @@ mod live {
         Some(source)
     }
 
+    pub fn report_here(ev: leptos::ev::MouseEvent) {
+        let doc = leptos::prelude::document();
+        let question = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|link| link.get_attribute("data-question"));
+        let lang = lockstep_routes::Lang::of_path(
+            &leptos::prelude::window().location().pathname().unwrap_or_default(),
+        );
+        let ids: Vec<String> = doc
+            .query_selector("[data-role=section-ids]")
+            .ok()
+            .flatten()
+            .and_then(|list| list.get_attribute(&format!("data-{}", lang.code())))
+            .unwrap_or_default()
+            .split(' ')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        let section = crate::components::reading(&ids).and_then(|i| ids.get(i).cloned());
+        let find = |css: &str| doc.query_selector(css).ok().flatten();
+        if let Some(select) =
+            find("[data-role=report-section]").and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
+        {
+            select.set_value(section.as_deref().unwrap_or(""));
+        }
+        if let Some(input) =
+            find("[data-role=report-question]").and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+        {
+            input.set_value(question.as_deref().unwrap_or(""));
+        }
+        if let Some(label) = find("[data-role=report-question-label]") {
+            let words = &lockstep_i18n::t(lang).report;
+            let text = question
+                .as_deref()
+                .and_then(|q| q.split_once('.'))
+                .and_then(|(quiz, n)| Some((words.question)(quiz.parse().ok()?, n.parse().ok()?)));
+            label.set_text_content(text.as_deref());
+            let _ = if text.is_some() {
+                label.remove_attribute("hidden")
+            } else {
+                label.set_attribute("hidden", "")
+            };
+        }
+        if let Some(details) = find("details[data-role=report]") {
+            let _ = details.set_attribute("open", "");
+        }
+    }
+
     /// The event the comments' refresh sends, which the bell listens for.
     const TALK_CHANGED: &str = "lockstep-talk";
 
@@ -118,9 +176,12 @@ mod live {
         }
         wasm_bindgen_futures::spawn_local(async move {
             let Some(text) = fetch_text(lockstep_routes::NOTIFICATIONS_API).await else { return };
-            let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else { return };
-            if let Some(n) = json.get("unread").and_then(|n| n.as_i64()) {
-                unread.set(n);
+            #[derive(serde::Deserialize)]
+            struct Bell {
+                unread: i64,
+            }
+            if let Ok(bell) = serde_json::from_str::<Bell>(&text) {
+                unread.set(bell.unread);
             }
         });
     }

@@ -4,18 +4,21 @@
 
 use leptos::prelude::*;
 use leptos_meta::Title;
-use lockstep_routes::{INSTRUCTOR_LEARNERS_CSV, INSTRUCTOR_QUESTIONS_CSV};
+use lockstep_routes::{
+    INSTRUCTOR_LEARNERS_CSV, INSTRUCTOR_QUESTIONS_CSV, INSTRUCTOR_REPORTS_CSV, INSTRUCTOR_SETTINGS,
+};
 
 use crate::api::get_instructor;
 use crate::components::ProgressPanel;
-use crate::model::InstructorView;
+use crate::components::TextArea;
+use crate::model::{InstructorView, ReportRow, REPORT_STATUSES};
 
 #[component]
 pub fn InstructorPage() -> impl IntoView {
     let lang = crate::use_lang();
     let t = lockstep_i18n::t(lang);
     let w = &t.instructor;
-    let page = Resource::new(|| (), |_| get_instructor());
+    let page = Resource::new(move || lang, get_instructor);
     view! {
         <Title text=w.title/>
         <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>
@@ -44,7 +47,8 @@ pub fn InstructorPage() -> impl IntoView {
 
 #[component]
 fn Instructor(v: InstructorView) -> impl IntoView {
-    let InstructorView { learners, questions, submissions, progress } = v;
+    let InstructorView { learners, questions, submissions, reports, hold_first_comments, progress } =
+        v;
     let count = learners.len();
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).instructor;
@@ -116,6 +120,63 @@ fn Instructor(v: InstructorView) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
+            <Reports reports/>
+            <form method="post" action=lang.path(INSTRUCTOR_SETTINGS) class="account-form" data-role="comments-settings">
+                <h2 id="comments-settings">{w.comments_settings}</h2>
+                <label>
+                    <input type="checkbox" name="hold_first_comments" value="on" checked=hold_first_comments/>
+                    " " {w.hold_first_comments}
+                </label>
+                <button type="submit" class="secondary">{w.save_settings}</button>
+            </form>
         </section>
     }
+}
+
+/// What learners reported, newest first, each with its status and answer to set.
+#[component]
+fn Reports(reports: Vec<ReportRow>) -> impl IntoView {
+    let lang = crate::use_lang();
+    let w = &lockstep_i18n::t(lang).instructor;
+    let count = reports.len();
+    let rows = reports
+        .into_iter()
+        .map(|r| {
+            let options = REPORT_STATUSES
+                .iter()
+                .map(|s| view! { <option value=*s selected=r.status == *s>{(w.report_status)(s)}</option> })
+                .collect_view();
+            view! {
+                <tr data-report=r.id>
+                    <td>{r.when}</td>
+                    <td><a href=r.href>{r.place}</a></td>
+                    <td class="report-body">{r.body}</td>
+                    <td>{r.from.unwrap_or_else(|| w.anonymous.to_string())}</td>
+                    <td>
+                        <form method="post" action=lang.path(&lockstep_routes::instructor_report(r.id)) data-form=format!("answer-{}", r.id)>
+                            <select name="status" aria-label=w.status>{options}</select>
+                            <TextArea text=r.reply name="reply" rows=2 label=w.answer maxlength=crate::model::MAX_REPORT_CHARS/>
+                            <button type="submit" class="secondary">{w.save}</button>
+                        </form>
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h2 id="reports">{(w.reports)(count)}</h2>
+        <p>{w.reports_intro}</p>
+        <p><a href=INSTRUCTOR_REPORTS_CSV download="reports.csv">{w.csv}</a></p>
+        {(count == 0).then(|| view! { <p class="muted">{w.no_reports}</p> })}
+        <div class="table-scroll">
+            <table class="instructor-table" data-role="reports">
+                <thead><tr>
+                    <th scope="col">{w.when}</th><th scope="col">{w.place}</th><th scope="col">{w.what}</th>
+                    <th scope="col">{w.from}</th><th scope="col">{w.status}</th>
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
 }

@@ -315,6 +315,7 @@ fn Lesson(
             </article>
             <aside class="lesson-aside">
                 <Toc entries=toc/>
+                <p><a href="#report" class="report-link" data-role="report-link" on:click=crate::talk_live::report_here>{crate::use_t().report.link}</a></p>
             </aside>
         </div>
     }

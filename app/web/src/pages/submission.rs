@@ -12,7 +12,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::get_submission;
-use crate::components::{ProgressPanel, Toast};
+use crate::components::{ProgressPanel, ReportForm, Toast};
 use crate::model::{LiveEvent, SubmissionPage as Page, SubmissionView};
 
 #[component]
@@ -130,6 +130,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
                 .collect(),
         }
     };
+    let report_place = lockstep_routes::Place::Exercise(s.exercise.clone()).key();
     view! {
         <Title text=(w.title)(id)/>
         {refresh}
@@ -156,6 +157,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
             </ul>
             {move || verdict.get().map(|v| {
                 let comparison = super::run_vs_model::compare(&v);
+                let report_place = report_place.clone();
                 view! {
                     <p class=format!("verdict verdict-{}", v.status.as_str()) data-role="verdict">
                         <strong>{(w.status_word)(v.status.as_str()).to_uppercase()}</strong> ": " {v.summary_in(lang)}
@@ -165,6 +167,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
                     })}
                     {v.error.map(|e| view! { <pre class="verdict-error" data-role="verdict-error">{e.message_in(lang)}</pre> })}
                     {comparison.map(|c| view! { <super::run_vs_model::RunBesideModel c/> })}
+                    <ReportForm place=report_place submission=id/>
                 }
                 .into_any()
             })}

@@ -175,6 +175,8 @@ pub fn view(
             .iter()
             .map(|s| (who(&s.learner_id), s.exercise.clone(), super::grading::row(s)))
             .collect(),
+        reports: Vec::new(),
+        hold_first_comments: false,
         progress,
     }
 }
@@ -195,5 +197,109 @@ mod tests {
             plain_text("<p>Batch <code>6</code> on 4 GPUs &amp; <em>one</em> idle?</p>"),
             "Batch 6 on 4 GPUs & one idle?"
         );
+    }
+}
+
+/// The reports as the instructor view lists them, in `lang`.
+pub fn reports(
+    rules: &lockstep_rules::Rules,
+    reports: &[lockstep_store::Report],
+    lang: crate::Lang,
+) -> Vec<crate::model::ReportRow> {
+    let loaded = rules.course.loaded();
+    let edition = loaded.edition(lang);
+    let report_words = &lockstep_i18n::t(lang).report;
+    reports
+        .iter()
+        .map(|r| {
+            let title = super::talk::title_of(rules, &r.place, lang);
+            let page = super::talk::href_of(&r.place, None, lang).unwrap_or_default();
+            let mut place = title;
+            let mut href = page.clone();
+            if let Some(section) = &r.section {
+                let heading = match lockstep_routes::Place::parse(&r.place) {
+                    Some(lockstep_routes::Place::Lesson(slug)) => {
+                        match edition.course.find(&slug) {
+                            Some((_, LessonEntry::Ready(l))) => {
+                                l.toc.iter().find(|e| &e.id == section).map(|e| e.title.clone())
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                place = format!("{place} › {}", heading.unwrap_or_else(|| section.clone()));
+                href = format!("{page}#{section}");
+            }
+            if let Some((quiz, n)) = r.question.as_deref().and_then(|q| q.split_once('.')) {
+                if let (Ok(quiz), Ok(n)) = (quiz.parse::<u32>(), n.parse::<u32>()) {
+                    place = format!("{place} › {}", (report_words.question)(quiz, n));
+                }
+            }
+            if let Some(id) = r.submission_id.as_deref().and_then(|s| s.parse::<i64>().ok()) {
+                place = format!("{place} › #{id}");
+                href = lang.path(&lockstep_routes::submission(id));
+            }
+            crate::model::ReportRow {
+                id: r.id,
+                when: utc(r.created_ms),
+                place,
+                href,
+                from: r.email.clone(),
+                body: r.body.clone(),
+                status: r.status.clone(),
+                reply: r.reply.clone().unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+pub fn reports_csv(reports: &[crate::model::ReportRow]) -> String {
+    let mut out = String::from("id,when,where,from,report,status,answer\n");
+    for r in reports {
+        let row = [
+            r.id.to_string(),
+            r.when.clone(),
+            r.place.clone(),
+            r.from.clone().unwrap_or_default(),
+            r.body.clone(),
+            r.status.clone(),
+            r.reply.clone(),
+        ];
+        out += &csv_row(&row);
+    }
+    out
+}
+
+/// Unix milliseconds as `YYYY-MM-DD HH:MM UTC` (the proleptic Gregorian calendar).
+pub fn utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, day_secs) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        day_secs / 3_600,
+        day_secs % 3_600 / 60
+    )
+}
+
+#[cfg(test)]
+mod utc_tests {
+    #[test]
+    fn times_are_utc_dates() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00 UTC");
+        // Checked against Python's datetime.fromtimestamp(…, UTC).
+        assert_eq!(super::utc(1_764_079_439_000), "2025-11-25 14:03 UTC");
+        assert_eq!(super::utc(951_782_400_000), "2000-02-29 00:00 UTC");
+        assert_eq!(super::utc(-86_400_000), "1969-12-31 00:00 UTC");
     }
 }

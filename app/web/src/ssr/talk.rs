@@ -16,7 +16,7 @@ use lockstep_rules::{Requester, Rules, RulesError};
 use lockstep_store::Comment;
 
 use super::request_parts::{PartFuture, PartRequest, RequestPart};
-use crate::components::TextArea;
+use crate::components::{ReportForm, TextArea};
 
 /// How long after posting its author may edit a comment.
 pub const EDIT_WINDOW_MS: i64 = 15 * 60 * 1000;
@@ -144,7 +144,7 @@ pub async fn notifications(
     account: i64,
     lang: Lang,
 ) -> Result<Vec<crate::model::NotificationItem>, RulesError> {
-    let w = lockstep_i18n::talk(lang);
+    let (w, t) = (lockstep_i18n::talk(lang), lockstep_i18n::t(lang));
     let now = now_ms();
     let found = rules.store.notifications(account, NOTIFICATIONS_SHOWN).await?;
     Ok(found
@@ -157,7 +157,7 @@ pub async fn notifications(
                     ((w.replied)(&name, &title), None)
                 }
                 lockstep_store::About::Answer { status, reply, .. } => {
-                    ((w.answered)(&title, (w.status)(status)), reply.clone())
+                    ((w.answered)(&title, (t.instructor.report_status)(status)), reply.clone())
                 }
             };
             crate::model::NotificationItem {
@@ -250,9 +250,11 @@ fn Comments(threads: Vec<Thread>, shown: Shown) -> impl IntoView {
         let items = threads.iter().map(|t| thread(t, &shown, w)).collect_view();
         view! { <ol class="threads">{items}</ol> }.into_any()
     };
+    let report = view! { <ReportForm place=key.clone() sections=shown.sections.clone()/> };
     view! {
         <div class="comments" id="comments" data-role="comments" data-place=key
              data-version=shown.version.to_string() data-live=live lang=shown.lang.code()>
+            {report}
             <h2 class="comments-heading">{(w.heading)(count)}</h2>
             {new_thread}
             {list}
