@@ -226,5 +226,45 @@ async fn hostile_comments_are_inert_in_chromium() {
         .await
         .unwrap();
     assert_eq!(scripts, serde_json::json!(0));
+
+    // "Report a problem" beside the contents is filled in with the section being read; from a
+    // quiz question, with the question too. A visitor may send it.
+    let value = |css: &'static str| {
+        let c = c.clone();
+        async move {
+            c.execute(&format!("return document.querySelector('{css}').value"), vec![])
+                .await
+                .unwrap()
+        }
+    };
+    c.execute(
+        "document.getElementById('set-epoch-do-not-skip-it').scrollIntoView({behavior: 'instant'})",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Css("[data-role=report-link]")).await.unwrap().click().await.unwrap();
+    assert_eq!(value("[data-role=report-section]").await, "set-epoch-do-not-skip-it");
+    assert_eq!(value("[data-role=report-question]").await, "");
+    let from_quiz = c.find(Locator::Css("#quiz-0 .report-link")).await.unwrap();
+    c.execute(
+        "arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})",
+        vec![serde_json::to_value(&from_quiz).unwrap()],
+    )
+    .await
+    .unwrap();
+    from_quiz.click().await.unwrap();
+    assert_eq!(value("[data-role=report-question]").await, "0.0");
+    assert_eq!(text(&c, "[data-role=report-question-label]").await.unwrap(), "Quiz 1, question 1");
+    type_into(&c, "form[data-form=report] textarea", "The first question has two right answers.")
+        .await;
+    click(&c, &c.find(Locator::Css("form[data-form=report] button")).await.unwrap()).await;
+    wait_for("the thanks", || async {
+        text(&c, "[data-role=toast]").await.is_some_and(|t| t.contains("Thank you"))
+    })
+    .await;
+    let report = &store.reports().await.unwrap()[0];
+    assert_eq!(report.question.as_deref(), Some("0.0"));
+    assert!(report.section.is_some(), "the section the quiz is in");
     c.close().await.unwrap();
 }
