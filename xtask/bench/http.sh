@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Load test: one lesson page from the release server, for an anonymous visitor and for
 # signed-in learners (each request one of 64 accounts, with their own header: level, XP,
-# account), against nginx serving the same HTML saved to a file. Prints wrk's requests/s and latency percentiles for each, and each
-# server's requests/s as a share of nginx's.
+# account), against nginx serving the same HTML saved to a file. The page has COMMENTS
+# comments under it first (threads and replies from ten learners, some with code), which the
+# server renders for every request. Prints wrk's requests/s and latency percentiles for each,
+# and each server's requests/s as a share of nginx's.
 #
-#   bash xtask/bench/http.sh [connections] [seconds]     (defaults: 256 connections, 20 s)
+#   bash xtask/bench/http.sh [connections] [seconds] [comments]
+#                                           (defaults: 256 connections, 20 s, 50 comments)
 #
 # Needs: `cargo xtask build` done, Debian's wrk and nginx (installed here if missing).
 # The load generator shares the machine with the server, so compare the two rows, not the
@@ -13,6 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 CONNS=${1:-256}
 SECS=${2:-20}
+COMMENTS=${3:-50}
 PAGE=/lessons/dataparallel
 WORK=$(mktemp -d)
 APP_PORT=3180
@@ -37,6 +41,37 @@ LOCKSTEP_ADDR=127.0.0.1:$APP_PORT DATABASE_URL="sqlite://$WORK/bench.sqlite3?mod
 APP_PID=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$APP_PORT$PAGE" -o "$WORK/page.html" && break; sleep 0.1; done
 
+# Learners with accounts, each request one of them, so that nothing learner-specific is
+# served from a previous request.
+LEARNERS=64
+for i in $(seq 1 $LEARNERS); do
+  curl -fs -o /dev/null -c "$WORK/jar$i" -H "Sec-Fetch-Site: same-origin" \
+    --data-urlencode "email=bench$i@example.org" --data-urlencode "password=steady state throughput" \
+    "http://127.0.0.1:$APP_PORT/account/sign-up"
+  awk '$6 == "lockstep_session" { print $7 }' "$WORK/jar$i"
+done > "$WORK/sessions"
+[ "$(grep -c . "$WORK/sessions")" -eq "$LEARNERS" ] || { echo "signing up the benchmark learners failed" >&2; exit 1; }
+
+# The comments: every fifth a new thread, the others replies to the latest thread; ten
+# authors in turn (each stays under the ten-in-ten-minutes limit up to 100 comments).
+thread=""
+for n in $(seq 1 "$COMMENTS"); do
+  author=$(( (n - 1) % 10 + 1 ))
+  body="Comment $n: why does \`DistributedSampler\` need \`set_epoch\`?
+
+\`\`\`python
+sampler.set_epoch(epoch)  # comment $n
+\`\`\`"
+  parent=$([ $(( (n - 1) % 5 )) -eq 0 ] && echo "" || echo "$thread")
+  location=$(curl -fs -o /dev/null -D - -b "$WORK/jar$author" -H "Sec-Fetch-Site: same-origin" \
+    --data-urlencode "place=lesson:dataparallel" --data-urlencode "parent=$parent" --data-urlencode "body=$body" \
+    "http://127.0.0.1:$APP_PORT/comments" | tr -d '\r' | awk 'tolower($1) == "location:" { print $2 }')
+  [ -z "$parent" ] && thread=${location##*#comment-}
+done
+shown=$(curl -fs "http://127.0.0.1:$APP_PORT$PAGE" | grep -o 'id="comment-[0-9]*"' | wc -l)
+[ "$shown" -eq "$COMMENTS" ] || { echo "the page shows $shown comments, not $COMMENTS" >&2; exit 1; }
+curl -fs "http://127.0.0.1:$APP_PORT$PAGE" -o "$WORK/page.html"
+
 chmod 755 "$WORK"
 mkdir -p "$WORK/www/lessons"
 cp "$WORK/page.html" "$WORK/www/lessons/dataparallel"
@@ -58,16 +93,6 @@ mkdir -p "$WORK/tmp"
 nginx -c "$WORK/nginx.conf"
 sleep 0.5
 
-# Learners with accounts, each request one of them, so that nothing learner-specific is
-# served from a previous request.
-LEARNERS=64
-for i in $(seq 1 $LEARNERS); do
-  curl -fs -o /dev/null -c "$WORK/jar$i" -H "Sec-Fetch-Site: same-origin" \
-    --data-urlencode "email=bench$i@example.org" --data-urlencode "password=steady state throughput" \
-    "http://127.0.0.1:$APP_PORT/account/sign-up"
-  awk '$6 == "lockstep_session" { print $7 }' "$WORK/jar$i"
-done > "$WORK/sessions"
-[ "$(grep -c . "$WORK/sessions")" -eq "$LEARNERS" ] || { echo "signing up the benchmark learners failed" >&2; exit 1; }
 # A refused sign-up still leaves a session cookie: check that every learner is signed in.
 while read -r session; do
   curl -fs "http://127.0.0.1:$APP_PORT$PAGE" -H "Cookie: lockstep_session=$session" \
@@ -84,7 +109,7 @@ done < "$WORK/sessions"
   echo 'end'
 } > "$WORK/learners.lua"
 
-echo "page: $PAGE, $(wc -c < "$WORK/page.html") bytes of HTML; wrk -t2 -c$CONNS -d${SECS}s --latency"
+echo "page: $PAGE with $COMMENTS comments, $(wc -c < "$WORK/page.html") bytes of HTML; wrk -t2 -c$CONNS -d${SECS}s --latency"
 run() { # name url [wrk options]
   echo "== $1"
   wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "${@:3}" "$2" \

@@ -45,6 +45,7 @@ pub struct NewForm {
     place: String,
     #[serde(default)]
     parent: Option<String>,
+    #[serde(default)]
     body: String,
     #[serde(default)]
     section: Option<String>,

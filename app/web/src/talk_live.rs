@@ -6,18 +6,20 @@
 /// Follows the comments of the page now shown, from its mount to its unmount: fetched at once
 /// when the page came without them (a page the browser rendered after a link), then each time
 /// the server says they changed.
+///
+/// The stream is open only while the page is visible. A browser gives a site six connections
+/// over HTTP/1.1, and a stream holds one: six tabs in the background, or pages kept for the
+/// Back button, would leave none for the seventh page. A page shown again catches up first.
 pub fn follow(lang: crate::Lang) {
     #[cfg(feature = "hydrate")]
     {
+        use leptos::prelude::*;
+        let page = live::next_page();
         // After the page's DOM exists: on hydration it is there already; after a link, it is
         // once this effect runs.
-        use leptos::prelude::*;
-        Effect::new(move |_| {
-            if let Some(source) = live::connect(lang) {
-                let source = send_wrapper::SendWrapper::new(source);
-                on_cleanup(move || source.close());
-            }
-        });
+        Effect::new(move |_| live::start(page, lang));
+        // Only this page's: the next page may have started before this one is cleaned up.
+        on_cleanup(move || live::stop(page));
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = lang;
@@ -60,23 +62,147 @@ mod live {
         leptos::prelude::document().query_selector(&selector).ok().flatten()
     }
 
-    pub fn connect(lang: crate::Lang) -> Option<EventSource> {
-        let part = part()?;
-        let Some(comments) = part.query_selector("[data-role=comments]").ok().flatten() else {
+    /// The comments followed now: on which page (mount), where, and the open stream, if any.
+    struct Followed {
+        page: u64,
+        place: String,
+        lang: crate::Lang,
+        stream: Option<Stream>,
+    }
+
+    /// An open stream and its listener, which lives as long as it.
+    type Stream = (EventSource, Closure<dyn Fn(web_sys::MessageEvent)>);
+
+    thread_local! {
+        static FOLLOWED: std::cell::RefCell<Option<Followed>> = const { std::cell::RefCell::new(None) };
+        static PAGES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    pub fn next_page() -> u64 {
+        PAGES.with(|p| {
+            p.set(p.get() + 1);
+            p.get()
+        })
+    }
+
+    pub fn start(page: u64, lang: crate::Lang) {
+        listen_to_the_page();
+        let Some(part) = part() else { return };
+        let shown = part.query_selector("[data-role=comments]").ok().flatten();
+        let place = match &shown {
+            Some(comments) => comments.get_attribute("data-place"),
             // Rendered in the browser: the place is the page's, and the server has the rest.
-            let place = place_of_page()?;
-            wasm_bindgen_futures::spawn_local(async move {
-                refresh(&place, lang).await;
-                // Now it has its stream's address.
-                if let Some(source) = connect_to(&place, lang) {
-                    // Closed with the page: the part it follows is gone then.
-                    keep_until_gone(source);
-                }
-            });
-            return None;
+            None => place_of_page(),
         };
-        let place = comments.get_attribute("data-place")?;
-        connect_to(&place, lang)
+        let Some(place) = place else { return };
+        close_stream();
+        FOLLOWED.with(|f| *f.borrow_mut() = Some(Followed { page, place, lang, stream: None }));
+        if shown.is_some() {
+            open_stream();
+        } else {
+            catch_up();
+        }
+    }
+
+    pub fn stop(page: u64) {
+        if FOLLOWED.with(|f| f.borrow().as_ref().is_some_and(|f| f.page == page)) {
+            close_stream();
+            FOLLOWED.with(|f| *f.borrow_mut() = None);
+        }
+    }
+
+    /// Fetches the comments, then follows them again.
+    fn catch_up() {
+        let Some((place, lang)) =
+            FOLLOWED.with(|f| f.borrow().as_ref().map(|f| (f.place.clone(), f.lang)))
+        else {
+            return;
+        };
+        wasm_bindgen_futures::spawn_local(async move {
+            refresh(&place, lang).await;
+            open_stream();
+        });
+    }
+
+    fn visible() -> bool {
+        leptos::prelude::document().visibility_state() == web_sys::VisibilityState::Visible
+    }
+
+    /// Opens the followed place's stream, from the version the page shows, unless one is open
+    /// or the page is hidden.
+    fn open_stream() {
+        if !visible() {
+            return;
+        }
+        FOLLOWED.with(|f| {
+            let mut f = f.borrow_mut();
+            let Some(followed) = f.as_mut().filter(|f| f.stream.is_none()) else { return };
+            let Some(comments) =
+                part().and_then(|p| p.query_selector("[data-role=comments]").ok().flatten())
+            else {
+                return;
+            };
+            let (Some(live), version) =
+                (comments.get_attribute("data-live"), comments.get_attribute("data-version"))
+            else {
+                return;
+            };
+            let url = format!("{live}&version={}", version.unwrap_or_default());
+            let Ok(source) = EventSource::new(&url) else { return };
+            let (place, lang) = (followed.place.clone(), followed.lang);
+            let on_change = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |_| {
+                let place = place.clone();
+                wasm_bindgen_futures::spawn_local(async move { refresh(&place, lang).await });
+            });
+            let _ = source
+                .add_event_listener_with_callback("changed", on_change.as_ref().unchecked_ref());
+            followed.stream = Some((source, on_change));
+        });
+    }
+
+    fn close_stream() {
+        FOLLOWED.with(|f| {
+            if let Some((source, _)) = f.borrow_mut().as_mut().and_then(|f| f.stream.take()) {
+                source.close();
+            }
+        });
+    }
+
+    /// Once per visit: the stream closes while the page is hidden (another tab, or kept for the
+    /// Back button) and the page catches up when it is shown again.
+    fn listen_to_the_page() {
+        if LISTENING.with(|l| l.replace(true)) {
+            return;
+        }
+        let on_visibility = Closure::<dyn Fn()>::new(|| {
+            if visible() {
+                catch_up();
+            } else {
+                close_stream();
+            }
+        });
+        let doc = leptos::prelude::document();
+        let _ = doc.add_event_listener_with_callback(
+            "visibilitychange",
+            on_visibility.as_ref().unchecked_ref(),
+        );
+        on_visibility.forget();
+        let on_hide = Closure::<dyn Fn()>::new(close_stream);
+        let on_show = Closure::<dyn Fn(web_sys::PageTransitionEvent)>::new(
+            |e: web_sys::PageTransitionEvent| {
+                if e.persisted() {
+                    catch_up();
+                }
+            },
+        );
+        let window = leptos::prelude::window();
+        let _ =
+            window.add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref());
+        let _ =
+            window.add_event_listener_with_callback("pageshow", on_show.as_ref().unchecked_ref());
+        on_hide.forget();
+        on_show.forget();
     }
 
     /// The place of the page the browser is on: a lesson or an exercise.
@@ -89,23 +215,6 @@ mod live {
         let id = english.strip_prefix(&lockstep_routes::exercise(""))?;
         lockstep_routes::is_exercise_id(id)
             .then(|| lockstep_routes::Place::Exercise(id.to_string()).key())
-    }
-
-    fn connect_to(place: &str, lang: crate::Lang) -> Option<EventSource> {
-        let comments = part()?.query_selector("[data-role=comments]").ok().flatten()?;
-        let live = comments.get_attribute("data-live")?;
-        let version = comments.get_attribute("data-version").unwrap_or_default();
-        let source = EventSource::new(&format!("{live}&version={version}")).ok()?;
-        let place = place.to_string();
-        let on_change = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |_| {
-            let place = place.clone();
-            wasm_bindgen_futures::spawn_local(async move { refresh(&place, lang).await });
-        });
-        source
-            .add_event_listener_with_callback("changed", on_change.as_ref().unchecked_ref())
-            .ok()?;
-        on_change.forget();
-        Some(source)
     }
 
     pub fn report_here(ev: leptos::ev::MouseEvent) {
@@ -196,22 +305,6 @@ mod live {
             60_000,
         );
         on_talk.forget();
-    }
-
-    /// A stream opened after the page mounted: closed when its part leaves the page.
-    fn keep_until_gone(source: EventSource) {
-        let check = Closure::<dyn FnMut()>::new(move || {
-            if part()
-                .is_none_or(|p| p.query_selector("[data-role=comments]").ok().flatten().is_none())
-            {
-                source.close();
-            }
-        });
-        let _ = leptos::prelude::window().set_interval_with_callback_and_timeout_and_arguments_0(
-            check.as_ref().unchecked_ref(),
-            5_000,
-        );
-        check.forget();
     }
 
     /// Replaces the part's HTML with the server's, keeping the text typed into its text areas
