@@ -9,7 +9,7 @@
 
 mod render;
 
-pub use render::render;
+pub use render::{render, render_kept};
 
 /// The longest comment, in characters: a question with a traceback and a short script fits.
 pub const MAX_CHARS: usize = 5_000;

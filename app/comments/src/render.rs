@@ -1,7 +1,7 @@
 //! Markdown to HTML for comments: small passes over pulldown-cmark's events, then `ammonia`.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use lockstep_highlight::Kind;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
@@ -19,6 +19,30 @@ const LANGUAGES: &[(&str, &str)] = &[
     ("json", "language-json"),
     ("yaml", "language-yaml"),
 ];
+
+/// How many rendered texts [`render_kept`] keeps: far more than the comments of the pages read
+/// at once; when full it starts over.
+const KEPT_MOST: usize = 4_096;
+
+/// [`render`], kept in this process by text: a page renders its comments on every request,
+/// and rendering (highlighting code, then sanitizing) costs far more than the rest of the page.
+/// Rendering is a pure function of the text, so a kept result is never stale; a new renderer
+/// comes with a new process, which starts empty.
+pub fn render_kept(markdown: &str) -> Arc<str> {
+    static KEPT: OnceLock<Mutex<HashMap<String, Arc<str>>>> = OnceLock::new();
+    let kept = KEPT.get_or_init(Mutex::default);
+    if let Some(html) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(markdown) {
+        return html.clone();
+    }
+    // Rendered outside the lock: two requests may render one text twice, never wait on it.
+    let html: Arc<str> = render(markdown).into();
+    let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.len() >= KEPT_MOST {
+        kept.clear();
+    }
+    kept.insert(markdown.to_string(), html.clone());
+    html
+}
 
 /// `markdown` as HTML that is safe to put in a page: paragraphs, emphasis, lists, quotes,
 /// inline code, code blocks highlighted as in lessons, and links marked `nofollow ugc noopener`.
@@ -133,6 +157,13 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_render_is_the_render() {
+        let text = "```python\nprint('<b>')\n```\n<script>x</script>";
+        assert_eq!(&*render_kept(text), render(text));
+        assert!(Arc::ptr_eq(&render_kept(text), &render_kept(text)), "kept");
+    }
 
     #[test]
     fn markdown_renders_as_the_lessons_do() {

@@ -35,6 +35,8 @@ impl LearnerReads {
 pub(crate) struct Caches {
     accounts: ReadCache<i64, Account>,
     learners: ReadCache<String, Arc<LearnerReads>>,
+    /// Each place's comments version: only the server writes comments.
+    places: ReadCache<String, i64>,
 }
 
 impl std::fmt::Debug for Caches {
@@ -52,6 +54,7 @@ impl Caches {
         Caches {
             accounts: ReadCache::new(accounts, MAX_ENTRIES),
             learners: ReadCache::new(learners, MAX_ENTRIES),
+            places: ReadCache::new(learners, MAX_ENTRIES),
         }
     }
 }
@@ -68,6 +71,11 @@ impl Store {
     /// After a write of the learner's events or quiz answers has committed.
     pub(crate) fn wrote_learner(&self, learner: &str) {
         self.caches.learners.forget(&learner.to_string());
+    }
+
+    /// After a write of a place's comments has committed.
+    pub(crate) fn wrote_place(&self, place: &str) {
+        self.caches.places.forget(&place.to_string());
     }
 
     /// After a write of an account has committed; `None`: of accounts not known by id.
@@ -92,6 +100,19 @@ impl Cached<'_> {
             cache.put(id, account.clone(), ticket);
         }
         Ok(account)
+    }
+
+    /// As [`Store::comments_version`].
+    pub async fn comments_version(&self, place: &str) -> Result<i64, StoreError> {
+        let cache = &self.0.caches.places;
+        let key = place.to_string();
+        if let Some(version) = cache.get(&key) {
+            return Ok(version);
+        }
+        let ticket = cache.ticket();
+        let version = self.0.comments_version(place).await?;
+        cache.put(key, version, ticket);
+        Ok(version)
     }
 
     /// The learner's events and quiz answers.

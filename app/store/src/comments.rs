@@ -143,6 +143,7 @@ impl Store {
         set_follow(&mut tx, new.account, thread, true).await?;
         touch(&mut tx, new.place).await?;
         tx.commit().await?;
+        self.wrote_place(new.place);
         Ok(Ok(id))
     }
 
@@ -170,6 +171,7 @@ impl Store {
             .await?;
         touch(&mut tx, &c.place).await?;
         tx.commit().await?;
+        self.wrote_place(&c.place);
         Ok(Ok(()))
     }
 
@@ -202,6 +204,7 @@ impl Store {
         }
         touch(&mut tx, &own.place).await?;
         tx.commit().await?;
+        self.wrote_place(&own.place);
         Ok(Ok(()))
     }
 
@@ -259,6 +262,7 @@ impl Store {
         let done = query.execute(&mut *tx).await?.rows_affected();
         touch(&mut tx, &place).await?;
         tx.commit().await?;
+        self.wrote_place(&place);
         Ok(done > 0)
     }
 

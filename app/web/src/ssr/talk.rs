@@ -106,27 +106,77 @@ pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
     let store = &r.rules.store;
     let key = r.place.key();
     let reader = Reader::of(r.requester);
-    let version = store.comments_version(&key).await?;
+    // Read for every request (from memory on SQLite, where only this process writes comments;
+    // from the database on PostgreSQL), so a comment written on any app machine shows at once.
+    let version = store.cached().comments_version(&key).await?;
+    let now = now_ms();
+    // Everyone without an account reads the same comments: kept by what they show.
+    let same_for_all = reader.account.is_none();
+    let kept_as = (key.clone(), r.lang, version, now / KEPT_FOR_MS);
+    if same_for_all {
+        if let Some(html) = kept_for_visitors().get(&kept_as) {
+            return Ok(html.clone());
+        }
+    }
     let threads = threads_for(store.comments_at(&key).await?, &reader);
     let followed = match reader.account {
         Some(account) => store.followed_at(account, &key).await?,
         None => Vec::new(),
     };
     let levels = levels(r.rules, &threads).await?;
-    let draft = flash::take_comment_draft(r.session, &key).await?;
+    let draft = match reader.account {
+        Some(_) => flash::take_comment_draft(r.session, &key).await?,
+        None => None,
+    };
     let shown = Shown {
         place: r.place.clone(),
         lang: r.lang,
         reader,
         version,
-        now_ms: now_ms(),
+        now_ms: now,
         followed,
         levels,
         sections: sections(r.rules, r.place, r.lang),
         draft,
     };
     let owner = Owner::new();
-    Ok(owner.with(|| view! { <Comments threads shown/> }.to_html()))
+    let html = owner.with(|| view! { <Comments threads shown/> }.to_html());
+    if same_for_all {
+        kept_for_visitors().put(kept_as, html.clone());
+    }
+    Ok(html)
+}
+
+/// How long visitors' comments are kept at one version: what changes without a new version
+/// (how long ago each was written, an author's level or name) is at most this old. A minute is
+/// the finest step "3 minutes ago" takes.
+const KEPT_FOR_MS: i64 = 60_000;
+
+type KeptAs = (String, Lang, i64, i64);
+
+/// The comments visitors read, by place, language, version and minute: rendering 50 comments
+/// costs far more than serving the lesson they are under, which is kept per course version.
+struct KeptForVisitors(std::sync::Mutex<HashMap<KeptAs, String>>);
+
+impl KeptForVisitors {
+    fn get(&self, kept_as: &KeptAs) -> Option<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).get(kept_as).cloned()
+    }
+
+    fn put(&self, kept_as: KeptAs, html: String) {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // Older versions and minutes are never asked for again.
+        kept.retain(|(place, lang, ..), _| (place, lang) != (&kept_as.0, &kept_as.1));
+        if kept.len() >= 1_024 {
+            kept.clear();
+        }
+        kept.insert(kept_as, html);
+    }
+}
+
+fn kept_for_visitors() -> &'static KeptForVisitors {
+    static KEPT: std::sync::OnceLock<KeptForVisitors> = std::sync::OnceLock::new();
+    KEPT.get_or_init(|| KeptForVisitors(Default::default()))
 }
 
 pub fn now_ms() -> i64 {
@@ -393,7 +443,7 @@ fn comment(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
         None
     };
     let note = note.map(|n| view! { <p class="comment-note">{n}</p> });
-    let body = lockstep_comments::render(&c.body);
+    let body = lockstep_comments::render_kept(&c.body).to_string();
     let mine = shown.reader.account == Some(c.account_id);
     let own = mine.then(|| own_actions(c, shown, w));
     let moderation = shown.reader.instructor.then(|| moderation(c, shown, w));

@@ -89,11 +89,33 @@ impl Template {
     /// The page for `learner`, with each request part's HTML from `requests` (name, HTML); a
     /// part missing there is left empty.
     pub fn fill(&self, learner: LessonLearner, requests: &[(String, String)]) -> String {
+        if self.pieces.iter().all(|p| matches!(p, Piece::Html(_) | Piece::Request(_))) {
+            return self.fill_requests(requests);
+        }
         let pieces = self.render(Some(learner), Some(requests));
         let mut page = String::with_capacity(self.fixed_len + 8192);
         for piece in pieces {
             if let Piece::Html(html) = piece {
                 page.push_str(&html);
+            }
+        }
+        page
+    }
+
+    /// [`Template::fill`] of a template whose learner's parts are written in already (the
+    /// anonymous visitors' variant): the request parts between its HTML, with no render, as an
+    /// anonymous lesson page is served on every request.
+    fn fill_requests(&self, requests: &[(String, String)]) -> String {
+        let parts: usize = requests.iter().map(|(_, html)| html.len() + 64).sum();
+        let mut page = String::with_capacity(self.fixed_len + parts);
+        for piece in &self.pieces {
+            match piece {
+                Piece::Html(html) => page.push_str(html),
+                Piece::Request(name) => {
+                    let html = requests.iter().find(|(n, _)| n == name).map_or("", |(_, h)| h);
+                    page.push_str(&super::request_parts::section(name, html));
+                }
+                _ => unreachable!("only HTML and request parts are left"),
             }
         }
         page
