@@ -55,6 +55,31 @@ pub fn SiteHeader() -> impl IntoView {
     }
 }
 
+/// A form's choice of a section of the page (`name="section"`): the whole page, or one of
+/// `sections` (id, title).
+#[component]
+pub fn SectionChoice(
+    sections: Vec<(String, String)>,
+    label: &'static str,
+    whole_page: &'static str,
+    /// `data-role`, by which the browser fills it in.
+    role: &'static str,
+    #[prop(optional)] class: Option<&'static str>,
+) -> impl IntoView {
+    let options = sections
+        .into_iter()
+        .map(|(id, title)| view! { <option value=id>{title}</option> })
+        .collect_view();
+    view! {
+        <label class=class>{label} " "
+            <select name="section" data-role=role>
+                <option value="">{whole_page}</option>
+                {options}
+            </select>
+        </label>
+    }
+}
+
 /// "Report a problem": a short form for the page's `place` (a lesson or an exercise), with the
 /// page's sections to choose from, or about one `submission`'s verdict. Anyone may send one,
 /// signed in or not. On a lesson, the links to it fill in the section being read, or a quiz
@@ -72,18 +97,7 @@ pub fn ReportForm(
     let w = &lockstep_i18n::t(lang).report;
     let summary = if submission.is_some() { w.verdict } else { w.link };
     let sections = (!sections.is_empty()).then(|| {
-        let options = sections
-            .into_iter()
-            .map(|(id, title)| view! { <option value=id>{title}</option> })
-            .collect_view();
-        view! {
-            <label>{w.section} " "
-                <select name="section" data-role="report-section">
-                    <option value="">{w.whole_page}</option>
-                    {options}
-                </select>
-            </label>
-        }
+        view! { <SectionChoice sections label=w.section whole_page=w.whole_page role="report-section"/> }
     });
     view! {
         <div class="report" id="report">

@@ -16,7 +16,7 @@ use lockstep_rules::{Requester, Rules, RulesError};
 use lockstep_store::Comment;
 
 use super::request_parts::{PartFuture, PartRequest, RequestPart};
-use crate::components::{ReportForm, TextArea};
+use crate::components::{ReportForm, SectionChoice, TextArea};
 
 /// How long after posting its author may edit a comment.
 pub const EDIT_WINDOW_MS: i64 = 15 * 60 * 1000;
@@ -330,18 +330,10 @@ fn new_thread_form(shown: &Shown, w: &'static TalkWords) -> AnyView {
         .map(|d| d.body.clone())
         .unwrap_or_default();
     let sections = (!shown.sections.is_empty()).then(|| {
-        let options = shown
-            .sections
-            .iter()
-            .map(|(id, title)| view! { <option value=id.clone()>{title.clone()}</option> })
-            .collect_view();
+        let sections = shown.sections.clone();
         view! {
-            <label class="comment-section">{w.section} " "
-                <select name="section" data-role="comment-section">
-                    <option value="">{w.whole_page}</option>
-                    {options}
-                </select>
-            </label>
+            <SectionChoice sections label=w.section whole_page=w.whole_page role="comment-section"
+                           class="comment-section"/>
         }
     });
     view! {
