@@ -13,7 +13,9 @@ use crate::load::{
 };
 
 /// Names, sizes and modification times of the files the course is read from. Comparing it
-/// costs one directory listing, which is far cheaper than re-rendering every lesson.
+/// costs a directory listing and a `stat` of every file: far cheaper than re-rendering every
+/// lesson, but not than serving a kept page, so it is taken only when [`Watch`] says a file
+/// may have changed.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 struct Fingerprint(Vec<(String, u64, Option<SystemTime>)>);
 
@@ -87,7 +89,7 @@ type ReloadHook = Box<dyn Fn(&Course) + Send + Sync>;
 
 pub struct LiveCourse {
     dir: PathBuf,
-    watch: bool,
+    watch: Option<Watch>,
     current: RwLock<(Fingerprint, Arc<Loaded>)>,
     on_reload: ReloadHook,
 }
@@ -103,6 +105,7 @@ impl LiveCourse {
         on_reload: impl Fn(&Course) + Send + Sync + 'static,
     ) -> Result<Self, CourseError> {
         let dir = dir.into();
+        let watch = watch.then(|| Watch::new(&dir));
         let fingerprint = Fingerprint::of(&dir);
         let loaded = Loaded::load(&dir)?;
         on_reload(&loaded.course);
@@ -131,7 +134,7 @@ impl LiveCourse {
 
     /// The course and its editions, as they are on disk now when watching.
     pub fn loaded(&self) -> Arc<Loaded> {
-        if !self.watch {
+        if !self.watch.as_ref().is_some_and(|w| w.may_have_changed(&self.dir)) {
             return self.read().1.clone();
         }
         let now = Fingerprint::of(&self.dir);
@@ -154,6 +157,93 @@ impl LiveCourse {
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, (Fingerprint, Arc<Loaded>)> {
         self.current.read().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Tells whether a course file may have changed since it was last asked, without touching
+/// the files: the kernel queues a change to a watched folder (inotify) before the write that
+/// made it returns, so a page requested after an edit is saved sees the edit, and asking costs
+/// one non-blocking `read` that finds nothing. Where the kernel cannot watch (another system,
+/// a folder that is gone) every call says yes, and the fingerprint decides, as it always may.
+struct Watch {
+    #[cfg(target_os = "linux")]
+    inotify: Option<rustix::fd::OwnedFd>,
+    /// Whether the course folder itself is watched: until it is, every call says yes.
+    watching: std::sync::atomic::AtomicBool,
+}
+
+impl Watch {
+    fn new(dir: &Path) -> Watch {
+        #[cfg(target_os = "linux")]
+        let inotify = {
+            use rustix::fs::inotify::{init, CreateFlags};
+            init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC).ok()
+        };
+        let watch = Watch {
+            #[cfg(target_os = "linux")]
+            inotify,
+            watching: false.into(),
+        };
+        watch.rewatch(dir);
+        watch
+    }
+
+    /// Watches the course folder and the translation folders it has now. Called again after
+    /// every change, so a translation folder made later (its creation is a change of the
+    /// course folder) is watched from then on, and a course folder replaced by another is too.
+    /// Watching a folder twice is the same one watch.
+    fn rewatch(&self, dir: &Path) {
+        #[cfg(target_os = "linux")]
+        if let Some(fd) = &self.inotify {
+            use rustix::fs::inotify::{add_watch, WatchFlags};
+            let changes = WatchFlags::CREATE
+                | WatchFlags::DELETE
+                | WatchFlags::MODIFY
+                | WatchFlags::ATTRIB
+                | WatchFlags::CLOSE_WRITE
+                | WatchFlags::MOVED_FROM
+                | WatchFlags::MOVED_TO
+                | WatchFlags::DELETE_SELF
+                | WatchFlags::MOVE_SELF;
+            let course = add_watch(fd, dir, changes).is_ok();
+            for lang in translations() {
+                // A translation folder that is not there yet is watched once it is made.
+                let _ = add_watch(fd, translation_dir(dir, lang), changes);
+            }
+            self.watching.store(course, std::sync::atomic::Ordering::SeqCst);
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = dir;
+    }
+
+    /// Whether a course file may have changed since the last call that said yes: consumes what
+    /// the kernel queued. A yes is followed by a fingerprint, which decides.
+    fn may_have_changed(&self, dir: &Path) -> bool {
+        #[cfg(target_os = "linux")]
+        if let (Some(fd), true) =
+            (&self.inotify, self.watching.load(std::sync::atomic::Ordering::SeqCst))
+        {
+            let mut buf = [0u8; 4096];
+            let mut changed = false;
+            loop {
+                match rustix::io::read(fd, &mut buf) {
+                    Ok(0) | Err(rustix::io::Errno::AGAIN) => break,
+                    Ok(_) => changed = true,
+                    // Another error (an event larger than the buffer cannot happen: names
+                    // are at most 255 bytes): let the fingerprint decide.
+                    Err(_) => {
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            if changed {
+                self.rewatch(dir);
+            }
+            return changed;
+        }
+        self.rewatch(dir);
+        true
     }
 }
 
@@ -185,6 +275,14 @@ mod tests {
         std::fs::write(dir.path().join("01-a.md"), lesson("Second, edited")).unwrap();
         assert_eq!(live.current().lessons[0].front().unwrap().title, "Second, edited");
         assert_eq!(loads.load(Ordering::SeqCst), 2);
+        assert_eq!(live.current().lessons[0].front().unwrap().title, "Second, edited");
+        assert_eq!(loads.load(Ordering::SeqCst), 2, "nothing changed: nothing reloaded");
+
+        // Editors save by writing a hidden file and renaming it over the lesson.
+        std::fs::write(dir.path().join(".01-a.md.swp"), lesson("Third, saved by rename")).unwrap();
+        std::fs::rename(dir.path().join(".01-a.md.swp"), dir.path().join("01-a.md")).unwrap();
+        assert_eq!(live.current().lessons[0].front().unwrap().title, "Third, saved by rename");
+        std::fs::write(dir.path().join("01-a.md"), lesson("Second, edited")).unwrap();
 
         // Not translated yet: the Korean edition serves the source, and says so.
         let ko = live.edition(Lang::Ko);
@@ -211,5 +309,28 @@ mod tests {
             live.edition(Lang::En).course.lessons[0].front().unwrap().title,
             "Second, edited"
         );
+    }
+
+    #[test]
+    fn a_course_folder_replaced_by_another_is_read_and_watched() {
+        let parent = tempfile::tempdir().unwrap();
+        let dir = parent.path().join("lessons");
+        let write = |dir: &Path, title: &str| {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join(COURSE_FILE), "title = \"C\"\nsummary = \"S\"\n").unwrap();
+            let lesson = format!(
+                "+++\ntitle = \"{title}\"\norder = 1\nxp = 1\nsummary = \"s\"\n+++\nbody\n"
+            );
+            std::fs::write(dir.join("01-a.md"), lesson).unwrap();
+        };
+        write(&dir, "Old");
+        let live = LiveCourse::open(&dir, true, |_| {}).unwrap();
+        assert_eq!(live.current().lessons[0].front().unwrap().title, "Old");
+        std::fs::rename(&dir, parent.path().join("old")).unwrap();
+        write(&parent.path().join("new"), "New");
+        std::fs::rename(parent.path().join("new"), &dir).unwrap();
+        assert_eq!(live.current().lessons[0].front().unwrap().title, "New");
+        write(&dir, "Newer");
+        assert_eq!(live.current().lessons[0].front().unwrap().title, "Newer");
     }
 }
