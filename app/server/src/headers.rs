@@ -11,7 +11,7 @@
 //! one Leptos rendered into it is replaced wherever it appears (it is 128 random bits, which no
 //! lesson text contains), and the policy names the new one.
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::header::{
     CONTENT_ENCODING, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY,
@@ -84,10 +84,9 @@ async fn with_fresh_nonce(response: Response) -> Response {
         tracing::error!("no randomness for a page's nonce");
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();
     };
-    let html = String::from_utf8_lossy(&bytes);
-    let html = match rendered_nonce(&html) {
-        Some(old) => html.replace(old, &fresh),
-        None => html.into_owned(),
+    let html = match rendered_nonce(&bytes) {
+        Some(old) => replace_all(&bytes, old, fresh.as_bytes()),
+        None => bytes,
     };
     let policy = HeaderValue::from_str(&page_policy(Some(&fresh))).expect("hex and ASCII");
     parts.headers.insert(CONTENT_SECURITY_POLICY, policy);
@@ -95,14 +94,29 @@ async fn with_fresh_nonce(response: Response) -> Response {
     Response::from_parts(parts, Body::from(html))
 }
 
-/// The nonce Leptos wrote into the page: the first `nonce="…"`, if it looks like one.
-fn rendered_nonce(html: &str) -> Option<&str> {
-    let start = html.find("nonce=\"")? + "nonce=\"".len();
-    let len = html[start..].find('"')?;
+/// The nonce Leptos wrote into the page: the first `nonce="…"`, if it looks like one. Read as
+/// bytes: a page is sent as the bytes it was rendered to, and every page goes through here.
+fn rendered_nonce(html: &[u8]) -> Option<&[u8]> {
+    const ATTRIBUTE: &[u8] = b"nonce=\"";
+    let start = memchr::memmem::find(html, ATTRIBUTE)? + ATTRIBUTE.len();
+    let len = memchr::memchr(b'"', &html[start..])?;
     let nonce = &html[start..start + len];
     let plausible = nonce.len() >= 16
-        && nonce.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_+/=".contains(&b));
+        && nonce.iter().all(|b| b.is_ascii_alphanumeric() || b"-_+/=".contains(b));
     plausible.then_some(nonce)
+}
+
+/// `html` with every `old` replaced by `new`.
+fn replace_all(html: &[u8], old: &[u8], new: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(html.len() + 256);
+    let mut rest = 0;
+    for at in memchr::memmem::find_iter(html, old) {
+        out.extend_from_slice(&html[rest..at]);
+        out.extend_from_slice(new);
+        rest = at + old.len();
+    }
+    out.extend_from_slice(&html[rest..]);
+    out.into()
 }
 
 fn new_nonce() -> Result<String, getrandom::Error> {
@@ -118,11 +132,23 @@ mod tests {
     #[test]
     fn the_rendered_nonce_is_found_and_only_a_plausible_one() {
         let page =
-            r#"<link crossorigin="aB3_-x9QzK2mN8pL0vW4rT"><script nonce="aB3_-x9QzK2mN8pL0vW4rT">"#;
-        assert_eq!(rendered_nonce(page), Some("aB3_-x9QzK2mN8pL0vW4rT"));
-        assert_eq!(rendered_nonce("<p>no scripts</p>"), None);
-        assert_eq!(rendered_nonce(r#"<script nonce="">"#), None);
-        assert_eq!(rendered_nonce(r#"<script nonce="<b>short</b>">"#), None);
+            br#"<link crossorigin="aB3_-x9QzK2mN8pL0vW4rT"><script nonce="aB3_-x9QzK2mN8pL0vW4rT">"#;
+        assert_eq!(rendered_nonce(page), Some(&b"aB3_-x9QzK2mN8pL0vW4rT"[..]));
+        assert_eq!(rendered_nonce(b"<p>no scripts</p>"), None);
+        assert_eq!(rendered_nonce(br#"<script nonce="">"#), None);
+        assert_eq!(rendered_nonce(br#"<script nonce="<b>short</b>">"#), None);
+        assert_eq!(rendered_nonce(br#"<script nonce="aB3_-x9QzK2mN8pL0vW4rT"#), None, "unclosed");
+    }
+
+    #[test]
+    fn every_occurrence_is_replaced_and_nothing_else_moves() {
+        let page = "<s nonce=\"OLD\">한국어 OLD</s><s nonce=\"OLD\"></s>OL".as_bytes();
+        let replaced = replace_all(page, b"OLD", b"fresh-nonce");
+        assert_eq!(
+            std::str::from_utf8(&replaced).unwrap(),
+            "<s nonce=\"fresh-nonce\">한국어 fresh-nonce</s><s nonce=\"fresh-nonce\"></s>OL"
+        );
+        assert_eq!(replace_all(b"", b"OLD", b"x"), Bytes::new());
     }
 
     #[test]

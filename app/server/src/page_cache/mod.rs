@@ -258,17 +258,13 @@ async fn whole_page(state: &AppState, course: &Arc<Course>, req: Request, next: 
         }
     };
     // A request part's place is in the page: what fills it is this response's only.
-    let per_request = memchr_contains(&body, br#"class="request-part""#);
+    let per_request = memchr::memmem::find(&body, br#"class="request-part""#).is_some();
     if !per_request {
         let whole =
             Whole { course: course.clone(), headers: parts.headers.clone(), body: body.clone() };
         state.pages.keep(key, Kept::Whole(Arc::new(whole)));
     }
     Response::from_parts(parts, Body::from(body))
-}
-
-fn memchr_contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 async fn lesson_page(
