@@ -37,6 +37,8 @@ pub(crate) struct Caches {
     learners: ReadCache<String, Arc<LearnerReads>>,
     /// Each place's comments version: only the server writes comments.
     places: ReadCache<String, i64>,
+    /// The threads each account follows, with their places.
+    follows: ReadCache<i64, Arc<Vec<(String, i64)>>>,
 }
 
 impl std::fmt::Debug for Caches {
@@ -55,6 +57,7 @@ impl Caches {
             accounts: ReadCache::new(accounts, MAX_ENTRIES),
             learners: ReadCache::new(learners, MAX_ENTRIES),
             places: ReadCache::new(learners, MAX_ENTRIES),
+            follows: ReadCache::new(learners, MAX_ENTRIES),
         }
     }
 }
@@ -76,6 +79,15 @@ impl Store {
     /// After a write of a place's comments has committed.
     pub(crate) fn wrote_place(&self, place: &str) {
         self.caches.places.forget(&place.to_string());
+    }
+
+    /// After a write of who follows what has committed: `account`'s follows, or, where comments
+    /// were deleted (whose ids SQLite may give again), everyone's.
+    pub(crate) fn wrote_follows(&self, account: Option<i64>) {
+        match account {
+            Some(account) => self.caches.follows.forget(&account),
+            None => self.caches.follows.forget_all(),
+        }
     }
 
     /// After a write of an account has committed; `None`: of accounts not known by id.
@@ -113,6 +125,21 @@ impl Cached<'_> {
         let version = self.0.comments_version(place).await?;
         cache.put(key, version, ticket);
         Ok(version)
+    }
+
+    /// As [`Store::followed_at`].
+    pub async fn followed_at(&self, account: i64, place: &str) -> Result<Vec<i64>, StoreError> {
+        let cache = &self.0.caches.follows;
+        let follows = match cache.get(&account) {
+            Some(follows) => follows,
+            None => {
+                let ticket = cache.ticket();
+                let follows = Arc::new(self.0.follows(account).await?);
+                cache.put(account, follows.clone(), ticket);
+                follows
+            }
+        };
+        Ok(follows.iter().filter(|(p, _)| p == place).map(|(_, thread)| *thread).collect())
     }
 
     /// The learner's events and quiz answers.

@@ -144,6 +144,7 @@ impl Store {
         touch(&mut tx, new.place).await?;
         tx.commit().await?;
         self.wrote_place(new.place);
+        self.wrote_follows(Some(new.account));
         Ok(Ok(id))
     }
 
@@ -205,6 +206,9 @@ impl Store {
         touch(&mut tx, &own.place).await?;
         tx.commit().await?;
         self.wrote_place(&own.place);
+        if replies == 0 {
+            self.wrote_follows(None);
+        }
         Ok(Ok(()))
     }
 
@@ -263,6 +267,9 @@ impl Store {
         touch(&mut tx, &place).await?;
         tx.commit().await?;
         self.wrote_place(&place);
+        if matches!(action, Moderation::Delete) {
+            self.wrote_follows(None);
+        }
         Ok(done > 0)
     }
 
@@ -305,7 +312,25 @@ impl Store {
             set_follow(&mut tx, account, thread, on).await?;
         }
         tx.commit().await?;
+        self.wrote_follows(Some(account));
         Ok(exists)
+    }
+
+    /// Every thread `account` follows, with its place.
+    pub(crate) async fn follows(&self, account: i64) -> Result<Vec<(String, i64)>, StoreError> {
+        #[derive(sqlx::FromRow)]
+        struct Followed {
+            place: String,
+            thread_id: i64,
+        }
+        let rows = sqlx::query_as::<_, Followed>(
+            "SELECT c.place, f.thread_id FROM follows f JOIN comments c ON c.id = f.thread_id \
+             WHERE f.account_id = $1 ORDER BY f.thread_id",
+        )
+        .bind(account)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|r| (r.place, r.thread_id)).collect())
     }
 
     /// The threads at `place` that `account` follows.

@@ -118,7 +118,12 @@ async fn threads_replies_and_their_order(store: &Store) {
     let restored =
         store.comments_at(LESSON).await.unwrap().into_iter().find(|c| c.id == second).unwrap();
     assert_eq!(restored.hidden_ms, None);
+    assert!(store.cached().followed_at(ada, LESSON).await.unwrap().contains(&second));
     assert!(store.moderate(second, Moderation::Delete, 9_800).await.unwrap());
+    assert!(
+        !store.cached().followed_at(ada, LESSON).await.unwrap().contains(&second),
+        "a deleted thread is followed by nobody"
+    );
     let left: Vec<i64> = store.comments_at(LESSON).await.unwrap().iter().map(|c| c.id).collect();
     assert!(!left.contains(&second) && !left.contains(&answer), "with its replies: {left:?}");
     assert!(!store.moderate(second, Moderation::Delete, 9_900).await.unwrap());
@@ -180,9 +185,12 @@ async fn notifications_follows_and_holds(store: &Store) {
     }
     assert_eq!(store.unread_notifications(bo).await.unwrap(), 0, "not of one's own reply");
     assert_eq!(store.followed_at(bo, LESSON).await.unwrap(), [thread], "replying follows");
+    assert_eq!(store.cached().followed_at(cy, LESSON).await.unwrap(), [thread]);
+    assert!(store.cached().followed_at(cy, "lesson:elsewhere").await.unwrap().is_empty());
 
-    // Cy stops following; Ada's reply reaches Bo only.
+    // Cy stops following (kept reads see it at once); Ada's reply reaches Bo only.
     assert!(store.follow(cy, thread, false).await.unwrap());
+    assert!(store.cached().followed_at(cy, LESSON).await.unwrap().is_empty());
     post(store, &comment(ada, "thanks", Some(thread)), 3_000).await.unwrap();
     assert_eq!(store.unread_notifications(bo).await.unwrap(), 1);
     assert_eq!(store.unread_notifications(cy).await.unwrap(), 1);

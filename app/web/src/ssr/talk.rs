@@ -7,6 +7,7 @@
 //! through `lockstep_comments::render` (pulldown-cmark, then ammonia's allow-list).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use lockstep_i18n::talk::TalkWords;
@@ -41,20 +42,30 @@ impl RequestPart for CommentsPart {
 #[derive(Clone, Copy)]
 struct Reader {
     account: Option<i64>,
+    /// Writes, replies and follows. Only the kept rendering for every signed-in learner is
+    /// signed in without an account: its own comments' actions are holes (see [`Kept`]).
+    signed_in: bool,
     instructor: bool,
 }
 
 impl Reader {
     fn of(requester: &Requester) -> Reader {
-        Reader { account: requester.account().map(|a| a.id), instructor: requester.is_instructor() }
+        let account = requester.account().map(|a| a.id);
+        Reader { account, signed_in: account.is_some(), instructor: requester.is_instructor() }
     }
+
+    /// Any signed-in learner, as far as what every reader sees goes.
+    const ANY_LEARNER: Reader = Reader { account: None, signed_in: true, instructor: false };
+    const VISITOR: Reader = Reader { account: None, signed_in: false, instructor: false };
 
     /// Hidden and held comments are their author's and the instructors' only.
     fn sees(&self, c: &Comment) -> bool {
-        (c.hidden_ms.is_none() && c.held_ms.is_none())
-            || self.instructor
-            || self.account == Some(c.account_id)
+        seen_by_all(c) || self.instructor || self.account == Some(c.account_id)
     }
+}
+
+fn seen_by_all(c: &Comment) -> bool {
+    c.hidden_ms.is_none() && c.held_ms.is_none()
 }
 
 /// A thread as shown: its first comment and the replies this reader sees.
@@ -100,6 +111,8 @@ struct Shown {
     /// The page's sections, (id, title), for the section choice and links.
     sections: Vec<(String, String)>,
     draft: Option<CommentDraft>,
+    /// Rendering [`Kept::signed_in`]: each reader's own bits are holes.
+    holes: bool,
 }
 
 pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
@@ -110,24 +123,28 @@ pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
     // from the database on PostgreSQL), so a comment written on any app machine shows at once.
     let version = store.cached().comments_version(&key).await?;
     let now = now_ms();
-    // Everyone without an account reads the same comments: kept by what they show.
-    let same_for_all = reader.account.is_none();
     let kept_as = (key.clone(), r.lang, version, now / KEPT_FOR_MS);
-    if same_for_all {
-        if let Some(html) = kept_for_visitors().get(&kept_as) {
-            return Ok(html.clone());
+    let kept = match kept_places().get(&kept_as) {
+        Some(kept) => kept,
+        None => {
+            let comments = store.comments_at(&key).await?;
+            let levels = levels(r.rules, &comments).await?;
+            let sections = sections(r.rules, r.place, r.lang);
+            let kept =
+                Arc::new(Kept::render(comments, r.place, r.lang, version, now, levels, sections));
+            kept_places().put(kept_as, kept.clone());
+            kept
         }
+    };
+    let Some(account) = reader.account else { return Ok(kept.visitors.clone()) };
+    let draft = flash::take_comment_draft(r.session, &key).await?;
+    let followed = store.cached().followed_at(account, &key).await?;
+    let own_rendering = reader.instructor
+        || draft.is_some()
+        || kept.comments.iter().any(|c| c.account_id == account && !seen_by_all(c));
+    if !own_rendering {
+        return Ok(kept.fill(account, &followed, r.lang, now));
     }
-    let threads = threads_for(store.comments_at(&key).await?, &reader);
-    let followed = match reader.account {
-        Some(account) => store.followed_at(account, &key).await?,
-        None => Vec::new(),
-    };
-    let levels = levels(r.rules, &threads).await?;
-    let draft = match reader.account {
-        Some(_) => flash::take_comment_draft(r.session, &key).await?,
-        None => None,
-    };
     let shown = Shown {
         place: r.place.clone(),
         lang: r.lang,
@@ -135,48 +152,162 @@ pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
         version,
         now_ms: now,
         followed,
-        levels,
-        sections: sections(r.rules, r.place, r.lang),
+        levels: kept.levels.clone(),
+        sections: kept.sections.clone(),
         draft,
+        holes: false,
     };
-    let owner = Owner::new();
-    let html = owner.with(|| view! { <Comments threads shown/> }.to_html());
-    if same_for_all {
-        kept_for_visitors().put(kept_as, html.clone());
-    }
-    Ok(html)
+    Ok(render(threads_for(kept.comments.clone(), &reader), shown))
 }
 
-/// How long visitors' comments are kept at one version: what changes without a new version
-/// (how long ago each was written, an author's level or name) is at most this old. A minute is
-/// the finest step "3 minutes ago" takes.
+fn render(threads: Vec<Thread>, shown: Shown) -> String {
+    Owner::new().with(|| view! { <Comments threads shown/> }.to_html())
+}
+
+/// How long the comments at one version are kept: what changes without a new version (how
+/// long ago each was written, an author's level or name) is at most this old. A minute is the
+/// finest step "3 minutes ago" takes.
 const KEPT_FOR_MS: i64 = 60_000;
 
 type KeptAs = (String, Lang, i64, i64);
 
-/// The comments visitors read, by place, language, version and minute: rendering 50 comments
-/// costs far more than serving the lesson they are under, which is kept per course version.
-struct KeptForVisitors(std::sync::Mutex<HashMap<KeptAs, String>>);
+/// The comments at one place, in one language, at one version and minute, rendered once for
+/// everyone who sees what every reader sees: rendering 50 comments costs far more than serving
+/// the lesson they are under, which is kept per course version. Visitors get [`Kept::visitors`]
+/// whole. A signed-in learner gets [`Kept::signed_in`] with their own bits filled in (which
+/// threads they follow, edit and delete on their comments): the same bytes a rendering for
+/// them gives (a test holds the two together). An instructor, a learner with a comment only
+/// they see (hidden or held) or with a refused text to show again gets a rendering of their
+/// own, from the comments kept here.
+struct Kept {
+    comments: Vec<Comment>,
+    levels: HashMap<String, u32>,
+    sections: Vec<(String, String)>,
+    visitors: String,
+    signed_in: Vec<Piece>,
+}
 
-impl KeptForVisitors {
-    fn get(&self, kept_as: &KeptAs) -> Option<String> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).get(kept_as).cloned()
+enum Piece {
+    Html(String),
+    /// A thread's follow button, both ways round.
+    Follow {
+        root: i64,
+        follow: String,
+        unfollow: String,
+    },
+    /// Where a comment's author finds its edit and delete.
+    Own(Box<Comment>),
+}
+
+/// Where a hole is in [`Kept::signed_in`]'s rendering. No comment can contain it: a comment's
+/// text passes ammonia, which allows no `template` element, and every other value is escaped.
+fn hole(kind: &str, id: i64) -> String {
+    format!("{HOLE}{kind}-{id}{HOLE_END}")
+}
+
+const HOLE: &str = "<template data-hole=\"";
+const HOLE_END: &str = "\"></template>";
+
+impl Kept {
+    fn render(
+        comments: Vec<Comment>,
+        place: &Place,
+        lang: Lang,
+        version: i64,
+        now_ms: i64,
+        levels: HashMap<String, u32>,
+        sections: Vec<(String, String)>,
+    ) -> Kept {
+        let shown = |reader: Reader| Shown {
+            place: place.clone(),
+            lang,
+            reader,
+            version,
+            now_ms,
+            followed: Vec::new(),
+            levels: levels.clone(),
+            sections: sections.clone(),
+            draft: None,
+            holes: reader.signed_in,
+        };
+        let threads = |reader: &Reader| threads_for(comments.clone(), reader);
+        let visitors = render(threads(&Reader::VISITOR), shown(Reader::VISITOR));
+        let learner = threads(&Reader::ANY_LEARNER);
+        let mut holes: HashMap<String, Piece> = HashMap::new();
+        let w = lockstep_i18n::talk(lang);
+        for t in &learner {
+            let root = t.root.id;
+            let html =
+                |following| Owner::new().with(|| follow_form(root, following, lang, w).to_html());
+            let (follow, unfollow) = (html(false), html(true));
+            holes.insert(hole("follow", root), Piece::Follow { root, follow, unfollow });
+            for c in std::iter::once(&t.root).chain(&t.replies) {
+                holes.insert(hole("own", c.id), Piece::Own(Box::new(c.clone())));
+            }
+        }
+        let html = render(learner, shown(Reader::ANY_LEARNER));
+        let mut signed_in = Vec::new();
+        let mut rest = html.as_str();
+        while let Some(at) = rest.find(HOLE) {
+            let len = rest[at..].find(HOLE_END).map_or(rest.len() - at, |end| end + HOLE_END.len());
+            let Some(piece) = holes.remove(&rest[at..at + len]) else {
+                // Not a hole of ours (it cannot be one of a comment's): kept as text.
+                signed_in.push(Piece::Html(rest[..at + len].to_string()));
+                rest = &rest[at + len..];
+                continue;
+            };
+            signed_in.push(Piece::Html(rest[..at].to_string()));
+            signed_in.push(piece);
+            rest = &rest[at + len..];
+        }
+        signed_in.push(Piece::Html(rest.to_string()));
+        Kept { comments, levels, sections, visitors, signed_in }
     }
 
-    fn put(&self, kept_as: KeptAs, html: String) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        // Older versions and minutes are never asked for again.
-        kept.retain(|(place, lang, ..), _| (place, lang) != (&kept_as.0, &kept_as.1));
-        if kept.len() >= 1_024 {
-            kept.clear();
+    /// The signed-in rendering with `account`'s own bits.
+    fn fill(&self, account: i64, followed: &[i64], lang: Lang, now_ms: i64) -> String {
+        let w = lockstep_i18n::talk(lang);
+        let mut html = String::with_capacity(self.visitors.len() * 2);
+        for piece in &self.signed_in {
+            match piece {
+                Piece::Html(s) => html.push_str(s),
+                Piece::Follow { root, follow, unfollow } => {
+                    html.push_str(if followed.contains(root) { unfollow } else { follow })
+                }
+                Piece::Own(c) if c.account_id == account => {
+                    let actions = own_actions(c, lang, now_ms, None, w);
+                    html.push_str(&Owner::new().with(|| actions.to_html()));
+                }
+                // Where a rendering for this reader has `None`, Leptos writes a marker.
+                Piece::Own(_) => html.push_str("<!>"),
+            }
         }
-        kept.insert(kept_as, html);
+        html
     }
 }
 
-fn kept_for_visitors() -> &'static KeptForVisitors {
-    static KEPT: std::sync::OnceLock<KeptForVisitors> = std::sync::OnceLock::new();
-    KEPT.get_or_init(|| KeptForVisitors(Default::default()))
+/// The comments kept, a few versions and minutes of each place at most.
+struct KeptPlaces(std::sync::Mutex<HashMap<KeptAs, Arc<Kept>>>);
+
+impl KeptPlaces {
+    fn get(&self, kept_as: &KeptAs) -> Option<Arc<Kept>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).get(kept_as).cloned()
+    }
+
+    fn put(&self, kept_as: KeptAs, kept: Arc<Kept>) {
+        let mut places = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // Older versions and minutes are never asked for again.
+        places.retain(|(place, lang, ..), _| (place, lang) != (&kept_as.0, &kept_as.1));
+        if places.len() >= 1_024 {
+            places.clear();
+        }
+        places.insert(kept_as, kept);
+    }
+}
+
+fn kept_places() -> &'static KeptPlaces {
+    static KEPT: std::sync::OnceLock<KeptPlaces> = std::sync::OnceLock::new();
+    KEPT.get_or_init(|| KeptPlaces(Default::default()))
 }
 
 pub fn now_ms() -> i64 {
@@ -249,15 +380,11 @@ pub fn title_of(rules: &Rules, place: &str, lang: Lang) -> String {
 }
 
 /// Each author's level, from their events (kept reads: a level shown a little late is fine).
-async fn levels(rules: &Rules, threads: &[Thread]) -> Result<HashMap<String, u32>, RulesError> {
+async fn levels(rules: &Rules, comments: &[Comment]) -> Result<HashMap<String, u32>, RulesError> {
     let facts = lockstep_rules::progress::facts(&rules.course.current());
     // Collected first: a borrowing iterator held across the awaits would make the future
     // harder for the compiler to prove `Send`.
-    let mut learners: Vec<String> = Vec::new();
-    for t in threads {
-        learners.push(t.root.learner_id.clone());
-        learners.extend(t.replies.iter().map(|c| c.learner_id.clone()));
-    }
+    let mut learners: Vec<String> = comments.iter().map(|c| c.learner_id.clone()).collect();
     learners.sort();
     learners.dedup();
     let mut levels = HashMap::new();
@@ -314,7 +441,7 @@ fn Comments(threads: Vec<Thread>, shown: Shown) -> impl IntoView {
 
 fn new_thread_form(shown: &Shown, w: &'static TalkWords) -> AnyView {
     let lang = shown.lang;
-    if shown.reader.account.is_none() {
+    if !shown.reader.signed_in {
         return view! {
             <p class="comments-sign-in">
                 {w.sign_in_to_write}
@@ -358,9 +485,9 @@ fn thread(t: &Thread, shown: &Shown, w: &'static TalkWords) -> AnyView {
     });
     let lang = shown.lang;
     let locked = root.locked_ms.is_some();
-    let reply_form = match shown.reader.account {
+    let reply_form = match shown.reader.signed_in {
         _ if locked => view! { <p class="thread-locked">{w.locked}</p> }.into_any(),
-        Some(_) if root.deleted_ms.is_none() && root.hidden_ms.is_none() => {
+        true if root.deleted_ms.is_none() && root.hidden_ms.is_none() => {
             let draft = shown.draft.as_ref().filter(|d| d.parent == Some(root.id));
             let body = draft.map(|d| d.body.clone()).unwrap_or_default();
             view! {
@@ -379,22 +506,13 @@ fn thread(t: &Thread, shown: &Shown, w: &'static TalkWords) -> AnyView {
         }
         _ => ().into_any(),
     };
-    let follow = match shown.reader.account {
-        None => view! {
+    let follow = match shown.reader.signed_in {
+        false => view! {
             <a class="follow" href=lang.path(routes::ACCOUNT_SIGN_IN)>{w.follow_signed_out}</a>
         }
         .into_any(),
-        Some(_) => {
-            let following = shown.followed.contains(&root.id);
-            let (action, label) =
-                if following { ("unfollow", w.unfollow) } else { ("follow", w.follow) };
-            view! {
-                <form class="follow" method="post" action=lang.path(&routes::comment_action(root.id, action))>
-                    <button type="submit" class="link-button">{label}</button>
-                </form>
-            }
-            .into_any()
-        }
+        true if shown.holes => hole_view("follow", root.id),
+        true => follow_form(root.id, shown.followed.contains(&root.id), lang, w).into_any(),
     };
     view! {
         <li class="thread" class:locked=locked>
@@ -404,6 +522,20 @@ fn thread(t: &Thread, shown: &Shown, w: &'static TalkWords) -> AnyView {
         </li>
     }
     .into_any()
+}
+
+fn follow_form(root: i64, following: bool, lang: Lang, w: &'static TalkWords) -> impl IntoView {
+    let (action, label) = if following { ("unfollow", w.unfollow) } else { ("follow", w.follow) };
+    view! {
+        <form class="follow" method="post" action=lang.path(&routes::comment_action(root, action))>
+            <button type="submit" class="link-button">{label}</button>
+        </form>
+    }
+}
+
+/// A hole in [`Kept::signed_in`]: the same text as [`hole`].
+fn hole_view(kind: &'static str, id: i64) -> AnyView {
+    view! { <template data-hole=format!("{kind}-{id}")></template> }.into_any()
 }
 
 fn comment(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
@@ -436,8 +568,12 @@ fn comment(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
     };
     let note = note.map(|n| view! { <p class="comment-note">{n}</p> });
     let body = lockstep_comments::render_kept(&c.body).to_string();
-    let mine = shown.reader.account == Some(c.account_id);
-    let own = mine.then(|| own_actions(c, shown, w));
+    let own = if shown.holes {
+        Some(hole_view("own", c.id))
+    } else {
+        let mine = shown.reader.account == Some(c.account_id);
+        mine.then(|| own_actions(c, lang, shown.now_ms, shown.draft.as_ref(), w))
+    };
     let moderation = shown.reader.instructor.then(|| moderation(c, shown, w));
     view! {
         <article class="comment" id=anchor class:hidden=c.hidden_ms.is_some() class:held=c.held_ms.is_some()>
@@ -459,11 +595,16 @@ fn comment(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
 }
 
 /// The author's edit (within the window) and delete.
-fn own_actions(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
-    let lang = shown.lang;
-    let editable = shown.now_ms - c.created_ms <= EDIT_WINDOW_MS;
+fn own_actions(
+    c: &Comment,
+    lang: Lang,
+    now_ms: i64,
+    draft: Option<&CommentDraft>,
+    w: &'static TalkWords,
+) -> AnyView {
+    let editable = now_ms - c.created_ms <= EDIT_WINDOW_MS;
     let edit = editable.then(|| {
-        let draft = shown.draft.as_ref().filter(|d| d.edit == Some(c.id));
+        let draft = draft.filter(|d| d.edit == Some(c.id));
         let body = draft.map_or_else(|| c.body.clone(), |d| d.body.clone());
         view! {
             <details class="edit" open=draft.is_some()>
@@ -561,10 +702,65 @@ mod tests {
                 .map(|t| std::iter::once(&t.root).chain(&t.replies).map(|c| c.id).collect())
                 .collect()
         };
-        let anyone = Reader { account: None, instructor: false };
+        let anyone = Reader::VISITOR;
         assert_eq!(ids(anyone), [vec![2]], "a hidden thread goes whole; a bare deletion goes");
-        assert_eq!(ids(Reader { account: Some(3), ..anyone }), [vec![2, 3]]);
+        assert_eq!(ids(Reader { account: Some(3), signed_in: true, ..anyone }), [vec![2, 3]]);
         assert_eq!(ids(Reader { account: Some(1), ..anyone }), [vec![1, 5], vec![2]]);
-        assert_eq!(ids(Reader { account: Some(9), instructor: true }), [vec![1, 5], vec![2, 3]]);
+        assert_eq!(
+            ids(Reader { account: Some(9), signed_in: true, instructor: true }),
+            [vec![1, 5], vec![2, 3]]
+        );
+    }
+
+    #[test]
+    fn the_kept_rendering_filled_for_a_learner_is_their_own_rendering() {
+        let now = 10 * 60 * 1000;
+        let mut all = vec![
+            Comment { created_ms: now - 60_000, ..c(1, None, 1) },
+            Comment { edited_ms: Some(now), ..c(5, Some(1), 2) },
+            Comment {
+                body: "<template data-hole=\"own-2\"></template> `x` [a](https://e.org)".into(),
+                section: Some("s1".into()),
+                ..c(2, None, 2)
+            },
+            Comment { deleted_ms: Some(1), ..c(6, None, 3) },
+            c(7, Some(6), 1),
+            Comment { locked_ms: Some(1), author_role: "instructor".into(), ..c(8, None, 4) },
+            Comment { hidden_ms: Some(1), ..c(9, Some(8), 5) },
+        ];
+        all[0].display_name = Some("Ada <b>".into());
+        let place = Place::Lesson("x".into());
+        let sections = vec![("s1".to_string(), "One".to_string())];
+        let levels: HashMap<String, u32> = [("l1".to_string(), 3)].into();
+        for lang in Lang::ALL {
+            let kept =
+                Kept::render(all.clone(), &place, lang, 7, now, levels.clone(), sections.clone());
+            let own = |reader: Reader, followed: Vec<i64>| {
+                let shown = Shown {
+                    place: place.clone(),
+                    lang,
+                    reader,
+                    version: 7,
+                    now_ms: now,
+                    followed,
+                    levels: levels.clone(),
+                    sections: sections.clone(),
+                    draft: None,
+                    holes: false,
+                };
+                render(threads_for(all.clone(), &reader), shown)
+            };
+            assert_eq!(kept.visitors, own(Reader::VISITOR, vec![]));
+            for (account, followed) in [(1, vec![1, 6]), (2, vec![]), (4, vec![8]), (42, vec![2])] {
+                let reader = Reader { account: Some(account), signed_in: true, instructor: false };
+                let filled = kept.fill(account, &followed, lang, now);
+                assert_eq!(filled, own(reader, followed), "learner {account}, {lang:?}");
+                assert!(!filled.contains(HOLE), "{filled}");
+            }
+            let first = kept.fill(1, &[], lang, now);
+            assert!(first.contains(&routes::comment_action(1, "edit")), "{first}");
+            assert!(!first.contains(&routes::comment_action(2, "edit")), "{first}");
+            assert!(first.contains("&lt;template data-hole"), "a comment's text stays text");
+        }
     }
 }
