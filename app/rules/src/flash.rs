@@ -16,6 +16,8 @@ pub const FORM_EMAIL: &str = "form_email";
 pub const DRAFT: &str = "draft";
 /// A refused comment's text, so the form it came from gives it back ([`CommentDraft`]).
 pub const COMMENT_DRAFT: &str = "comment_draft";
+/// A refused report's text, so the form it came from gives it back ([`ReportDraft`]).
+pub const REPORT_DRAFT: &str = "report_draft";
 /// A terminal token just made, for the account page to show once.
 pub const NEW_TOKEN: &str = "new_token";
 
@@ -69,9 +71,42 @@ pub async fn take_comment_draft(
     session: Option<&Session>,
     place: &str,
 ) -> Result<Option<CommentDraft>, RulesError> {
+    take_at(session, COMMENT_DRAFT, place, |d: &CommentDraft| &d.place).await
+}
+
+/// What a refused report on a lesson or exercise page was: where, about what, and its text.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ReportDraft {
+    /// The place's key, so the draft comes back only there.
+    pub place: String,
+    pub section: Option<String>,
+    /// A quiz question, `QUIZ.QUESTION`.
+    pub question: Option<String>,
+    pub body: String,
+}
+
+pub async fn leave_report_draft(session: &Session, draft: &ReportDraft) -> Result<(), RulesError> {
+    Ok(session.insert(REPORT_DRAFT, draft).await?)
+}
+
+/// Takes the refused report left for `place`, if any; one left for another place stays.
+pub async fn take_report_draft(
+    session: Option<&Session>,
+    place: &str,
+) -> Result<Option<ReportDraft>, RulesError> {
+    take_at(session, REPORT_DRAFT, place, |d: &ReportDraft| &d.place).await
+}
+
+/// Takes what is under `key` when it was left for `place`. Looks before removing, as [`take`].
+async fn take_at<T: serde::de::DeserializeOwned>(
+    session: Option<&Session>,
+    key: &str,
+    place: &str,
+    place_of: impl Fn(&T) -> &String,
+) -> Result<Option<T>, RulesError> {
     let Some(session) = session else { return Ok(None) };
-    match session.get::<CommentDraft>(COMMENT_DRAFT).await? {
-        Some(draft) if draft.place == place => Ok(session.remove(COMMENT_DRAFT).await?),
+    match session.get::<T>(key).await? {
+        Some(draft) if place_of(&draft) == place => Ok(session.remove(key).await?),
         _ => Ok(None),
     }
 }

@@ -295,11 +295,21 @@ pub async fn report(
         Some(id) => format!("{}#report", lang.path(&routes::submission(id))),
         None => format!("{}#report", lang.path(&place.page())),
     };
+    // A refused report from a lesson or exercise page comes back in its form there; a
+    // verdict's form is folded under the verdict, which is no place to find it again.
+    let keep = |body: &str| {
+        submission.is_none().then(|| flash::ReportDraft {
+            place: place.key(),
+            section: section.clone(),
+            question: question.clone(),
+            body: body.to_string(),
+        })
+    };
     let body = match lockstep_comments::check(&form.body) {
         Ok(body) if body.chars().count() <= lockstep_web::model::MAX_REPORT_CHARS => body,
-        Ok(_) => {
-            leave(&session, (w.too_long)(lockstep_web::model::MAX_REPORT_CHARS)).await?;
-            return Ok(crate::see_other(&back, None));
+        Ok(body) => {
+            let why = (w.too_long)(lockstep_web::model::MAX_REPORT_CHARS);
+            return refused_report(&session, why, keep(&body), &back).await;
         }
         Err(_) => {
             leave(&session, w.empty.to_string()).await?;
@@ -341,10 +351,26 @@ pub async fn report(
     let notice = match store.file_report(&new, &limits, now).await.map_err(failed)? {
         Ok(_) if account.is_some() => w.thanks_signed_in.to_string(),
         Ok(_) => w.thanks.to_string(),
-        Err(refused) => (w.too_many)(refused.minutes_left(now / 1000)),
+        Err(refused) => {
+            let why = (w.too_many)(refused.minutes_left(now / 1000));
+            return refused_report(&session, why, keep(&body), &back).await;
+        }
     };
     leave(&session, notice).await?;
     Ok(crate::see_other(&back, None))
+}
+
+async fn refused_report(
+    session: &Session,
+    why: String,
+    draft: Option<flash::ReportDraft>,
+    back: &str,
+) -> Result<Response, HttpError> {
+    if let Some(draft) = draft {
+        flash::leave_report_draft(session, &draft).await.map_err(failed)?;
+    }
+    leave(session, why).await?;
+    Ok(crate::see_other(back, None))
 }
 
 /// Whether `question` (`QUIZ.QUESTION`, both from 0) is a question of the lesson's quizzes.

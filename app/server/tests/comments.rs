@@ -309,6 +309,15 @@ async fn reports_and_settings(app: &App, store: &Store) {
         };
         assert!(page.body.contains(said), "report {i}");
     }
+    // The refused one is given back in its form, open, where it was about; once.
+    let page = visitor.get(app, "/lessons/distributed-sampler").await;
+    assert!(!page.body.contains("a typo in the example</textarea>"), "shown once");
+    let fields = report("set-epoch-do-not-skip-it", "9.9", "typed & lost?");
+    let page = visitor.submit(app, "/reports", &fields).await;
+    let form = &page.body[page.body.find(r#"id="report""#).expect("the report form")..];
+    assert!(form.contains(">typed &amp; lost?</textarea>"), "{form}");
+    assert!(form.contains(r#"<option value="set-epoch-do-not-skip-it" selected"#), "{form}");
+    assert!(form.contains(r#"<details data-role="report" open"#), "{form}");
     let mut gil = signed_up(app, "gil@example.org").await;
     let fields = report("no-such-heading", "0.1", "Question 2's answer is wrong");
     let page = gil.submit(app, "/ko/reports", &fields).await;

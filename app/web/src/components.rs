@@ -65,10 +65,16 @@ pub fn SectionChoice(
     /// `data-role`, by which the browser fills it in.
     role: &'static str,
     #[prop(optional)] class: Option<&'static str>,
+    /// The section chosen when the form was refused.
+    #[prop(optional_no_strip)]
+    chosen: Option<String>,
 ) -> impl IntoView {
     let options = sections
         .into_iter()
-        .map(|(id, title)| view! { <option value=id>{title}</option> })
+        .map(|(id, title)| {
+            let selected = chosen.as_ref() == Some(&id);
+            view! { <option value=id selected=selected>{title}</option> }
+        })
         .collect_view();
     view! {
         <label class=class>{label} " "
@@ -92,13 +98,26 @@ pub fn ReportForm(
     /// Starts open (a verdict's page shows it folded under its own link).
     #[prop(optional)]
     open: bool,
+    /// A report the server refused, given back as it was sent.
+    #[prop(optional_no_strip)]
+    refused: Option<crate::model::RefusedReport>,
 ) -> impl IntoView {
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).report;
     let summary = if submission.is_some() { w.verdict } else { w.link };
+    let refused = refused.unwrap_or_default();
+    let open = open || !refused.body.is_empty();
+    let chosen = refused.section.clone();
     let sections = (!sections.is_empty()).then(|| {
-        view! { <SectionChoice sections label=w.section whole_page=w.whole_page role="report-section"/> }
+        view! { <SectionChoice sections label=w.section whole_page=w.whole_page role="report-section" chosen/> }
     });
+    // Worded as the browser words it when a question's link fills the form in.
+    let question_label = refused
+        .question
+        .as_deref()
+        .and_then(|q| q.split_once('.'))
+        .and_then(|(quiz, n)| Some((w.question)(quiz.parse().ok()?, n.parse().ok()?)));
+    let no_question = question_label.is_none();
     view! {
         <div class="report" id="report">
             <p class="muted">{w.lead}</p>
@@ -107,10 +126,10 @@ pub fn ReportForm(
                 <form method="post" action=lang.path(lockstep_routes::REPORTS) data-form="report">
                     <input type="hidden" name="place" value=place/>
                     <input type="hidden" name="submission" value=submission.map(|s| s.to_string()).unwrap_or_default()/>
-                    <input type="hidden" name="question" value="" data-role="report-question"/>
-                    <p class="muted" data-role="report-question-label" hidden></p>
+                    <input type="hidden" name="question" value=refused.question.unwrap_or_default() data-role="report-question"/>
+                    <p class="muted" data-role="report-question-label" hidden=no_question>{question_label}</p>
                     {sections}
-                    <TextArea text=String::new() name="body" rows=3 required=true
+                    <TextArea text=refused.body name="body" rows=3 required=true
                               maxlength=crate::model::MAX_REPORT_CHARS label=w.what placeholder=w.what/>
                     <button type="submit" class="secondary">{w.send}</button>
                 </form>

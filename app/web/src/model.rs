@@ -360,6 +360,15 @@ pub const MAX_NAME_CHARS: usize = 40;
 /// The longest report a learner may send, in characters (the server checks it).
 pub const MAX_REPORT_CHARS: usize = 2_000;
 
+/// A report the server refused (over a limit, too long), for its form to give back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RefusedReport {
+    pub body: String,
+    pub section: Option<String>,
+    /// A quiz question, `QUIZ.QUESTION`.
+    pub question: Option<String>,
+}
+
 /// The instructor's view: every learner's progress, and how each quiz question fares.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InstructorView {

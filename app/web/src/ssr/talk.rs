@@ -18,6 +18,7 @@ use lockstep_store::Comment;
 
 use super::request_parts::{PartFuture, PartRequest, RequestPart};
 use crate::components::{ReportForm, SectionChoice, TextArea};
+use crate::model::RefusedReport;
 
 /// How long after posting its author may edit a comment.
 pub const EDIT_WINDOW_MS: i64 = 15 * 60 * 1000;
@@ -111,6 +112,8 @@ struct Shown {
     /// The page's sections, (id, title), for the section choice and links.
     sections: Vec<(String, String)>,
     draft: Option<CommentDraft>,
+    /// A refused report, for the report form to give back.
+    report: Option<RefusedReport>,
     /// Rendering [`Kept::signed_in`]: each reader's own bits are holes.
     holes: bool,
 }
@@ -136,15 +139,26 @@ pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
             kept
         }
     };
-    let Some(account) = reader.account else { return Ok(kept.visitors.clone()) };
-    let draft = flash::take_comment_draft(r.session, &key).await?;
-    let followed = store.cached().followed_at(account, &key).await?;
-    let own_rendering = reader.instructor
-        || draft.is_some()
-        || kept.comments.iter().any(|c| c.account_id == account && !seen_by_all(c));
-    if !own_rendering {
-        return Ok(kept.fill(account, &followed, r.lang, now));
-    }
+    // Visitors may report too, and a refused report comes back in its form.
+    let report = flash::take_report_draft(r.session, &key).await?.map(|d| RefusedReport {
+        body: d.body,
+        section: d.section,
+        question: d.question,
+    });
+    let (draft, followed) = match reader.account {
+        None if report.is_none() => return Ok(kept.visitors.clone()),
+        None => (None, Vec::new()),
+        Some(account) => {
+            let draft = flash::take_comment_draft(r.session, &key).await?;
+            let followed = store.cached().followed_at(account, &key).await?;
+            let hidden_or_held =
+                kept.comments.iter().any(|c| c.account_id == account && !seen_by_all(c));
+            if !(reader.instructor || draft.is_some() || report.is_some() || hidden_or_held) {
+                return Ok(kept.fill(account, &followed, r.lang, now));
+            }
+            (draft, followed)
+        }
+    };
     let shown = Shown {
         place: r.place.clone(),
         lang: r.lang,
@@ -155,6 +169,7 @@ pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
         levels: kept.levels.clone(),
         sections: kept.sections.clone(),
         draft,
+        report,
         holes: false,
     };
     Ok(render(threads_for(kept.comments.clone(), &reader), shown))
@@ -174,11 +189,11 @@ type KeptAs = (String, Lang, i64, i64);
 /// The comments at one place, in one language, at one version and minute, rendered once for
 /// everyone who sees what every reader sees: rendering 50 comments costs far more than serving
 /// the lesson they are under, which is kept per course version. Visitors get [`Kept::visitors`]
-/// whole. A signed-in learner gets [`Kept::signed_in`] with their own bits filled in (which
+/// whole (but one whose report was refused, who gets it back in its form). A signed-in learner gets [`Kept::signed_in`] with their own bits filled in (which
 /// threads they follow, edit and delete on their comments): the same bytes a rendering for
 /// them gives (a test holds the two together). An instructor, a learner with a comment only
-/// they see (hidden or held) or with a refused text to show again gets a rendering of their
-/// own, from the comments kept here.
+/// they see (hidden or held) or with a refused comment or report to show again gets a rendering
+/// of their own, from the comments kept here.
 struct Kept {
     comments: Vec<Comment>,
     levels: HashMap<String, u32>,
@@ -228,6 +243,7 @@ impl Kept {
             levels: levels.clone(),
             sections: sections.clone(),
             draft: None,
+            report: None,
             holes: reader.signed_in,
         };
         let threads = |reader: &Reader| threads_for(comments.clone(), reader);
@@ -427,7 +443,8 @@ fn Comments(threads: Vec<Thread>, shown: Shown) -> impl IntoView {
         let items = threads.iter().map(|t| thread(t, &shown, w)).collect_view();
         view! { <ol class="threads">{items}</ol> }.into_any()
     };
-    let report = view! { <ReportForm place=key.clone() sections=shown.sections.clone()/> };
+    let refused = shown.report.clone();
+    let report = view! { <ReportForm place=key.clone() sections=shown.sections.clone() refused/> };
     view! {
         <div class="comments" id="comments" data-role="comments" data-place=key
              data-version=shown.version.to_string() data-live=live lang=shown.lang.code()>
@@ -746,6 +763,7 @@ mod tests {
                     levels: levels.clone(),
                     sections: sections.clone(),
                     draft: None,
+                    report: None,
                     holes: false,
                 };
                 render(threads_for(all.clone(), &reader), shown)
