@@ -189,11 +189,11 @@ type KeptAs = (String, Lang, i64, i64);
 /// The comments at one place, in one language, at one version and minute, rendered once for
 /// everyone who sees what every reader sees: rendering 50 comments costs far more than serving
 /// the lesson they are under, which is kept per course version. Visitors get [`Kept::visitors`]
-/// whole (but one whose report was refused, who gets it back in its form). A signed-in learner gets [`Kept::signed_in`] with their own bits filled in (which
+/// whole. A signed-in learner gets [`Kept::signed_in`] with their own bits filled in (which
 /// threads they follow, edit and delete on their comments): the same bytes a rendering for
 /// them gives (a test holds the two together). An instructor, a learner with a comment only
-/// they see (hidden or held) or with a refused comment or report to show again gets a rendering
-/// of their own, from the comments kept here.
+/// they see (hidden or held), and anyone with a refused comment or report to be given back get
+/// a rendering of their own, from the comments kept here.
 struct Kept {
     comments: Vec<Comment>,
     levels: HashMap<String, u32>,
@@ -267,7 +267,7 @@ impl Kept {
         while let Some(at) = rest.find(HOLE) {
             let len = rest[at..].find(HOLE_END).map_or(rest.len() - at, |end| end + HOLE_END.len());
             let Some(piece) = holes.remove(&rest[at..at + len]) else {
-                // Not a hole of ours (it cannot be one of a comment's): kept as text.
+                // Not one of the holes listed (no comment's text can make one): left as it is.
                 signed_in.push(Piece::Html(rest[..at + len].to_string()));
                 rest = &rest[at + len..];
                 continue;
