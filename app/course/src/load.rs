@@ -62,6 +62,17 @@ impl Course {
         self.lessons.iter().enumerate().find(|(_, l)| l.slug() == slug)
     }
 
+    /// The sections of a lesson that is ready, as (anchor id, heading): what a comment or a
+    /// report may be about. None for a lesson that is missing or broken.
+    pub fn sections(&self, slug: &str) -> Vec<(String, String)> {
+        match self.find(slug) {
+            Some((_, LessonEntry::Ready(lesson))) => {
+                lesson.toc.iter().map(|e| (e.id.clone(), e.title.clone())).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// Every graded exercise of the lessons that are ready, with its lesson, in course order.
     pub fn exercises(&self) -> impl Iterator<Item = (&Lesson, &Exercise)> {
         self.lessons

@@ -538,13 +538,8 @@ fn sections_of(state: &AppState, place: &Place) -> Vec<String> {
     let loaded = state.context.course.loaded();
     Lang::ALL
         .into_iter()
-        .filter_map(|l| match loaded.edition(l).course.find(slug) {
-            Some((_, LessonEntry::Ready(lesson))) => {
-                Some(lesson.toc.iter().map(|e| e.id.clone()).collect::<Vec<_>>())
-            }
-            _ => None,
-        })
-        .flatten()
+        .flat_map(|l| loaded.edition(l).course.sections(slug))
+        .map(|(id, _)| id)
         .collect()
 }
 

@@ -218,14 +218,11 @@ pub fn reports(
             let mut href = page.clone();
             if let Some(section) = &r.section {
                 let heading = match lockstep_routes::Place::parse(&r.place) {
-                    Some(lockstep_routes::Place::Lesson(slug)) => {
-                        match edition.course.find(&slug) {
-                            Some((_, LessonEntry::Ready(l))) => {
-                                l.toc.iter().find(|e| &e.id == section).map(|e| e.title.clone())
-                            }
-                            _ => None,
-                        }
-                    }
+                    Some(lockstep_routes::Place::Lesson(slug)) => edition
+                        .course
+                        .sections(&slug)
+                        .into_iter()
+                        .find_map(|(id, title)| (&id == section).then_some(title)),
                     _ => None,
                 };
                 place = format!("{place} › {}", heading.unwrap_or_else(|| section.clone()));

@@ -415,14 +415,7 @@ async fn levels(rules: &Rules, comments: &[Comment]) -> Result<HashMap<String, u
 /// The sections a comment may be about: the lesson's headings in the page's language.
 fn sections(rules: &Rules, place: &Place, lang: Lang) -> Vec<(String, String)> {
     let Place::Lesson(slug) = place else { return Vec::new() };
-    let loaded = rules.course.loaded();
-    let edition = loaded.edition(lang);
-    match edition.course.find(slug) {
-        Some((_, lockstep_course::LessonEntry::Ready(lesson))) => {
-            lesson.toc.iter().map(|e| (e.id.clone(), e.title.clone())).collect()
-        }
-        _ => Vec::new(),
-    }
+    rules.course.edition(lang).course.sections(slug)
 }
 
 #[component]
