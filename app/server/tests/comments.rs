@@ -346,6 +346,7 @@ async fn reports_and_settings(app: &App, store: &Store) {
     let page = hal.get(app, "/instructor").await;
     assert!(page.body.contains("Question 2's answer is wrong</td>"), "listed");
     assert!(page.body.contains("Quiz 1, question 2"), "where it was reported from");
+    assert!(page.body.contains(" › set_epoch: do not skip it</a>"), "the section, by its heading");
     let res = hal.post(app, &answer, &[("status", "closed"), ("reply", "x")]).await;
     assert_eq!(res.status, StatusCode::BAD_REQUEST, "only the statuses there are");
     let res = hal.post(app, &answer, &[("status", "fixed"), ("reply", "Fixed, thanks!")]).await;
