@@ -168,13 +168,35 @@ pub fn artifacts() -> PathBuf {
 }
 
 /// Clicks like a learner, after bringing the control to the middle of the window at once (the
-/// site scrolls smoothly, and WebDriver would click before the scroll ends).
+/// site scrolls smoothly, and WebDriver would click before the scroll ends) and once nothing
+/// covers it. The page may still move after the scroll: Chromium goes back to the address's
+/// `#anchor` when the layout above it changes (a late font, a panel filled in), and a control
+/// scrolled to the middle can end up under the sticky header. A learner clicks where the
+/// control is; so does this, for up to two seconds, and then fails saying what covered it.
 pub async fn click(c: &Client, e: &Element) {
+    const CENTRE_AND_LOOK: &str = "const e = arguments[0];
+        e.scrollIntoView({block: 'center', behavior: 'instant'});
+        const r = e.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return at !== null && (at === e || e.contains(at));";
     let e_json = vec![serde_json::to_value(e).unwrap()];
-    c.execute("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", e_json)
-        .await
-        .unwrap();
-    e.click().await.unwrap();
+    let mut last = None;
+    for _ in 0..40 {
+        let clear = c.execute(CENTRE_AND_LOOK, e_json.clone()).await.unwrap();
+        if clear.as_bool() == Some(true) {
+            match e.click().await {
+                Ok(()) => return,
+                Err(fantoccini::error::CmdError::Standard(w))
+                    if w.error == fantoccini::error::ErrorStatus::ElementClickIntercepted =>
+                {
+                    last = Some(w.message.to_string())
+                }
+                Err(other) => panic!("clicking: {other}"),
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the control stayed covered for two seconds: {last:?}");
 }
 
 /// The real server binary on `port`, so that it can be killed like a crashed machine, or run
