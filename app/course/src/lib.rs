@@ -10,6 +10,7 @@
 //! lesson it belongs to, that lesson becomes [`LessonEntry::Broken`], and every other lesson is
 //! served as usual.
 
+pub mod catalogue;
 mod diagnostic;
 pub mod edition;
 pub mod fence;
@@ -25,6 +26,7 @@ pub mod reading;
 pub mod references;
 pub mod slug;
 
+pub use catalogue::{load_catalogue, Catalogue};
 pub use diagnostic::Diagnostic;
 pub use edition::Edition;
 pub use front_matter::FrontMatter;

@@ -20,6 +20,14 @@ pub const COURSE_FILE: &str = "course.toml";
 pub struct CourseMeta {
     pub title: String,
     pub summary: String,
+    /// The course's address segment (`/courses/<slug>`); its folder's name when not given.
+    #[serde(default)]
+    pub slug: Option<String>,
+    /// Its place in the catalogue: lower first, then by slug.
+    #[serde(default)]
+    pub order: Option<u32>,
+    #[serde(default)]
+    pub authors: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -247,7 +255,13 @@ fn unreadable(name: &str, message: String) -> Parsed {
 }
 
 fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>) {
-    let fallback = CourseMeta { title: "Course".into(), summary: String::new() };
+    let fallback = CourseMeta {
+        title: "Course".into(),
+        summary: String::new(),
+        slug: None,
+        order: None,
+        authors: Vec::new(),
+    };
     let text = match std::fs::read_to_string(dir.join(COURSE_FILE)) {
         Ok(text) => text,
         Err(e) => {
