@@ -61,11 +61,63 @@ impl Edition {
         Edition { lang, course, untranslated, headings: translation.headings.clone() }
     }
 
+    /// The site's edition in one language: every course's edition in that language, its
+    /// lessons one after the other in catalogue order. The site's title and summary are the
+    /// first course's (the catalogue's own page shows each course's).
+    pub fn union(lang: Lang, parts: Vec<Edition>) -> Edition {
+        let mut parts = parts.into_iter();
+        let Some(mut site) = parts.next() else {
+            return Edition { lang, ..Edition::source(Course::default()) };
+        };
+        site.lang = lang;
+        for part in parts {
+            site.course.lessons.extend(part.course.lessons);
+            site.course.course_problems.extend(part.course.course_problems);
+            site.untranslated.extend(part.untranslated);
+            site.headings.extend(part.headings);
+        }
+        site
+    }
+
     /// A heading id of the source lesson `slug` as this edition's page of it names it.
     pub fn heading<'a>(&'a self, slug: &str, source_id: &'a str) -> &'a str {
         self.headings
             .get(slug)
             .and_then(|map| map.iter().find(|(_, s)| s == source_id))
             .map_or(source_id, |(t, _)| t.as_str())
+    }
+}
+
+#[cfg(test)]
+mod union_tests {
+    use super::*;
+
+    fn course(slugs: &[&str]) -> Course {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(crate::COURSE_FILE), "title = \"C\"\nsummary = \"S\"\n")
+            .unwrap();
+        for (n, slug) in slugs.iter().enumerate() {
+            let text = format!(
+                "+++\ntitle = \"{slug}\"\norder = {}\nxp = 1\nsummary = \"s\"\n+++\nBody.\n",
+                n + 1
+            );
+            std::fs::write(dir.path().join(format!("{:02}-{slug}.md", n + 1)), text).unwrap();
+        }
+        crate::load(dir.path()).unwrap()
+    }
+
+    #[test]
+    fn the_site_edition_is_every_course_in_catalogue_order() {
+        let (a, b) = (course(&["one", "two"]), course(&["three"]));
+        let parts =
+            vec![Edition::translated(&a, None, Lang::Ko), Edition::translated(&b, None, Lang::Ko)];
+        let site = Edition::union(Lang::Ko, parts);
+        let slugs: Vec<&str> = site.course.lessons.iter().map(|l| l.slug()).collect();
+        assert_eq!(slugs, ["one", "two", "three"]);
+        assert_eq!(site.untranslated.len(), 3);
+        assert_eq!(site.lang, Lang::Ko);
+        let empty = Edition::union(Lang::Ko, Vec::new());
+        assert!(empty.course.lessons.is_empty());
+        assert_eq!(empty.lang, Lang::Ko);
     }
 }

@@ -15,7 +15,7 @@ use crate::{Exercise, Lesson};
 /// The course metadata file beside the lessons.
 pub const COURSE_FILE: &str = "course.toml";
 
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CourseMeta {
     pub title: String,
@@ -30,7 +30,7 @@ pub struct CourseMeta {
     pub authors: Vec<String>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Course {
     pub meta: CourseMeta,
     /// In course order (front matter `order`, then file name; broken lessons without a readable
@@ -255,13 +255,7 @@ fn unreadable(name: &str, message: String) -> Parsed {
 }
 
 fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>) {
-    let fallback = CourseMeta {
-        title: "Course".into(),
-        summary: String::new(),
-        slug: None,
-        order: None,
-        authors: Vec::new(),
-    };
+    let fallback = CourseMeta { title: "Course".into(), ..CourseMeta::default() };
     let text = match std::fs::read_to_string(dir.join(COURSE_FILE)) {
         Ok(text) => text,
         Err(e) => {
