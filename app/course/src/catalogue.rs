@@ -33,9 +33,12 @@ pub struct Catalogue {
 
 /// The folders under `root` that are courses, with their names; `root` alone when it is one.
 pub fn course_dirs(root: &Path) -> Result<Vec<(String, PathBuf)>, CourseError> {
-    if root.join(COURSE_FILE).is_file() {
+    let root_alone = || {
         let name = root.file_name().map_or("course".into(), |n| n.to_string_lossy().into_owned());
-        return Ok(vec![(name, root.to_path_buf())]);
+        vec![(name, root.to_path_buf())]
+    };
+    if root.join(COURSE_FILE).is_file() {
+        return Ok(root_alone());
     }
     let read_dir_err = |source| CourseError::ReadDir { path: root.to_path_buf(), source };
     let mut dirs = Vec::new();
@@ -47,6 +50,11 @@ pub fn course_dirs(root: &Path) -> Result<Vec<(String, PathBuf)>, CourseError> {
         }
     }
     dirs.sort();
+    if dirs.is_empty() {
+        // No course at all: the root is read as one, whose missing course file is a problem
+        // `lessons check` and the server's log name.
+        return Ok(root_alone());
+    }
     Ok(dirs)
 }
 

@@ -7,9 +7,10 @@ use std::time::SystemTime;
 
 use lockstep_i18n::Lang;
 
+use crate::catalogue::{course_dirs, load_catalogue, Catalogue};
 use crate::edition::Edition;
 use crate::load::{
-    is_lesson_file, load, load_translation, translation_dir, Course, CourseError, COURSE_FILE,
+    is_lesson_file, load_translation, translation_dir, Course, CourseError, COURSE_FILE,
 };
 
 /// Names, sizes and modification times of the files the course is read from. Comparing it
@@ -20,12 +21,18 @@ use crate::load::{
 struct Fingerprint(Vec<(String, u64, Option<SystemTime>)>);
 
 impl Fingerprint {
-    /// The course's files and its translations'.
-    fn of(dir: &Path) -> Fingerprint {
+    /// Every course's files and its translations'.
+    fn of(root: &Path) -> Fingerprint {
         let mut files = Vec::new();
-        Self::add(dir, "", &mut files);
-        for lang in translations() {
-            Self::add(&translation_dir(dir, lang), lang.code(), &mut files);
+        for (name, dir) in course_dirs(root).unwrap_or_default() {
+            Self::add(&dir, &name, &mut files);
+            for lang in translations() {
+                Self::add(
+                    &translation_dir(&dir, lang),
+                    &format!("{name}/{}", lang.code()),
+                    &mut files,
+                );
+            }
         }
         files.sort();
         Fingerprint(files)
@@ -54,35 +61,45 @@ fn translations() -> impl Iterator<Item = Lang> {
     Lang::ALL.into_iter().filter(|l| *l != Lang::En)
 }
 
-/// The course and its editions, loaded together so a page never mixes two versions.
+/// The courses and the site's editions, loaded together so a page never mixes two versions.
 pub struct Loaded {
+    /// The site in its source language: every course's lessons, in catalogue order.
     pub course: Arc<Course>,
     editions: Vec<Arc<Edition>>,
+    pub catalogue: Arc<Catalogue>,
 }
 
 impl Loaded {
-    fn load(dir: &Path) -> Result<Loaded, CourseError> {
-        let course = load(dir)?;
-        let editions = Lang::ALL
+    fn load(root: &Path) -> Result<Loaded, CourseError> {
+        let catalogue = load_catalogue(root)?;
+        let editions: Vec<Arc<Edition>> = Lang::ALL
             .into_iter()
             .map(|lang| {
-                if lang == Lang::En {
-                    return Arc::new(Edition::source(course.clone()));
-                }
-                let tdir = translation_dir(dir, lang);
-                // A translation that cannot be read leaves the source in its place.
-                let translation =
-                    tdir.is_dir().then(|| load_translation(&course, &tdir, lang).ok()).flatten();
-                Arc::new(Edition::translated(&course, translation.as_ref(), lang))
+                let parts =
+                    catalogue.courses.iter().map(|e| edition(&e.course, &e.dir, lang)).collect();
+                Arc::new(Edition::union(lang, parts))
             })
             .collect();
-        Ok(Loaded { course: Arc::new(course), editions })
+        let source = Lang::ALL.iter().position(|l| *l == Lang::En).expect("English is a language");
+        let course = Arc::new(editions[source].course.clone());
+        Ok(Loaded { course, editions, catalogue: Arc::new(catalogue) })
     }
 
     pub fn edition(&self, lang: Lang) -> Arc<Edition> {
         let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
         self.editions[i].clone()
     }
+}
+
+/// One course's edition in `lang`: its translation there where it has one that can be read,
+/// the source in its place where not.
+fn edition(course: &Course, dir: &Path, lang: Lang) -> Edition {
+    if lang == Lang::En {
+        return Edition::source(course.clone());
+    }
+    let tdir = translation_dir(dir, lang);
+    let translation = tdir.is_dir().then(|| load_translation(course, &tdir, lang).ok()).flatten();
+    Edition::translated(course, translation.as_ref(), lang)
 }
 
 type ReloadHook = Box<dyn Fn(&Course) + Send + Sync>;
@@ -205,12 +222,16 @@ impl Watch {
                 | WatchFlags::MOVED_TO
                 | WatchFlags::DELETE_SELF
                 | WatchFlags::MOVE_SELF;
-            let course = add_watch(fd, dir, changes).is_ok();
-            for lang in translations() {
-                // A translation folder that is not there yet is watched once it is made.
-                let _ = add_watch(fd, translation_dir(dir, lang), changes);
+            // The root, for course folders made later; each course, and its translations.
+            let root = add_watch(fd, dir, changes).is_ok();
+            for (_, course) in course_dirs(dir).unwrap_or_default() {
+                let _ = add_watch(fd, &course, changes);
+                for lang in translations() {
+                    // A translation folder that is not there yet is watched once it is made.
+                    let _ = add_watch(fd, translation_dir(&course, lang), changes);
+                }
             }
-            self.watching.store(course, std::sync::atomic::Ordering::SeqCst);
+            self.watching.store(root, std::sync::atomic::Ordering::SeqCst);
         }
         #[cfg(not(target_os = "linux"))]
         let _ = dir;
@@ -332,5 +353,32 @@ mod tests {
         assert_eq!(live.current().lessons[0].front().unwrap().title, "New");
         write(&dir, "Newer");
         assert_eq!(live.current().lessons[0].front().unwrap().title, "Newer");
+    }
+
+    #[test]
+    fn a_catalogue_is_watched_course_by_course_and_a_new_course_joins_it() {
+        let root = tempfile::tempdir().unwrap();
+        let write = |course: &str, order: u32, slug: &str, title: &str| {
+            let dir = root.path().join(course);
+            std::fs::create_dir_all(&dir).unwrap();
+            let meta = format!("title = \"{course}\"\nsummary = \"S\"\norder = {order}\n");
+            std::fs::write(dir.join(COURSE_FILE), meta).unwrap();
+            let lesson = format!(
+                "+++\ntitle = \"{title}\"\norder = 1\nxp = 1\nsummary = \"s\"\n+++\nbody\n"
+            );
+            std::fs::write(dir.join(format!("01-{slug}.md")), lesson).unwrap();
+        };
+        write("ddp", 1, "a", "A");
+        let live = LiveCourse::open(root.path(), true, |_| {}).unwrap();
+        let titles = |live: &LiveCourse| -> Vec<String> {
+            live.current().lessons.iter().map(|l| l.front().unwrap().title.clone()).collect()
+        };
+        assert_eq!(titles(&live), ["A"]);
+        write("fsdp", 2, "b", "B");
+        assert_eq!(titles(&live), ["A", "B"], "a course folder made later");
+        write("fsdp", 2, "b", "B, edited");
+        assert_eq!(titles(&live), ["A", "B, edited"], "an edit in the second course");
+        assert_eq!(live.loaded().catalogue.courses.len(), 2);
+        assert_eq!(live.edition(Lang::Ko).course.lessons.len(), 2, "served untranslated");
     }
 }
