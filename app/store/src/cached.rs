@@ -116,44 +116,24 @@ impl Cached<'_> {
 
     /// As [`Store::comments_version`].
     pub async fn comments_version(&self, place: &str) -> Result<i64, StoreError> {
-        let cache = &self.0.caches.places;
-        let key = place.to_string();
-        if let Some(version) = cache.get(&key) {
-            return Ok(version);
-        }
-        let ticket = cache.ticket();
-        let version = self.0.comments_version(place).await?;
-        cache.put(key, version, ticket);
-        Ok(version)
+        let read = self.0.comments_version(place);
+        self.0.caches.places.get_or_read(place.to_string(), read).await
     }
 
     /// As [`Store::followed_at`].
     pub async fn followed_at(&self, account: i64, place: &str) -> Result<Vec<i64>, StoreError> {
-        let cache = &self.0.caches.follows;
-        let follows = match cache.get(&account) {
-            Some(follows) => follows,
-            None => {
-                let ticket = cache.ticket();
-                let follows = Arc::new(self.0.follows(account).await?);
-                cache.put(account, follows.clone(), ticket);
-                follows
-            }
-        };
+        let read = async { self.0.follows(account).await.map(Arc::new) };
+        let follows = self.0.caches.follows.get_or_read(account, read).await?;
         Ok(follows.iter().filter(|(p, _)| p == place).map(|(_, thread)| *thread).collect())
     }
 
     /// The learner's events and quiz answers.
     pub async fn learner(&self, learner: &str) -> Result<Arc<LearnerReads>, StoreError> {
-        let cache = &self.0.caches.learners;
-        let key = learner.to_string();
-        if let Some(reads) = cache.get(&key) {
-            return Ok(reads);
-        }
-        let ticket = cache.ticket();
-        let events = self.0.events(learner).await?;
-        let quiz_answers = self.0.last_answers(learner, None).await?;
-        let reads = Arc::new(LearnerReads { events, quiz_answers });
-        cache.put(key, reads.clone(), ticket);
-        Ok(reads)
+        let read = async {
+            let events = self.0.events(learner).await?;
+            let quiz_answers = self.0.last_answers(learner, None).await?;
+            Ok::<_, StoreError>(Arc::new(LearnerReads { events, quiz_answers }))
+        };
+        self.0.caches.learners.get_or_read(learner.to_string(), read).await
     }
 }

@@ -95,6 +95,22 @@ impl<K: Hash + Eq + Clone, V: Clone> ReadCache<K, V> {
         inner.entries.insert(key, (value, Instant::now()));
     }
 
+    /// What is kept for `key`, or what `read` reads, kept under a ticket taken before it
+    /// starts (`read` is a future, which does nothing until awaited here).
+    pub async fn get_or_read<E>(
+        &self,
+        key: K,
+        read: impl std::future::Future<Output = Result<V, E>>,
+    ) -> Result<V, E> {
+        if let Some(value) = self.get(&key) {
+            return Ok(value);
+        }
+        let ticket = self.ticket();
+        let value = read.await?;
+        self.put(key, value.clone(), ticket);
+        Ok(value)
+    }
+
     /// Called after a write of `key` has committed.
     pub fn forget(&self, key: &K) {
         if !self.enabled() {
