@@ -336,7 +336,7 @@ mod tests {
         assert_close(&r.mean[0], &[37.0, 74.0, 111.0]);
     }
 
-    /// The table in lessons/03-ddp-allreduce.md, "Ring all-reduce, step by step", row by row.
+    /// The table in lessons/ddp/03-ddp-allreduce.md, "Ring all-reduce, step by step", row by row.
     #[test]
     fn lesson_three_table() {
         let r = ring_allreduce(&[vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]])

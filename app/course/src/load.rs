@@ -148,7 +148,7 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
     Ok(Course { meta, lessons: cross_check(parsed, source), course_problems })
 }
 
-/// The folder of a course's translation into `lang` (`lessons/ko`): the same file names, each
+/// The folder of a course's translation into `lang` (`lessons/ddp/ko`): the same file names, each
 /// lesson translating the source lesson of its name.
 pub fn translation_dir(dir: &Path, lang: Lang) -> PathBuf {
     dir.join(lang.code())

@@ -6,7 +6,7 @@ use lockstep_course::{Block, LessonEntry};
 
 #[test]
 fn the_ddp_course_is_valid() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons/ddp");
     let course = lockstep_course::load(&dir).unwrap();
     let problems: Vec<String> = course.diagnostics().map(|d| d.to_string()).collect();
     assert!(problems.is_empty(), "lessons check finds problems:\n{}", problems.join("\n"));

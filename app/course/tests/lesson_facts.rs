@@ -1,5 +1,5 @@
 //! The facts the lessons and their quizzes state, checked with the pinned torch: every script
-//! in `lessons/facts/` asserts one and prints `ok: …` (see the README there).
+//! in `lessons/ddp/facts/` asserts one and prints `ok: …` (see the README there).
 //!
 //! Needs the set-up's Python environment (`LOCKSTEP_VENV`, else `~/.cache/lockstep/venv`), as
 //! `cargo xtask test` provides.
@@ -22,7 +22,7 @@ fn run(script: &Path) -> (Option<i32>, String) {
 
 #[test]
 fn every_fact_holds_in_the_pinned_torch() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons/facts");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons/ddp/facts");
     let mut scripts: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

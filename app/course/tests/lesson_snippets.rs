@@ -167,7 +167,7 @@ const SNIPPETS: &[Snippet] = &[
 
 /// The body of the ```` ```python title="FILE…" ```` block of `lesson`.
 fn cut(lesson: &str, file: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons").join(lesson);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons/ddp").join(lesson);
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
     let opening = [format!("```python title=\"{file}:"), format!("```python title=\"{file}\"")];

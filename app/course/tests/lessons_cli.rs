@@ -140,8 +140,29 @@ fn stats_count_what_a_lesson_holds_and_its_minutes() {
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     // 400 words (the heading's one too) are 2 minutes, 24 lines of code 2, a question 1 and a
     // simulation 1.5: 6.5, rounded up.
-    let row: Vec<&str> = stdout.lines().nth(1).unwrap().split_whitespace().collect();
+    assert!(stdout.starts_with("T ("), "each course under its title: {stdout}");
+    let row: Vec<&str> = stdout.lines().nth(2).unwrap().split_whitespace().collect();
     assert_eq!(row, ["01-a.md", "400", "24", "1", "1", "7"], "{stdout}");
+}
+
+#[test]
+fn every_course_of_a_catalogue_is_checked_and_named_by_its_folder() {
+    let root = tempfile::tempdir().unwrap();
+    let lesson = "+++\ntitle = \"A\"\norder = 1\nxp = 10\nsummary = \"s\"\n+++\nBody.\n";
+    for (course, meta) in [("ddp", "title = \"D\"\nsummary = \"S\"\n"), ("fsdp", "title = 1\n")] {
+        let dir = root.path().join(course);
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("course.toml"), meta).unwrap();
+        std::fs::write(dir.join(format!("01-{course}-intro.md")), lesson).unwrap();
+    }
+    let out = lessons(&["check", &root.path().display().to_string()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    let at = format!("{}:1: ", root.path().join("fsdp/course.toml").display());
+    assert!(lines[0].starts_with(&at), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2 lessons checked, 1 problem(s)"));
 }
 
 #[test]

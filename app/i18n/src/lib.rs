@@ -4,7 +4,7 @@
 //! bundle's included. A word that takes numbers is a function, which is where each language's
 //! plural and number forms live (Korean has no plural: `레슨 3개`).
 //!
-//! Lesson text is not here: lessons are translated as whole files (`lessons/ko/`, see
+//! Lesson text is not here: lessons are translated as whole files (`lessons/ddp/ko/`, see
 //! `lessons/README.md`). This is only the interface around them.
 
 mod en;

@@ -85,7 +85,7 @@ fn nothing_found_and_hostile_queries_get_clear_answers() {
 fn quiz_explanations_are_not_searchable() {
     // Lesson 2's first question explains its right option with "one replica per chunk"; the
     // page shows explanations only after a pass, so search must not have them.
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons/ddp");
     let course = lockstep_course::load(&dir).unwrap();
     let lesson = course.find("dataparallel").unwrap().1.ready().unwrap();
     let sections = lockstep_search::sections::of(lesson);

@@ -308,7 +308,7 @@ fn accounts_without_javascript_on_sqlite() {
     on_runtime(async {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());
-        let app = app_on(&course_dir(), &url, dir).await;
+        let app = app_on(&lessons_root(), &url, dir).await;
         the_whole_loop(&app).await;
         sign_in_is_limited_per_account(&app).await;
         instructors_are_made_on_the_command_line(&app, &url).await;
@@ -319,7 +319,7 @@ fn accounts_without_javascript_on_sqlite() {
 fn accounts_without_javascript_on_postgres() {
     on_runtime(async {
         let url = postgres_database("accounts_http").await;
-        let app = app_on(&course_dir(), &url, tempfile::tempdir().unwrap()).await;
+        let app = app_on(&lessons_root(), &url, tempfile::tempdir().unwrap()).await;
         the_whole_loop(&app).await;
         sign_in_is_limited_per_account(&app).await;
         instructors_are_made_on_the_command_line(&app, &url).await;

@@ -401,7 +401,7 @@ async fn parallel_posts(app: &App, store: &Store) {
 }
 
 async fn with(url: &str, dir: tempfile::TempDir) {
-    let app = app_on(&course_dir(), url, dir).await;
+    let app = app_on(&lessons_root(), url, dir).await;
     let store = Store::connect(url).await.unwrap();
     conversation(&app, &store).await;
     notifications(&app, &store).await;

@@ -19,7 +19,7 @@ async fn get_with(app: &App, path: &str, headers: &[(header::HeaderName, &str)])
 #[test]
 fn the_korean_index_and_lessons_are_korean_at_their_own_address() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let index = get(&app, "/ko", None).await;
         assert_eq!(index.status, StatusCode::OK);
         let b = &index.body;
@@ -73,7 +73,7 @@ fn the_language_alternates_are_absolute_where_the_site_knows_its_address() {
         let public = |c: &mut lockstep_server::Config| {
             c.public_url = Some("https://Lockstep.example.org".into());
         };
-        let app = common::in_process::app_configured(&course_dir(), &url, db, public).await;
+        let app = common::in_process::app_configured(&lessons_root(), &url, db, public).await;
         let b = get(&app, "/ko/lessons/dataparallel", None).await.body;
         let origin = "https://lockstep.example.org";
         for (lang, path) in [("en", "/lessons/dataparallel"), ("ko", "/ko/lessons/dataparallel")] {
@@ -115,7 +115,7 @@ fn a_lesson_not_translated_is_served_in_english_with_a_korean_notice() {
 #[test]
 fn home_chooses_by_the_cookie_then_accept_language() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let korean = [(header::ACCEPT_LANGUAGE, "ko-KR,ko;q=0.9,en;q=0.8")];
         let page = get_with(&app, "/", &korean).await;
         assert_eq!(page.status, StatusCode::SEE_OTHER);
@@ -151,7 +151,7 @@ fn home_chooses_by_the_cookie_then_accept_language() {
 #[test]
 fn a_quiz_answered_in_korean_counts_in_english_and_once() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         // The Korean page shows the same quiz in the same order rules: answer it there.
         let page = get(&app, "/ko/lessons/dataparallel", None).await;
         let shown = common::shown_quiz(&page.body, 0);
@@ -224,7 +224,7 @@ fn a_quiz_answered_in_korean_counts_in_english_and_once() {
 #[test]
 fn account_forms_and_a_submission_work_in_korean_without_javascript() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let mut jar = Jar::default();
         let account = jar.get(&app, "/ko/account").await;
         assert!(account.body.contains(r#"action="/ko/account/sign-up""#), "{}", account.body);

@@ -45,7 +45,7 @@ fn course_with_broken_sampler_lesson() -> tempfile::TempDir {
 #[test]
 fn index_lists_the_ten_lessons_in_order() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let page = get(&app, "/", None).await;
         assert_eq!(page.status, StatusCode::OK);
         assert!(
@@ -81,7 +81,7 @@ fn index_lists_the_ten_lessons_in_order() {
 #[test]
 fn lesson_page_is_complete_without_javascript() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let page = get(&app, "/lessons/dataparallel", None).await;
         assert_eq!(page.status, StatusCode::OK);
         let b = &page.body;
@@ -102,7 +102,7 @@ fn lesson_page_is_complete_without_javascript() {
 #[test]
 fn unknown_pages_are_404() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         for path in ["/nope", "/lessons/no-such-lesson"] {
             let page = get(&app, path, None).await;
             assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
@@ -158,7 +158,7 @@ fn edited_lesson_shows_on_next_request() {
 #[test]
 fn completing_a_lesson_works_as_a_plain_form_post() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let lesson = get(&app, "/lessons/ddp-allreduce", None).await;
         let action = form_action(&lesson.body);
         let action = action.as_str();
@@ -202,7 +202,7 @@ fn completing_a_lesson_works_as_a_plain_form_post() {
 #[test]
 fn completing_an_unknown_lesson_is_refused() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let lesson = get(&app, "/lessons/ddp-allreduce", None).await;
         let action = form_action(&lesson.body);
         let req = Request::post(&action)
@@ -234,7 +234,7 @@ fn policy(page: &Page) -> (String, Option<String>) {
 #[test]
 fn every_answer_carries_the_security_headers_and_each_page_a_fresh_nonce() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         // The same lesson twice: the second comes from the page cache, with a new nonce.
         let first = get(&app, "/lessons/dataparallel", None).await;
         let second = get(&app, "/lessons/dataparallel", None).await;
@@ -274,7 +274,7 @@ fn every_answer_carries_the_security_headers_and_each_page_a_fresh_nonce() {
 #[test]
 fn every_answer_carries_a_fresh_request_id() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let id = |page: &Page| page.headers["x-request-id"].to_str().unwrap().to_string();
         let (a, b) = (get(&app, "/", None).await, get(&app, "/", None).await);
         assert_ne!(id(&a), id(&b));
@@ -344,7 +344,7 @@ async fn all_wrong(app: &App, cookie: Option<&str>) -> String {
 #[test]
 fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let page = get(&app, "/lessons/dataparallel", None).await;
         assert!(page.body.contains(r#"action="/lessons/dataparallel/quizzes/0""#), "{}", page.body);
         // Before answering, the page holds no answer: no explanation, nothing marked correct.
@@ -404,7 +404,7 @@ fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
 #[test]
 fn a_quiz_answered_after_the_first_action_is_read_as_it_was_shown() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let right = all_right(&app, None).await;
         assert!(right.contains("order=visitor"), "{right}");
         let res = explore(&app, "slug=dataparallel&index=0", None).await;
@@ -421,7 +421,7 @@ fn a_quiz_answered_after_the_first_action_is_read_as_it_was_shown() {
 #[test]
 fn forged_quiz_answers_are_refused_and_change_nothing() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let quiz = "/lessons/dataparallel/quizzes/0";
         for (body, why) in [
             ("attempt=0&q0=9", "question 0 has no option 9"),
@@ -467,7 +467,7 @@ fn forged_quiz_answers_are_refused_and_change_nothing() {
 #[test]
 fn state_changing_requests_from_another_site_are_refused() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let lesson = get(&app, "/lessons/ddp-allreduce", None).await;
         let complete = form_action(&lesson.body);
         let right = all_right(&app, None).await;
@@ -515,7 +515,7 @@ async fn explore(app: &App, body: &str, cookie: Option<&str>) -> Page {
 #[test]
 fn exploring_a_simulation_earns_its_xp_once_and_only_for_real_simulations() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let first = explore(&app, "slug=dataparallel&index=0&xp=1000", None).await;
         assert_eq!(first.status, StatusCode::OK, "{}", first.body);
         let gained: serde_json::Value = serde_json::from_str(&first.body).unwrap();
@@ -545,7 +545,7 @@ fn exploring_a_simulation_earns_its_xp_once_and_only_for_real_simulations() {
 #[test]
 fn resetting_a_lesson_takes_its_xp_until_earned_again() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let right = all_right(&app, None).await;
         let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, None).await;
         let cookie = learner_cookie(&res);
@@ -592,7 +592,7 @@ fn resetting_a_lesson_takes_its_xp_until_earned_again() {
 #[test]
 fn the_xp_page_lists_rules_levels_and_the_learners_achievements() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let right = all_right(&app, None).await;
         let res = answer_quiz(&app, "/lessons/dataparallel/quizzes/0", &right, None).await;
         let page = get(&app, "/xp", Some(&learner_cookie(&res))).await;
@@ -650,7 +650,7 @@ fn a_request_part_is_fresh_on_every_request_while_the_lesson_stays_kept() {
         let parts = lockstep_web::ssr::request_parts::RequestParts::new(vec![std::sync::Arc::new(
             Counter(Default::default()),
         )]);
-        let (app, kept) = app_with_parts(&course_dir(), parts).await;
+        let (app, kept) = app_with_parts(&lessons_root(), parts).await;
         let lesson = "/lessons/dataparallel";
         let probe = |n: u32, who: &str| {
             format!(
@@ -714,7 +714,7 @@ fn a_request_part_is_fresh_on_every_request_while_the_lesson_stays_kept() {
 #[test]
 fn lesson_pages_filled_per_learner_equal_a_full_render() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let lesson = "/lessons/dataparallel";
         let full = format!("{lesson}?render=full");
         let same = |fast: &Page, full: &Page, who: &str| {
@@ -777,7 +777,7 @@ fn lesson_pages_filled_per_learner_equal_a_full_render() {
 #[test]
 fn every_page_has_an_icon() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         for path in ["/", "/lessons/dataparallel", "/xp", "/account"] {
             let page = get(&app, path, None).await;
             assert!(page.body.contains(r#"<link rel="icon" href="/favicon.svg""#), "{path}");
@@ -791,7 +791,7 @@ fn every_page_has_an_icon() {
 #[test]
 fn a_crash_report_from_a_page_is_taken_and_answered_without_content() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         for body in
             [r#"{"message":"panicked at x","url":"http://localhost/"}"#, "not json\nforged line"]
         {

@@ -20,7 +20,7 @@ async fn search(app: &App, lang_prefix: &str, q: &str) -> Page {
 #[test]
 fn searching_in_english_and_korean() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let page = search(&app, "", "set_epoch").await;
         let b = &page.body;
         assert!(b.contains(r#"data-role="search-results""#), "{b}");
@@ -51,7 +51,7 @@ fn searching_in_english_and_korean() {
 #[test]
 fn hostile_queries_are_answered_in_words_and_stay_text() {
     on_runtime(async {
-        let app = app(&course_dir()).await;
+        let app = app(&lessons_root()).await;
         let hostile = "<script>alert(1)</script>\"' onmouseover=alert(2) *:(";
         let page = search(&app, "", hostile).await;
         assert!(!page.body.contains("<script>alert(1)"), "the query is escaped");

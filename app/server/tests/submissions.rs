@@ -271,7 +271,7 @@ fn sqlite_exercise_and_submission_pages() {
         let db = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display());
         let store = Store::connect(&url).await.unwrap();
-        let app = app_on(&course_dir(), &url, db).await;
+        let app = app_on(&lessons_root(), &url, db).await;
         pages(&app, &store).await;
     });
 }
@@ -281,7 +281,7 @@ fn postgres_exercise_and_submission_pages() {
     on_runtime(async {
         let url = postgres_database("submission_pages").await;
         let store = Store::connect(&url).await.unwrap();
-        let app = app_on(&course_dir(), &url, tempfile::tempdir().unwrap()).await;
+        let app = app_on(&lessons_root(), &url, tempfile::tempdir().unwrap()).await;
         pages(&app, &store).await;
     });
 }

@@ -1,5 +1,6 @@
-//! `lessons check [DIR]`: validates every lesson, and every translation in `DIR/ko` against the
-//! lesson it translates, and prints `file:line: message` per problem.
+//! `lessons check [DIR]`: validates every course under the lessons root `DIR` (each folder with
+//! a `course.toml`; `DIR` itself when it has one), every lesson, and every translation in a
+//! course's `ko/` against the lesson it translates, and prints `file:line: message` per problem.
 //! `lessons stats [DIR]`: what each lesson holds, and the reading time computed from it.
 //!
 //! Exit codes: 0 no problems, 1 problems found, 2 a command line it cannot read or a lessons
@@ -24,17 +25,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check every lesson, and each translation (DIR/ko) against its source; print each problem
-    /// as file:line: message.
+    /// Check every course, every lesson, and each translation (COURSE/ko) against its source;
+    /// print each problem as file:line: message.
     Check {
-        /// The lessons folder.
+        /// The lessons root: a folder of courses, or one course's folder.
         #[arg(default_value = "lessons")]
         dir: PathBuf,
     },
     /// Print each lesson's words, lines of code, quiz questions and simulations, and the reading
     /// time the page shows, computed from them.
     Stats {
-        /// The lessons folder.
+        /// The lessons root: a folder of courses, or one course's folder.
         #[arg(default_value = "lessons")]
         dir: PathBuf,
     },
@@ -45,17 +46,20 @@ fn main() -> ExitCode {
         Command::Check { dir } => (dir, true),
         Command::Stats { dir } => (dir, false),
     };
-    let course = match lockstep_course::load(&dir) {
-        Ok(course) => course,
+    let catalogue = match lockstep_course::load_catalogue(&dir) {
+        Ok(catalogue) => catalogue,
         Err(e) => {
             eprintln!("lessons: {e}");
             return ExitCode::from(2);
         }
     };
     if check {
-        check_course(&dir, &course)
+        check_catalogue(&catalogue)
     } else {
-        stats(&course);
+        for entry in &catalogue.courses {
+            println!("{} ({})", entry.course.meta.title, entry.dir.display());
+            stats(&entry.course);
+        }
         ExitCode::SUCCESS
     }
 }
@@ -89,41 +93,17 @@ fn stats(course: &Course) {
     );
 }
 
-fn check_course(dir: &Path, course: &Course) -> ExitCode {
-    let mut problems = 0;
-    let mut warnings = 0;
-    let mut lessons = course.lessons.len();
-    let mut print = |dir: &Path, d: &Diagnostic, problem: bool| {
-        // Paths relative to the working directory, so editors can open them as printed.
-        println!("{}:{}: {}", dir.join(&d.file).display(), d.line, d.message);
-        if problem {
-            problems += 1;
-        } else {
-            warnings += 1;
-        }
-    };
-    course.diagnostics().for_each(|d| print(dir, d, true));
-    course.warnings().iter().for_each(|w| print(dir, w, false));
-    // Every language but the course's own may have its translation, in its own folder.
-    for lang in lockstep_i18n::Lang::ALL.into_iter().filter(|l| *l != lockstep_i18n::Lang::En) {
-        let translated = lockstep_course::translation_dir(dir, lang);
-        if !translated.is_dir() {
-            continue;
-        }
-        match lockstep_course::load_translation(course, &translated, lang) {
-            Ok(t) => {
-                lessons += t.course.lessons.len();
-                t.course.diagnostics().for_each(|d| print(&translated, d, true));
-                t.missing.iter().for_each(|d| print(&translated, d, true));
-                t.course.warnings().iter().for_each(|w| print(&translated, w, false));
-                t.warnings.iter().for_each(|w| print(&translated, w, false));
-            }
-            Err(e) => {
-                eprintln!("lessons: {e}");
-                return ExitCode::from(2);
-            }
+/// Every course, one after the other: a problem in one is counted, and the others are checked
+/// all the same.
+fn check_catalogue(catalogue: &lockstep_course::Catalogue) -> ExitCode {
+    let mut tally = Tally::default();
+    for entry in &catalogue.courses {
+        if let Err(e) = check_course(&entry.dir, &entry.course, &mut tally) {
+            eprintln!("lessons: {e}");
+            return ExitCode::from(2);
         }
     }
+    let Tally { lessons, problems, warnings } = tally;
     if problems == 0 {
         // Warnings leave the exit code alone: the lessons serve as they are.
         match warnings {
@@ -135,4 +115,45 @@ fn check_course(dir: &Path, course: &Course) -> ExitCode {
         eprintln!("{lessons} lessons checked, {problems} problem(s)");
         ExitCode::FAILURE
     }
+}
+
+#[derive(Default)]
+struct Tally {
+    lessons: usize,
+    problems: usize,
+    warnings: usize,
+}
+
+fn check_course(
+    dir: &Path,
+    course: &Course,
+    tally: &mut Tally,
+) -> Result<(), lockstep_course::CourseError> {
+    let Tally { lessons, problems, warnings } = tally;
+    *lessons += course.lessons.len();
+    let mut print = |dir: &Path, d: &Diagnostic, problem: bool| {
+        // Paths relative to the working directory, so editors can open them as printed.
+        println!("{}:{}: {}", dir.join(&d.file).display(), d.line, d.message);
+        if problem {
+            *problems += 1;
+        } else {
+            *warnings += 1;
+        }
+    };
+    course.diagnostics().for_each(|d| print(dir, d, true));
+    course.warnings().iter().for_each(|w| print(dir, w, false));
+    // Every language but the course's own may have its translation, in its own folder.
+    for lang in lockstep_i18n::Lang::ALL.into_iter().filter(|l| *l != lockstep_i18n::Lang::En) {
+        let translated = lockstep_course::translation_dir(dir, lang);
+        if !translated.is_dir() {
+            continue;
+        }
+        let t = lockstep_course::load_translation(course, &translated, lang)?;
+        *lessons += t.course.lessons.len();
+        t.course.diagnostics().for_each(|d| print(&translated, d, true));
+        t.missing.iter().for_each(|d| print(&translated, d, true));
+        t.course.warnings().iter().for_each(|w| print(&translated, w, false));
+        t.warnings.iter().for_each(|w| print(&translated, w, false));
+    }
+    Ok(())
 }

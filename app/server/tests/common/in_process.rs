@@ -26,8 +26,14 @@ pub fn on_runtime<F: std::future::Future>(f: F) -> F::Output {
     RUNTIME.block_on(f)
 }
 
-pub fn course_dir() -> PathBuf {
+/// The lessons root as shipped: the catalogue of courses.
+pub fn lessons_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons")
+}
+
+/// The shipped DDP course's folder: its lesson files, and its translations in `ko/`.
+pub fn course_dir() -> PathBuf {
+    lessons_root().join("ddp")
 }
 
 pub struct App {

@@ -281,7 +281,7 @@ mod tests {
     use lockstep_xp::{progress, CourseFacts, Event, LEVELS};
 
     fn course_facts() -> CourseFacts {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons/ddp");
         facts(&lockstep_course::load(&dir).expect("the course loads"))
     }
 
