@@ -57,6 +57,7 @@ impl Edition {
             meta: translation.course.meta.clone(),
             lessons,
             course_problems: translation.course.course_problems.clone(),
+            visibility: source.visibility,
         };
         Edition { lang, course, untranslated, headings: translation.headings.clone() }
     }
@@ -77,6 +78,13 @@ impl Edition {
             site.headings.extend(part.headings);
         }
         site
+    }
+
+    /// Keeps the lessons whose slug `keep` keeps.
+    pub fn retain_lessons(&mut self, keep: impl Fn(&str) -> bool) {
+        self.course.lessons.retain(|l| keep(l.slug()));
+        self.untranslated.retain(|slug| keep(slug));
+        self.headings.retain(|slug, _| keep(slug));
     }
 
     /// A heading id of the source lesson `slug` as this edition's page of it names it.

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::publishing::{self, Status, Visibility};
 
 /// What an instructor declares about a lesson. Unknown keys are errors: a typo such as
 /// `minuts = 15` must not silently fall back to a default.
@@ -21,6 +22,19 @@ pub struct FrontMatter {
     /// ([`crate::Lesson::version`]), so that a later change of the source is reported.
     #[serde(default)]
     pub translated_from: Option<String>,
+    /// `draft` while it is being written: learners see published lessons only.
+    #[serde(default)]
+    pub status: Status,
+    /// When a published lesson reaches learners: an instant with its offset. Before it, the
+    /// lesson is a draft to them.
+    #[serde(default)]
+    pub publish_at: Option<toml::value::Datetime>,
+}
+
+impl FrontMatter {
+    pub fn visibility(&self) -> Visibility {
+        Visibility::of(self.status, self.publish_at.as_ref())
+    }
 }
 
 /// A lesson file cut in two: the parsed front matter (or the reasons it could not be parsed)
@@ -31,6 +45,8 @@ pub struct Split<'a> {
     pub order_line: usize,
     pub body: &'a str,
     pub body_first_line: usize,
+    /// Who may see the lesson: as its front matter says, even one with problems.
+    pub visibility: Visibility,
 }
 
 const FENCE: &str = "+++";
@@ -50,6 +66,7 @@ pub fn split<'a>(file: &str, text: &'a str) -> Split<'a> {
             order_line: 1,
             body: text,
             body_first_line: 1,
+            visibility: Visibility::Published,
         };
     }
 
@@ -61,8 +78,14 @@ pub fn split<'a>(file: &str, text: &'a str) -> Split<'a> {
         if line.trim_end() == FENCE {
             let toml_text = &text[toml_start..offset];
             let body_start = offset + line.len();
+            let front = parse_toml(file, toml_text);
+            let visibility = match &front {
+                Ok(front) => front.visibility(),
+                Err(_) => Visibility::declared_in(toml_text),
+            };
             return Split {
-                front: parse_toml(file, toml_text),
+                front,
+                visibility,
                 order_line: key_line(toml_text, "order").map_or(1, |l| l + 1),
                 body: &text[body_start..],
                 body_first_line: line_no + 1,
@@ -79,6 +102,8 @@ pub fn split<'a>(file: &str, text: &'a str) -> Split<'a> {
         order_line: 1,
         body: "",
         body_first_line: line_no + 1,
+        // Everything after the `+++` was meant as front matter.
+        visibility: Visibility::declared_in(&text[toml_start..]),
     }
 }
 
@@ -117,6 +142,11 @@ fn parse_toml(file: &str, toml_text: &str) -> Result<FrontMatter, Vec<Diagnostic
             ));
         }
     }
+    problems.extend(
+        publishing_problems(front.status, front.publish_at.as_ref())
+            .into_iter()
+            .map(|m| Diagnostic::new(file, at("publish_at"), format!("front matter: {m}"))),
+    );
     if problems.is_empty() {
         Ok(front)
     } else {
@@ -124,8 +154,28 @@ fn parse_toml(file: &str, toml_text: &str) -> Result<FrontMatter, Vec<Diagnostic
     }
 }
 
+/// What is wrong with a lesson's or course's `status` and `publish_at` together.
+pub(crate) fn publishing_problems(
+    status: Status,
+    publish_at: Option<&toml::value::Datetime>,
+) -> Vec<String> {
+    let Some(at) = publish_at else { return Vec::new() };
+    let mut problems = Vec::new();
+    if let Err(why) = publishing::instant(at) {
+        problems.push(format!("`publish_at`: {why}"));
+    }
+    if status == Status::Draft {
+        problems.push(
+            "`publish_at` publishes at that instant, and `status = \"draft\"` never: remove \
+             one of them"
+                .to_string(),
+        );
+    }
+    problems
+}
+
 /// Line (1-based, within `toml_text`) where `key = ...` is set, if it is.
-fn key_line(toml_text: &str, key: &str) -> Option<usize> {
+pub(crate) fn key_line(toml_text: &str, key: &str) -> Option<usize> {
     toml_text
         .lines()
         .position(|l| {

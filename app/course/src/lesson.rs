@@ -6,6 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::front_matter::{self, FrontMatter};
 use crate::markdown::{self, Block, Exercise, LessonLink, Outline, TocEntry};
 use crate::prose::{self, Prose};
+use crate::publishing::Visibility;
 use crate::reading::Reading;
 use crate::slug::slug_for_file;
 
@@ -28,6 +29,8 @@ pub struct Lesson {
     /// The first 12 hex digits of the SHA-256 of the file: what a translation names in
     /// `translated_from`.
     pub version: String,
+    /// Whether learners see it (a translation's is its source's: see [`crate::edition`]).
+    pub visibility: Visibility,
 }
 
 impl Lesson {
@@ -52,6 +55,8 @@ pub enum LessonEntry {
         /// What could be read of the body.
         reading: Reading,
         problems: Vec<Diagnostic>,
+        /// As much as its front matter says: a broken draft is no learner's business.
+        visibility: Visibility,
     },
 }
 
@@ -92,6 +97,13 @@ impl LessonEntry {
         }
     }
 
+    pub fn visibility(&self) -> Visibility {
+        match self {
+            LessonEntry::Ready(l) => l.visibility,
+            LessonEntry::Broken { visibility, .. } => *visibility,
+        }
+    }
+
     /// Adds problems found by a check from outside the lesson: a ready lesson with any becomes
     /// broken.
     pub fn add_problems(&mut self, more: impl IntoIterator<Item = Diagnostic>) {
@@ -108,6 +120,7 @@ impl LessonEntry {
                     front: Some(lesson.front.clone()),
                     reading: lesson.reading,
                     problems: more,
+                    visibility: lesson.visibility,
                 };
             }
         }
@@ -136,6 +149,7 @@ pub(crate) struct Parsed {
     pub prose: Prose,
     pub outline: Outline,
     pub version: String,
+    pub visibility: Visibility,
     pub problems: Vec<Diagnostic>,
 }
 
@@ -164,6 +178,7 @@ impl Parsed {
                 reading,
                 outline: self.outline,
                 version: self.version,
+                visibility: self.visibility,
             }),
             front => LessonEntry::Broken {
                 slug: self.slug,
@@ -171,6 +186,7 @@ impl Parsed {
                 front,
                 reading,
                 problems: self.problems,
+                visibility: self.visibility,
             },
         }
     }
@@ -208,6 +224,7 @@ pub(crate) fn parse(file: &str, text: &str, lang: lockstep_i18n::Lang) -> Parsed
         prose,
         outline: rendered.outline,
         version: version(text),
+        visibility: split.visibility,
         problems,
     }
 }

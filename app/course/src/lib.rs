@@ -21,6 +21,7 @@ mod load;
 pub mod markdown;
 pub mod parity;
 pub mod prose;
+pub mod publishing;
 pub mod quiz;
 pub mod reading;
 pub mod references;
@@ -37,6 +38,7 @@ pub use load::{
 };
 pub use lockstep_embed::Simulation;
 pub use markdown::{Block, Exercise, TocEntry};
+pub use publishing::{Status, Visibility};
 pub use quiz::Quiz;
 pub use reading::Reading;
 pub use slug::slug_for_file;

@@ -1,6 +1,7 @@
 //! The course as the server sees it: reloaded when a lesson file changes, so an instructor's
 //! edit shows on the next page load without restarting anything.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::SystemTime;
@@ -12,6 +13,7 @@ use crate::edition::Edition;
 use crate::load::{
     is_lesson_file, load_translation, translation_dir, Course, CourseError, COURSE_FILE,
 };
+use crate::publishing::Visibility;
 
 /// Names, sizes and modification times of the files the course is read from. Comparing it
 /// costs a directory listing and a `stat` of every file: far cheaper than re-rendering every
@@ -61,33 +63,143 @@ fn translations() -> impl Iterator<Item = Lang> {
     Lang::ALL.into_iter().filter(|l| *l != Lang::En)
 }
 
-/// The courses and the site's editions, loaded together so a page never mixes two versions.
+/// The courses and the site's editions, loaded together so a page never mixes two versions:
+/// as learners see them (published lessons of published courses), or as instructors do.
 pub struct Loaded {
     /// The site in its source language: every course's lessons, in catalogue order.
     pub course: Arc<Course>,
     editions: Vec<Arc<Edition>>,
     pub catalogue: Arc<Catalogue>,
+    /// What learners do not see now, in a view that has it: empty in the learners' own.
+    pub drafts: Arc<Drafts>,
+}
+
+/// The lessons and courses learners do not see, by slug, with why: a draft, or published
+/// later. A lesson of a course that is not published is here with its course's visibility.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Drafts {
+    pub lessons: BTreeMap<String, Visibility>,
+    pub courses: BTreeMap<String, Visibility>,
 }
 
 impl Loaded {
-    fn load(root: &Path) -> Result<Loaded, CourseError> {
-        let catalogue = load_catalogue(root)?;
-        let editions: Vec<Arc<Edition>> = Lang::ALL
-            .into_iter()
-            .map(|lang| {
-                let parts =
-                    catalogue.courses.iter().map(|e| edition(&e.course, &e.dir, lang)).collect();
-                Arc::new(Edition::union(lang, parts))
-            })
-            .collect();
-        let source = Lang::ALL.iter().position(|l| *l == Lang::En).expect("English is a language");
-        let course = Arc::new(editions[source].course.clone());
-        Ok(Loaded { course, editions, catalogue: Arc::new(catalogue) })
-    }
-
     pub fn edition(&self, lang: Lang) -> Arc<Edition> {
         let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
         self.editions[i].clone()
+    }
+
+    /// Whether learners see this lesson (in this view: a view without it says no).
+    pub fn is_draft(&self, slug: &str) -> bool {
+        self.drafts.lessons.contains_key(slug)
+    }
+}
+
+/// Everything under the lessons root, drafts too: what both views are made of.
+struct Everything {
+    catalogue: Catalogue,
+    /// Per course (in catalogue order), its edition in each language of [`Lang::ALL`].
+    editions: Vec<Vec<Edition>>,
+}
+
+impl Everything {
+    fn load(root: &Path) -> Result<Everything, CourseError> {
+        let catalogue = load_catalogue(root)?;
+        let editions = catalogue
+            .courses
+            .iter()
+            .map(|e| Lang::ALL.into_iter().map(|lang| edition(&e.course, &e.dir, lang)).collect())
+            .collect();
+        Ok(Everything { catalogue, editions })
+    }
+
+    /// The instructors' view and the learners' at `now`, and the next instant the learners'
+    /// changes by itself (a `publish_at` reached).
+    fn views(self: &Arc<Self>, now: SystemTime) -> Views {
+        let mut drafts = Drafts::default();
+        let mut next_change: Option<SystemTime> = None;
+        let mut note = |v: Visibility| {
+            if let Some(at) = v.changes_after(now) {
+                next_change = Some(next_change.map_or(at, |n| n.min(at)));
+            }
+        };
+        for entry in &self.catalogue.courses {
+            let course = entry.course.visibility;
+            note(course);
+            if !course.published_at(now) {
+                drafts.courses.insert(entry.slug.clone(), course);
+            }
+            for lesson in &entry.course.lessons {
+                let own = lesson.visibility();
+                note(own);
+                let hidden = if course.published_at(now) { own } else { course };
+                if !hidden.published_at(now) {
+                    drafts.lessons.insert(lesson.slug().to_string(), hidden);
+                }
+            }
+        }
+        let published = self.view(
+            |course| !drafts.courses.contains_key(course),
+            |lesson| !drafts.lessons.contains_key(lesson),
+            Drafts::default(),
+        );
+        let all = self.view(|_| true, |_| true, drafts);
+        Views {
+            all: Arc::new(all),
+            published: Arc::new(published),
+            next_change,
+            everything: self.clone(),
+        }
+    }
+
+    /// The courses `keep_course` keeps, with the lessons `keep` keeps.
+    fn view(
+        &self,
+        keep_course: impl Fn(&str) -> bool,
+        keep: impl Fn(&str) -> bool,
+        drafts: Drafts,
+    ) -> Loaded {
+        let mut courses = Vec::new();
+        let mut parts: Vec<Vec<Edition>> = Lang::ALL.iter().map(|_| Vec::new()).collect();
+        for (entry, editions) in self.catalogue.courses.iter().zip(&self.editions) {
+            if !keep_course(&entry.slug) {
+                continue;
+            }
+            let mut entry = entry.clone();
+            entry.course.lessons.retain(|l| keep(l.slug()));
+            courses.push(entry);
+            for (part, edition) in parts.iter_mut().zip(editions) {
+                let mut edition = edition.clone();
+                edition.retain_lessons(&keep);
+                part.push(edition);
+            }
+        }
+        let editions: Vec<Arc<Edition>> = Lang::ALL
+            .into_iter()
+            .zip(parts)
+            .map(|(lang, parts)| Arc::new(Edition::union(lang, parts)))
+            .collect();
+        let source = Lang::ALL.iter().position(|l| *l == Lang::En).expect("English is a language");
+        Loaded {
+            course: Arc::new(editions[source].course.clone()),
+            editions,
+            catalogue: Arc::new(Catalogue { courses }),
+            drafts: Arc::new(drafts),
+        }
+    }
+}
+
+/// Both views of one load of the files, and when the learners' changes by itself.
+struct Views {
+    all: Arc<Loaded>,
+    published: Arc<Loaded>,
+    next_change: Option<SystemTime>,
+    /// What they are made of, for making them again when a `publish_at` is reached.
+    everything: Arc<Everything>,
+}
+
+impl Views {
+    fn due(&self, now: SystemTime) -> bool {
+        self.next_change.is_some_and(|at| at <= now)
     }
 }
 
@@ -107,15 +219,16 @@ type ReloadHook = Box<dyn Fn(&Course) + Send + Sync>;
 pub struct LiveCourse {
     dir: PathBuf,
     watch: Option<Watch>,
-    current: RwLock<(Fingerprint, Arc<Loaded>)>,
+    current: RwLock<(Fingerprint, Arc<Views>)>,
     on_reload: ReloadHook,
 }
 
 impl LiveCourse {
-    /// Loads the course once. With `watch`, [`LiveCourse::current`] reloads it whenever a file
-    /// changed; without, it is read once (for deployments where lessons are baked in).
-    /// `on_reload` sees every freshly loaded course, the first one included: the server logs
-    /// its diagnostics there.
+    /// Loads the courses once. With `watch`, [`LiveCourse::loaded`] reloads them whenever a
+    /// file changed; without, they are read once (for deployments where lessons are baked in).
+    /// Either way a lesson or course whose `publish_at` is reached is published then.
+    /// `on_reload` sees every freshly loaded site, drafts included, the first one too: the
+    /// server logs its diagnostics there.
     pub fn open(
         dir: impl Into<PathBuf>,
         watch: bool,
@@ -124,55 +237,85 @@ impl LiveCourse {
         let dir = dir.into();
         let watch = watch.then(|| Watch::new(&dir));
         let fingerprint = Fingerprint::of(&dir);
-        let loaded = Loaded::load(&dir)?;
-        on_reload(&loaded.course);
+        let views = Self::views_of(Everything::load(&dir)?);
+        on_reload(&views.all.course);
         Ok(Self {
             dir,
             watch,
-            current: RwLock::new((fingerprint, Arc::new(loaded))),
+            current: RwLock::new((fingerprint, Arc::new(views))),
             on_reload: Box::new(on_reload),
         })
+    }
+
+    fn views_of(everything: Everything) -> Views {
+        Arc::new(everything).views(SystemTime::now())
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// The course as it is on disk now.
-    /// The course in its own language: the authority on lessons, quizzes and XP.
+    /// The site in its own language as learners see it: the authority on lessons, quizzes
+    /// and XP.
     pub fn current(&self) -> Arc<Course> {
         self.loaded().course.clone()
     }
 
-    /// The course as a reader of `lang` gets it.
+    /// The site as a learner reading `lang` gets it.
     pub fn edition(&self, lang: Lang) -> Arc<Edition> {
         self.loaded().edition(lang)
     }
 
-    /// The course and its editions, as they are on disk now when watching.
+    /// The courses and their editions as learners see them now (as they are on disk when
+    /// watching): published lessons of published courses only.
     pub fn loaded(&self) -> Arc<Loaded> {
-        if !self.watch.as_ref().is_some_and(|w| w.may_have_changed(&self.dir)) {
-            return self.read().1.clone();
+        self.views().published.clone()
+    }
+
+    /// [`LiveCourse::loaded`] for whom it is: instructors see drafts too, each named in
+    /// [`Loaded::drafts`].
+    pub fn loaded_for(&self, instructor: bool) -> Arc<Loaded> {
+        let views = self.views();
+        if instructor {
+            views.all.clone()
+        } else {
+            views.published.clone()
         }
-        let now = Fingerprint::of(&self.dir);
+    }
+
+    fn views(&self) -> Arc<Views> {
+        let now = SystemTime::now();
+        let may_have_changed = self.watch.as_ref().is_some_and(|w| w.may_have_changed(&self.dir));
+        if !may_have_changed {
+            let guard = self.read();
+            if !guard.1.due(now) {
+                return guard.1.clone();
+            }
+        }
+        let fingerprint = may_have_changed.then(|| Fingerprint::of(&self.dir));
+        let changed = |kept: &Fingerprint| fingerprint.as_ref().is_some_and(|f| f != kept);
         {
             let guard = self.read();
-            if guard.0 == now {
+            if !changed(&guard.0) && !guard.1.due(now) {
                 return guard.1.clone();
             }
         }
         let mut guard = self.current.write().unwrap_or_else(|e| e.into_inner());
-        if guard.0 != now {
+        if changed(&guard.0) {
             // A directory that vanished keeps the last good course rather than serving nothing.
-            if let Ok(loaded) = Loaded::load(&self.dir) {
-                (self.on_reload)(&loaded.course);
-                *guard = (now, Arc::new(loaded));
+            if let (Ok(everything), Some(fingerprint)) = (Everything::load(&self.dir), fingerprint)
+            {
+                let views = Self::views_of(everything);
+                (self.on_reload)(&views.all.course);
+                *guard = (fingerprint, Arc::new(views));
             }
+        } else if guard.1.due(now) {
+            guard.1 = Arc::new(guard.1.everything.views(now));
         }
         guard.1.clone()
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, (Fingerprint, Arc<Loaded>)> {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, (Fingerprint, Arc<Views>)> {
         self.current.read().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -380,5 +523,59 @@ mod tests {
         assert_eq!(titles(&live), ["A", "B, edited"], "an edit in the second course");
         assert_eq!(live.loaded().catalogue.courses.len(), 2);
         assert_eq!(live.edition(Lang::Ko).course.lessons.len(), 2, "served untranslated");
+    }
+
+    #[test]
+    fn learners_see_published_lessons_of_published_courses_and_instructors_see_all() {
+        let root = tempfile::tempdir().unwrap();
+        let write = |course: &str, meta: &str, file: &str, extra: &str| {
+            let dir = root.path().join(course);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                dir.join(COURSE_FILE),
+                format!("title = \"{course}\"\nsummary = \"S\"\n{meta}"),
+            )
+            .unwrap();
+            let order: u32 = file[..2].parse().unwrap();
+            let lesson = format!(
+                "+++\ntitle = \"{file}\"\norder = {order}\nxp = 1\nsummary = \"s\"\n{extra}+++\nbody\n"
+            );
+            std::fs::write(dir.join(file), lesson).unwrap();
+        };
+        let soon = SystemTime::now() + std::time::Duration::from_secs(2);
+        let soon_text = crate::publishing::rfc3339(soon);
+        write("ddp", "order = 1\n", "01-a.md", "");
+        write("ddp", "order = 1\n", "02-b.md", "status = \"draft\"\n");
+        write("ddp", "order = 1\n", "03-c.md", &format!("publish_at = {soon_text}\n"));
+        write("fsdp", "order = 2\nstatus = \"draft\"\n", "01-d.md", "");
+        let live = LiveCourse::open(root.path(), true, |_| {}).unwrap();
+        let slugs = |l: &Loaded| -> Vec<String> {
+            l.course.lessons.iter().map(|l| l.slug().to_string()).collect()
+        };
+        let learners = live.loaded_for(false);
+        assert_eq!(slugs(&learners), ["a"]);
+        assert_eq!(learners.catalogue.courses.len(), 1);
+        assert!(learners.drafts.lessons.is_empty());
+        assert_eq!(live.edition(Lang::Ko).course.lessons.len(), 1);
+        let instructors = live.loaded_for(true);
+        assert_eq!(slugs(&instructors), ["a", "b", "c", "d"]);
+        assert_eq!(instructors.catalogue.courses.len(), 2);
+        assert_eq!(instructors.drafts.lessons["b"], Visibility::Draft);
+        assert!(matches!(instructors.drafts.lessons["c"], Visibility::Scheduled(_)));
+        assert_eq!(instructors.drafts.lessons["d"], Visibility::Draft, "its course's");
+        assert_eq!(instructors.drafts.courses["fsdp"], Visibility::Draft);
+        assert!(instructors.is_draft("b") && !instructors.is_draft("a"));
+
+        // Its instant reached, the scheduled lesson is published without a file changing.
+        let kept = live.loaded();
+        assert!(Arc::ptr_eq(&kept, &live.loaded()), "nothing changed: the same view");
+        std::thread::sleep(soon.duration_since(SystemTime::now()).unwrap_or_default());
+        assert_eq!(slugs(&live.loaded()), ["a", "c"]);
+        assert!(!live.loaded_for(true).is_draft("c"));
+
+        // Publishing the course is an edit of its course.toml.
+        write("fsdp", "order = 2\n", "01-d.md", "");
+        assert_eq!(slugs(&live.loaded()), ["a", "c", "d"]);
+        assert!(live.loaded_for(true).drafts.courses.is_empty());
     }
 }

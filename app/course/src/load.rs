@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::lesson::{self, LessonEntry, Parsed};
+use crate::publishing::{Status, Visibility};
 use crate::references;
 use crate::{Exercise, Lesson};
 
@@ -28,6 +29,12 @@ pub struct CourseMeta {
     pub order: Option<u32>,
     #[serde(default)]
     pub authors: Vec<String>,
+    /// `draft` while it is being written: learners see none of it.
+    #[serde(default)]
+    pub status: Status,
+    /// When a published course reaches learners, as a lesson's `publish_at`.
+    #[serde(default)]
+    pub publish_at: Option<toml::value::Datetime>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -38,6 +45,9 @@ pub struct Course {
     pub lessons: Vec<LessonEntry>,
     /// Problems with `course.toml` itself.
     pub course_problems: Vec<Diagnostic>,
+    /// Whether learners see the course, as its `course.toml` says (a translation's is its
+    /// source's).
+    pub visibility: Visibility,
 }
 
 impl Course {
@@ -144,8 +154,8 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
         })
         .collect();
 
-    let (meta, course_problems) = read_meta(dir);
-    Ok(Course { meta, lessons: cross_check(parsed, source), course_problems })
+    let (meta, course_problems, visibility) = read_meta(dir);
+    Ok(Course { meta, lessons: cross_check(parsed, source), course_problems, visibility })
 }
 
 /// The folder of a course's translation into `lang` (`lessons/ddp/ko`): the same file names, each
@@ -250,25 +260,37 @@ fn unreadable(name: &str, message: String) -> Parsed {
         prose: Default::default(),
         outline: Default::default(),
         version: String::new(),
+        visibility: Visibility::Published,
         problems: vec![Diagnostic::new(name, 1, message)],
     }
 }
 
-fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>) {
+fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>, Visibility) {
     let fallback = CourseMeta { title: "Course".into(), ..CourseMeta::default() };
     let text = match std::fs::read_to_string(dir.join(COURSE_FILE)) {
         Ok(text) => text,
         Err(e) => {
             let message =
                 format!("cannot read {COURSE_FILE} (title and summary of the course): {e}");
-            return (fallback, vec![Diagnostic::new(COURSE_FILE, 1, message)]);
+            let problems = vec![Diagnostic::new(COURSE_FILE, 1, message)];
+            return (fallback, problems, Visibility::Published);
         }
     };
     match toml::from_str::<CourseMeta>(&text) {
-        Ok(meta) => (meta, Vec::new()),
+        Ok(meta) => {
+            let line = crate::front_matter::key_line(&text, "publish_at").unwrap_or(1);
+            let problems =
+                crate::front_matter::publishing_problems(meta.status, meta.publish_at.as_ref())
+                    .into_iter()
+                    .map(|m| Diagnostic::new(COURSE_FILE, line, m))
+                    .collect();
+            let visibility = Visibility::of(meta.status, meta.publish_at.as_ref());
+            (meta, problems, visibility)
+        }
         Err(e) => {
             let line = e.span().map_or(1, |s| LineIndex::new(&text, 1).line_of(s.start));
-            (fallback, vec![Diagnostic::new(COURSE_FILE, line, e.message().to_string())])
+            let problems = vec![Diagnostic::new(COURSE_FILE, line, e.message().to_string())];
+            (fallback, problems, Visibility::declared_in(&text))
         }
     }
 }
@@ -540,7 +562,47 @@ mod tests {
         ]);
         assert!(matches!(c.lessons[0], LessonEntry::Ready(_)));
         assert!(matches!(c.lessons[1], LessonEntry::Broken { .. }));
-        assert_eq!(messages(&c)[0], "02-b.md:3: front matter: unknown field `level`, expected one of `title`, `order`, `tags`, `xp`, `summary`, `translated_from`");
+        assert_eq!(messages(&c)[0], "02-b.md:3: front matter: unknown field `level`, expected one of `title`, `order`, `tags`, `xp`, `summary`, `translated_from`, `status`, `publish_at`");
+    }
+
+    #[test]
+    fn drafts_and_publish_dates_of_lessons_and_courses() {
+        let draft = lesson("D", 2, "").replace("xp = 10", "xp = 10\nstatus = \"draft\"");
+        let broken_draft = draft.replace("order = 2", "order = 3\nlevel = 1");
+        let scheduled =
+            lesson("S", 4, "").replace("xp = 10", "xp = 10\npublish_at = 2030-01-01T00:00:00Z");
+        let both = scheduled.replace("order = 4", "order = 5\nstatus = \"draft\"");
+        let (dir, c) = course(&[
+            ("01-a.md", lesson("A", 1, "")),
+            ("02-d.md", draft),
+            ("03-b.md", broken_draft),
+            ("04-s.md", scheduled),
+            ("05-x.md", both),
+        ]);
+        let seen = |slug| c.find(slug).unwrap().1.visibility();
+        assert_eq!(
+            [seen("a"), seen("d"), seen("b")],
+            [Visibility::Published, Visibility::Draft, Visibility::Draft]
+        );
+        assert!(c.find("b").unwrap().1.ready().is_none(), "broken, and still a draft");
+        assert!(matches!(seen("s"), Visibility::Scheduled(_)));
+        assert_eq!(seen("x"), Visibility::Draft);
+        assert_eq!(
+            messages(&c)[1],
+            "05-x.md:7: front matter: `publish_at` publishes at that instant, and \
+             `status = \"draft\"` never: remove one of them"
+        );
+        assert_eq!(c.visibility, Visibility::Published);
+
+        let meta = "title = \"C\"\nsummary = \"S\"\nstatus = \"draft\"\n";
+        std::fs::write(dir.path().join(COURSE_FILE), meta).unwrap();
+        assert_eq!(load(dir.path()).unwrap().visibility, Visibility::Draft);
+        let meta = "title = \"C\"\nsummary = \"S\"\npublish_at = 2030-01-01\n";
+        std::fs::write(dir.path().join(COURSE_FILE), meta).unwrap();
+        let c = load(dir.path()).unwrap();
+        assert_eq!(c.visibility, Visibility::Draft, "an instant it cannot read publishes nothing");
+        assert!(messages(&c)[0]
+            .starts_with("course.toml:3: `publish_at`: `2030-01-01` is not an instant"));
     }
 
     #[test]

@@ -27,6 +27,11 @@ pub fn compare(translation: &Lesson, source: &Lesson) -> (Vec<(usize, String)>, 
             ),
         ));
     }
+    if (t.status, t.publish_at) != Default::default() {
+        let message = "front matter: `status` and `publish_at` are the source lesson's to set: \
+                       a translation is published with it, so remove them here";
+        problems.push((1, message.to_string()));
+    }
     simulations(translation, source, &mut problems);
     quizzes(translation, source, &mut problems);
     exercises(translation, source, &mut problems);

@@ -85,6 +85,16 @@ pub static EN: Catalogue = Catalogue {
         broken_for_instructor_after: " prints the same):",
         back_to_course: "Back to the course",
         not_translated: "",
+        draft: "Draft — only instructors see this. Learners cannot open, find or count it until \
+                it is published.",
+        scheduled: |at| {
+            format!(
+                "Scheduled — only instructors see this until {at}; learners get it from then on."
+            )
+        },
+        preview_as_learner: "See it as a learner will",
+        previewing: "Preview: this page as learners will get it once it is published.",
+        back_to_draft: "Back to the draft",
     },
     quiz: Quiz {
         title: |n| format!("Quiz: {}", plural(n, "question", "questions")),

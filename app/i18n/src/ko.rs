@@ -82,6 +82,12 @@ pub static KO: Catalogue = Catalogue {
         back_to_course: "코스로 돌아가기",
         not_translated: "이 레슨은 아직 한국어로 옮기지 못해 영어 원문으로 보여 드립니다. 진행 \
                          상황과 XP는 언어와 상관없이 그대로 쌓입니다.",
+        draft: "초안 — 강사에게만 보입니다. 게시하기 전까지 학습자는 이 레슨을 열 수도, 검색할 \
+                수도 없고 진행률에도 잡히지 않습니다.",
+        scheduled: |at| format!("게시 예약 — {at}까지는 강사에게만 보이고, 그때부터 학습자에게 공개됩니다."),
+        preview_as_learner: "학습자 화면으로 보기",
+        previewing: "미리 보기: 게시된 뒤 학습자가 보게 될 화면입니다.",
+        back_to_draft: "초안으로 돌아가기",
     },
     quiz: Quiz {
         title: |n| format!("퀴즈: {n}문제"),

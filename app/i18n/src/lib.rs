@@ -129,6 +129,15 @@ pub struct LessonWords {
     pub back_to_course: &'static str,
     /// Shown on a lesson read in a language it has not been translated into yet.
     pub not_translated: &'static str,
+    /// The banner of a draft, which only instructors see.
+    pub draft: &'static str,
+    /// The banner of a lesson published later: learners see it from this instant (UTC).
+    pub scheduled: fn(at: &str) -> String,
+    /// The link from that banner to the page as learners will get it.
+    pub preview_as_learner: &'static str,
+    /// The bar of that preview, and its link back.
+    pub previewing: &'static str,
+    pub back_to_draft: &'static str,
 }
 
 pub struct Quiz {

@@ -20,11 +20,22 @@ pub async fn get_course_overview(lang: crate::Lang) -> Result<CourseOverview, Se
     ))
 }
 
-/// The lesson, the same for every learner.
-#[server]
-pub async fn get_lesson(slug: String, lang: crate::Lang) -> Result<LessonLookup, ServerFnError> {
+/// The lesson, the same for every learner; a draft only for an instructor, who may ask for it
+/// `as_learner`s will get it once it is published.
+#[server(endpoint = "get_lesson")]
+pub async fn get_lesson(
+    slug: String,
+    lang: crate::Lang,
+    #[server(default)] as_learner: bool,
+) -> Result<LessonLookup, ServerFnError> {
+    use crate::ssr::page_models::Viewer;
     let ctx = crate::ssr::context()?;
-    Ok(ctx.lesson(&slug, lang))
+    let viewer = match (ctx.requester().await?.is_instructor(), as_learner) {
+        (false, _) => Viewer::Learner,
+        (true, false) => Viewer::Instructor,
+        (true, true) => Viewer::Preview,
+    };
+    Ok(ctx.lesson(&slug, lang, viewer))
 }
 
 /// What the lesson page shows of the learner reading it.
@@ -56,11 +67,13 @@ pub async fn complete_lesson(
 pub async fn explore_simulation(slug: String, index: u32) -> Result<Progressed, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let action = lockstep_xp::Action::SimulationExplored { lesson: slug.clone(), sim: index };
-    if !lockstep_rules::progress::facts(&ctx.course.current()).knows(&action) {
+    let requester = ctx.requester().await?;
+    let seen = ctx.course.loaded_for(requester.is_instructor());
+    if !lockstep_rules::progress::facts(&seen.course).knows(&action) {
         let why = format!("lesson `{slug}` has no simulation {index}");
         return Err(crate::ssr::context::refuse(http::StatusCode::NOT_FOUND, why));
     }
-    ctx.record(&ctx.requester().await?, action).await
+    ctx.record(&requester, action).await
 }
 
 /// Resets the learner's progress in one lesson: its XP goes, and can be earned again. Works as

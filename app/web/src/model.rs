@@ -217,6 +217,18 @@ pub struct LessonView {
     /// None today: the page's bytes stay what they were without them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub request_parts: Vec<String>,
+    /// Not published (only an instructor gets such a page): what its banner says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unpublished: Option<Unpublished>,
+}
+
+/// Why learners do not see a lesson an instructor is reading, and how it is shown to them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unpublished {
+    /// `Some("2026-12-01 09:00 UTC")`: published then; a draft without.
+    pub scheduled: Option<String>,
+    /// Shown as learners will get it once published: the preview's bar instead of the banner.
+    pub preview: bool,
 }
 
 /// What a lesson page shows of the learner reading it. Apart from [`LessonView`], which is the

@@ -34,6 +34,7 @@ use lockstep_course::{Course, LessonEntry};
 use lockstep_routes::Place;
 use lockstep_rules::{flash, Reads, Requester, RulesError};
 use lockstep_web::model::{LessonLearner, LessonLookup};
+use lockstep_web::ssr::page_models::Viewer;
 use lockstep_web::ssr::request_parts::{self, PartRequest};
 use lockstep_web::ssr::template::{RenderTemplate, Template, TemplateError};
 use lockstep_web::Lang;
@@ -349,7 +350,7 @@ async fn render_template(
     }
     let (parts, body) = response.into_parts();
     let html = String::from_utf8(axum::body::to_bytes(body, usize::MAX).await?.to_vec())?;
-    let LessonLookup::Found(view) = state.app.context.lesson(slug, lang) else {
+    let LessonLookup::Found(view) = state.app.context.lesson(slug, lang, Viewer::Learner) else {
         return Err(PageError::Gone);
     };
     let nobody = Requester::Anonymous { learner: None };

@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::{get_lesson, get_lesson_learner, CompleteLesson, ExploreSimulation, ResetLesson};
 use crate::components::{on_lesson_click, ProgressPanel, Tags, Toast, Toc, TocFolded};
@@ -11,12 +11,18 @@ use crate::sims::SimulationView;
 #[component]
 pub fn LessonPage() -> impl IntoView {
     let params = use_params_map();
+    // `?as=learner`: an instructor's preview of a draft as learners will get it.
+    let query = use_query_map();
+    let as_learner = move || query.read().get("as").is_some_and(|v| v == "learner");
     let complete = ServerAction::<CompleteLesson>::new();
     let reset = ServerAction::<ResetLesson>::new();
     let slug = move || params.read().get("slug").unwrap_or_default();
     let lang = crate::use_lang();
     let t = lockstep_i18n::t(lang);
-    let page = Resource::new(move || (slug(), lang), |(slug, lang)| get_lesson(slug, lang));
+    let page = Resource::new(
+        move || (slug(), lang, as_learner()),
+        |(slug, lang, as_learner)| get_lesson(slug, lang, as_learner),
+    );
     // The learner's part is fetched apart from the lesson: the server renders the lesson once
     // for everyone and this per request (`crate::ssr::template`). Completing or resetting the
     // lesson updates it in place (`Lesson`): fetching it again here would render the whole
@@ -277,6 +283,8 @@ fn Lesson(
         next,
         untranslated,
         sections,
+        unpublished,
+        slug,
         ..
     } = lesson;
     let lang = crate::use_lang();
@@ -300,6 +308,7 @@ fn Lesson(
                     </p>
                     <h1>{title}</h1>
                     {untranslated.then(|| view! { <p class="notice" data-role="untranslated" lang=lang.code()>{w.not_translated}</p> })}
+                    {unpublished.map(|u| unpublished_banner(&u, &slug, lang))}
                     <p class="lede">{summary}</p>
                     <Tags tags/>
                     {header}
@@ -319,6 +328,27 @@ fn Lesson(
             </aside>
         </div>
     }
+}
+
+/// What an instructor reads above a lesson learners do not see yet, or above its preview.
+fn unpublished_banner(u: &crate::model::Unpublished, slug: &str, lang: crate::Lang) -> AnyView {
+    let w = &lockstep_i18n::t(lang).lesson;
+    let page = lang.path(&lockstep_routes::lesson(slug));
+    if u.preview {
+        return view! {
+            <p class="notice preview-bar" data-role="preview" role="status">
+                {w.previewing} " " <a href=page>{w.back_to_draft}</a>
+            </p>
+        }
+        .into_any();
+    }
+    let says = u.scheduled.as_deref().map_or_else(|| w.draft.to_string(), |at| (w.scheduled)(at));
+    view! {
+        <p class="notice draft-banner" data-role="draft" role="status">
+            <strong>{says}</strong> " " <a href=format!("{page}?as=learner")>{w.preview_as_learner}</a>
+        </p>
+    }
+    .into_any()
 }
 
 #[component]

@@ -58,12 +58,15 @@ impl AppContext {
         self.rules.requester_reading(reads, session.as_ref(), &headers()).await.map_err(internal)
     }
 
-    /// The lesson page's model, with the request parts it has.
-    pub fn lesson(&self, slug: &str, lang: crate::Lang) -> crate::model::LessonLookup {
-        let loaded = self.course.loaded();
-        let editions: Vec<_> = crate::Lang::ALL.into_iter().map(|l| loaded.edition(l)).collect();
-        let all: Vec<&lockstep_course::Edition> = editions.iter().map(|e| e.as_ref()).collect();
-        let mut lookup = page_models::lookup(&loaded.edition(lang), &all, slug);
+    /// The lesson page's model for `viewer`, with the request parts it has.
+    pub fn lesson(
+        &self,
+        slug: &str,
+        lang: crate::Lang,
+        viewer: page_models::Viewer,
+    ) -> crate::model::LessonLookup {
+        let loaded = self.course.loaded_for(viewer != page_models::Viewer::Learner);
+        let mut lookup = page_models::lookup(&loaded, lang, slug, viewer);
         if let crate::model::LessonLookup::Found(lesson) = &mut lookup {
             lesson.request_parts = self.request_parts.names();
         }
@@ -176,9 +179,11 @@ impl AppContext {
         let loaded = self.course.loaded();
         let mut progress = Self::progress_view_in(&loaded.course, requester, &events);
         progress.notice = notice;
+        // An instructor's draft has its quizzes too.
+        let seen = if requester.is_instructor() { self.course.loaded_for(true) } else { loaded };
         // The reviews' words are the reader's language; the rest is the same in every edition.
         Ok(page_models::lesson_learner(
-            &loaded.edition(lang).course,
+            &seen.edition(lang).course,
             slug,
             requester.learner(),
             &progress::completed_in(&events),
@@ -195,13 +200,14 @@ impl AppContext {
         slug: &str,
         lang: crate::Lang,
     ) -> Result<(), ServerFnError> {
-        if self.course.current().find(slug).is_none() {
+        let requester = self.requester().await?;
+        // An instructor may complete a draft: it counts once the lesson is published.
+        if self.course.loaded_for(requester.is_instructor()).course.find(slug).is_none() {
             return Err(refuse(
                 http::StatusCode::NOT_FOUND,
                 format!("there is no lesson `{slug}`"),
             ));
         }
-        let requester = self.requester().await?;
         let action = lockstep_xp::Action::LessonCompleted { lesson: slug.to_string() };
         let progressed = self.record(&requester, action).await?;
         if let (Some(message), Some(session)) = (progressed.message(lang), session().await) {

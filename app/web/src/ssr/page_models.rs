@@ -1,7 +1,8 @@
 //! The course's types as the pages' serde models (`crate::model`): what crosses from the
 //! server to the browser.
 
-use lockstep_course::{Block, Course, Edition, LessonEntry, Quiz};
+use lockstep_course::live::Loaded;
+use lockstep_course::{Block, Course, LessonEntry, Quiz, Visibility};
 use lockstep_i18n::Lang;
 use lockstep_store::LastAnswers;
 use lockstep_xp::Progress;
@@ -9,7 +10,7 @@ use lockstep_xp::Progress;
 use crate::model::{
     AchievementView, BodyBlock, CourseOverview, LessonCard, LessonLearner, LessonLookup,
     LessonView, NeighbourLink, ProgressView, Progressed, QuizBlock, QuizLearner, QuizQuestion,
-    QuizReview, ReviewedOption, TocItem, XpRules,
+    QuizReview, ReviewedOption, TocItem, Unpublished, XpRules,
 };
 
 pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -> CourseOverview {
@@ -41,11 +42,22 @@ pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -
     }
 }
 
-/// The lesson page's model in `edition`'s language: the same for every learner. `editions`:
-/// every language's, for the switcher's sections.
-pub fn lookup(edition: &Edition, editions: &[&Edition], slug: &str) -> LessonLookup {
-    let (course, lang) = (&edition.course, edition.lang);
-    let Some((index, entry)) = course.find(slug) else {
+/// Who a lesson page is for: a learner's view has only what is published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    Learner,
+    Instructor,
+    /// An instructor seeing a lesson as learners will once it is published.
+    Preview,
+}
+
+/// The lesson page's model in `lang`: the same for every learner. `loaded` is the view of the
+/// site the viewer has (drafts in it for an instructor). Its position and neighbours are its
+/// course's.
+pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> LessonLookup {
+    let edition = loaded.edition(lang);
+    let course = &edition.course;
+    let Some((_, entry)) = course.find(slug) else {
         return LessonLookup::Missing;
     };
     let lesson = match entry {
@@ -57,16 +69,34 @@ pub fn lookup(edition: &Edition, editions: &[&Edition], slug: &str) -> LessonLoo
             }
         }
     };
+    // Its course's lessons, as this viewer gets them: a preview leaves the other drafts out.
+    let siblings: Vec<&str> = loaded
+        .catalogue
+        .find(slug)
+        .map(|(owner, _)| owner.course.lessons.iter().map(LessonEntry::slug).collect())
+        .unwrap_or_else(|| vec![slug])
+        .into_iter()
+        .filter(|s| *s == slug || viewer != Viewer::Preview || !loaded.is_draft(s))
+        .collect();
+    let index = siblings.iter().position(|s| *s == slug).unwrap_or(0);
     let neighbour = |i: usize| {
-        course.lessons.get(i).map(|e| NeighbourLink {
+        let e = course.find(siblings.get(i)?)?.1;
+        Some(NeighbourLink {
             slug: e.slug().to_string(),
             title: e.front().map_or_else(|| e.file().to_string(), |f| f.title.clone()),
         })
     };
+    let unpublished = loaded.drafts.lessons.get(slug).map(|v| Unpublished {
+        scheduled: match v {
+            Visibility::Scheduled(at) => Some(lockstep_course::publishing::shown(*at)),
+            _ => None,
+        },
+        preview: viewer == Viewer::Preview,
+    });
     LessonLookup::Found(LessonView {
         slug: lesson.slug.clone(),
         position: index + 1,
-        total: course.lessons.len(),
+        total: siblings.len(),
         title: lesson.front.title.clone(),
         minutes: lesson.reading.minutes(),
         tags: lesson.front.tags.clone(),
@@ -95,14 +125,16 @@ pub fn lookup(edition: &Edition, editions: &[&Edition], slug: &str) -> LessonLoo
         prev: index.checked_sub(1).and_then(neighbour),
         next: neighbour(index + 1),
         untranslated: edition.untranslated.contains(slug),
-        sections: editions
-            .iter()
+        sections: Lang::ALL
+            .into_iter()
+            .map(|l| loaded.edition(l))
             .filter_map(|e| {
                 let lesson = e.course.find(slug)?.1.ready()?;
                 Some((e.lang, lesson.toc.iter().map(|t| t.id.clone()).collect()))
             })
             .collect(),
         request_parts: Vec::new(),
+        unpublished,
     })
 }
 

@@ -238,6 +238,7 @@ mod tests {
             untranslated: false,
             sections: vec![],
             request_parts: vec![],
+            unpublished: None,
         }
     }
 

@@ -1,0 +1,155 @@
+//! A catalogue of two courses: the shipped DDP course and a second one from the tests' data
+//! (`tests/data/second-course`), with a draft lesson. Learners and visitors cannot reach the
+//! draft by its address, in either language, by search, from a list or from the page API; an
+//! instructor reads it under its banner, and as learners will get it; publishing it (an edit of
+//! its file) shows it to everyone at once, on SQLite and on PostgreSQL, and on two app processes
+//! sharing one database.
+
+mod common;
+
+use std::path::Path;
+
+use axum::http::StatusCode;
+use common::in_process::*;
+use common::{quiz_form_in, shown_quiz};
+use lockstep_store::{Role, Store};
+
+const PASSWORD: &str = "gradient buckets overlap";
+const DRAFT: &str = "/lessons/fsdp-wrapping";
+const DRAFT_FILE: &str = "fsdp/02-fsdp-wrapping.md";
+const DRAFT_TITLE: &str = "Wrapping policies, unfinished";
+/// A word only the draft has.
+const DRAFT_WORD: &str = "zeppelinwrap";
+
+/// A lessons root with the shipped DDP course linked in and the test course copied, so that a
+/// test may edit the copy.
+pub fn catalogue() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(course_dir(), root.path().join("ddp")).unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/second-course/fsdp");
+    std::fs::create_dir(root.path().join("fsdp")).unwrap();
+    for entry in std::fs::read_dir(data).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), root.path().join("fsdp").join(entry.file_name())).unwrap();
+    }
+    root
+}
+
+/// Takes the draft's `status` line out: it is published.
+pub fn publish(root: &Path) {
+    let file = root.join(DRAFT_FILE);
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("status = \"draft\"\n", "")).unwrap();
+}
+
+async fn signed_up(app: &App, email: &str) -> Jar {
+    let mut jar = Jar::default();
+    let page =
+        jar.submit(app, "/account/sign-up", &[("email", email), ("password", PASSWORD)]).await;
+    assert_eq!(page.status, StatusCode::OK);
+    jar
+}
+
+/// Everything a learner could reach the draft through, as `jar` sees it: whether any shows it.
+async fn draft_reachable(app: &App, jar: &mut Jar) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    for (what, path) in [("address", DRAFT), ("Korean address", "/ko/lessons/fsdp-wrapping")] {
+        let page = jar.get(app, path).await;
+        match page.status {
+            StatusCode::OK => found.push(what),
+            StatusCode::NOT_FOUND => {}
+            other => panic!("{path} answered {other}"),
+        }
+        assert!(!page.body.contains(DRAFT_WORD) || page.status == StatusCode::OK);
+    }
+    let search = jar.get(app, &format!("/search?q={DRAFT_WORD}")).await;
+    if search.body.contains(DRAFT) {
+        found.push("search");
+    }
+    for list in ["/", "/xp", "/lessons/why-shard"] {
+        let page = jar.get(app, list).await;
+        assert_eq!(page.status, StatusCode::OK, "{list}");
+        if page.body.contains(DRAFT_TITLE) || page.body.contains(DRAFT) {
+            found.push(list);
+        }
+    }
+    // The page API the browser reads lessons with.
+    let form = [("slug", "fsdp-wrapping"), ("lang", "en"), ("as_learner", "true")];
+    let api = jar.post(app, "/api/get_lesson", &form).await;
+    assert!(api.body.contains("Missing") || api.body.contains("Found"), "{}", api.body);
+    if api.body.contains(DRAFT_WORD) {
+        found.push("page API");
+    }
+    found
+}
+
+async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
+    let root = catalogue();
+    let app = app_on(root.path(), url, db).await;
+    let store = Store::connect(url).await.unwrap();
+
+    // The second course's published lesson serves, numbered in its own course.
+    let page = get(&app, "/lessons/why-shard", None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Lesson 01 of 01"), "the draft is not counted: {}", page.body);
+    let first = get(&app, "/lessons/why-distributed", None).await;
+    assert!(first.body.contains("Lesson 01 of 10"), "the DDP course is numbered apart");
+
+    let mut visitor = Jar::default();
+    assert_eq!(draft_reachable(&app, &mut visitor).await, Vec::<&str>::new(), "a visitor");
+    let mut learner = signed_up(&app, "lea@example.org").await;
+    assert_eq!(draft_reachable(&app, &mut learner).await, Vec::<&str>::new(), "a learner");
+
+    // An instructor reads the draft under its banner, in its course's count.
+    let mut instructor = signed_up(&app, "ian@example.org").await;
+    store.set_role("ian@example.org", Role::Instructor).await.unwrap();
+    let page = instructor.get(&app, DRAFT).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains(r#"data-role="draft""#), "its banner: {}", page.body);
+    assert!(page.body.contains("only instructors see this"));
+    assert!(page.body.contains("Lesson 02 of 02") && page.body.contains(DRAFT_WORD));
+    let preview = instructor.get(&app, &format!("{DRAFT}?as=learner")).await;
+    assert_eq!(preview.status, StatusCode::OK);
+    assert!(preview.body.contains(r#"data-role="preview""#));
+    assert!(!preview.body.contains(r#"data-role="draft""#), "as learners will get it");
+    // `?as=learner` is an instructor's preview, not a way in.
+    assert_eq!(
+        learner.get(&app, &format!("{DRAFT}?as=learner")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // The instructor may try its quiz; a learner may not.
+    let shown = shown_quiz(&preview.body, 0);
+    let form = quiz_form_in(&shown, "fsdp-wrapping", 0, &[(0, 0)], &root.path().join("fsdp"));
+    let answered = instructor.post(&app, "/lessons/fsdp-wrapping/quizzes/0", &pairs(&form)).await;
+    assert!(answered.status.is_redirection(), "{}: {}", answered.status, answered.body);
+    let refused = learner.post(&app, "/lessons/fsdp-wrapping/quizzes/0", &pairs(&form)).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.body);
+
+    // Published: everywhere at once, for everyone, with no restart.
+    publish(root.path());
+    for jar in [&mut visitor, &mut learner] {
+        let found = draft_reachable(&app, jar).await;
+        let everywhere =
+            ["address", "Korean address", "search", "/", "/lessons/why-shard", "page API"];
+        assert_eq!(found, everywhere);
+    }
+    let page = instructor.get(&app, DRAFT).await;
+    assert!(!page.body.contains(r#"data-role="draft""#), "no banner once published");
+}
+
+#[test]
+fn drafts_and_publishing_on_sqlite() {
+    on_runtime(async {
+        let db = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display());
+        drafts_and_publishing(&url, db).await;
+    });
+}
+
+#[test]
+fn drafts_and_publishing_on_postgres() {
+    on_runtime(async {
+        let url = postgres_database("courses_drafts").await;
+        drafts_and_publishing(&url, tempfile::tempdir().unwrap()).await;
+    });
+}
