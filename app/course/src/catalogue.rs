@@ -63,8 +63,18 @@ pub fn course_dirs(root: &Path) -> Result<Vec<(String, PathBuf)>, CourseError> {
 pub fn load_catalogue(root: &Path) -> Result<Catalogue, CourseError> {
     let mut courses = Vec::new();
     for (name, dir) in course_dirs(root)? {
-        let course = load(&dir)?;
+        let mut course = load(&dir)?;
         let slug = course.meta.slug.clone().unwrap_or(name);
+        let fine = !slug.is_empty()
+            && slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !fine {
+            let message = format!(
+                "the course's address `{}` must be lowercase letters, digits and `-`: set \
+                 `slug` here, or rename the folder",
+                lockstep_routes::course(&slug)
+            );
+            course.course_problems.push(Diagnostic::new(COURSE_FILE, 1, message));
+        }
         courses.push(Entry { slug, dir, course });
     }
     courses.sort_by(|a, b| {

@@ -11,7 +11,8 @@ use lockstep_i18n::Lang;
 use crate::catalogue::{course_dirs, load_catalogue, Catalogue};
 use crate::edition::Edition;
 use crate::load::{
-    is_lesson_file, load_translation, translation_dir, Course, CourseError, COURSE_FILE,
+    is_lesson_file, load_translation, translation_dir, Course, CourseError, CourseMeta,
+    COURSE_FILE,
 };
 use crate::publishing::Visibility;
 
@@ -72,6 +73,8 @@ pub struct Loaded {
     pub catalogue: Arc<Catalogue>,
     /// What learners do not see now, in a view that has it: empty in the learners' own.
     pub drafts: Arc<Drafts>,
+    /// Each course's title and summary in each language of [`Lang::ALL`], by course slug.
+    metas: BTreeMap<String, Vec<CourseMeta>>,
 }
 
 /// The lessons and courses learners do not see, by slug, with why: a draft, or published
@@ -86,6 +89,13 @@ impl Loaded {
     pub fn edition(&self, lang: Lang) -> Arc<Edition> {
         let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
         self.editions[i].clone()
+    }
+
+    /// A course's title and summary as a reader of `lang` gets them: its translation's where
+    /// it has one.
+    pub fn course_meta(&self, slug: &str, lang: Lang) -> Option<&CourseMeta> {
+        let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+        self.metas.get(slug).and_then(|m| m.get(i))
     }
 
     /// Whether learners see this lesson (in this view: a view without it says no).
@@ -159,6 +169,7 @@ impl Everything {
         drafts: Drafts,
     ) -> Loaded {
         let mut courses = Vec::new();
+        let mut metas = BTreeMap::new();
         let mut parts: Vec<Vec<Edition>> = Lang::ALL.iter().map(|_| Vec::new()).collect();
         for (entry, editions) in self.catalogue.courses.iter().zip(&self.editions) {
             if !keep_course(&entry.slug) {
@@ -166,6 +177,7 @@ impl Everything {
             }
             let mut entry = entry.clone();
             entry.course.lessons.retain(|l| keep(l.slug()));
+            metas.insert(entry.slug.clone(), editions.iter().map(|e| e.course.meta.clone()).collect());
             courses.push(entry);
             for (part, edition) in parts.iter_mut().zip(editions) {
                 let mut edition = edition.clone();
@@ -184,6 +196,7 @@ impl Everything {
             editions,
             catalogue: Arc::new(Catalogue { courses }),
             drafts: Arc::new(drafts),
+            metas,
         }
     }
 }

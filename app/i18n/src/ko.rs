@@ -57,6 +57,18 @@ pub static KO: Catalogue = Catalogue {
         completed: "✓ 완료",
         unavailable: "지금은 볼 수 없음: 레슨 파일에 오류가 있습니다",
         tags: "태그",
+        catalogue_title: "코스",
+        catalogue_lede: "PyTorch 분산 학습을 직접 돌려 보며 배웁니다. 시뮬레이션은 실제 torch와 \
+                         같은 숫자를 내고, 과제는 torchrun으로 실제로 실행해 채점합니다.",
+        catalogue_label: "코스 목록",
+        card_meta: |lessons, minutes| format!("레슨 {lessons}개 · 약 {minutes}분"),
+        by: |authors| format!("지은이: {authors}"),
+        start: |title| format!("시작하기: {title}"),
+        resume: |title| format!("이어서: {title}"),
+        finished: "✓ 모든 레슨 완료",
+        no_lessons_yet: "아직 게시된 레슨이 없습니다.",
+        draft: "초안",
+        all_courses: "전체 코스",
     },
     lesson: LessonWords {
         loading: "레슨을 불러오는 중…",

@@ -105,6 +105,22 @@ pub struct CourseWords {
     pub completed: &'static str,
     pub unavailable: &'static str,
     pub tags: &'static str,
+    /// The catalogue's heading and what it says under it.
+    pub catalogue_title: &'static str,
+    pub catalogue_lede: &'static str,
+    pub catalogue_label: &'static str,
+    /// A course card's line: its lessons and minutes.
+    pub card_meta: fn(lessons: usize, minutes: u32) -> String,
+    pub by: fn(authors: &str) -> String,
+    /// The card's way in: the first lesson not completed yet.
+    pub start: fn(title: &str) -> String,
+    pub resume: fn(title: &str) -> String,
+    pub finished: &'static str,
+    pub no_lessons_yet: &'static str,
+    /// The mark of a course or lesson only instructors see.
+    pub draft: &'static str,
+    /// The course page's way back to the catalogue.
+    pub all_courses: &'static str,
 }
 
 /// A lesson page's frame.

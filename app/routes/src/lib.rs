@@ -169,6 +169,20 @@ pub fn lesson_slug(path: &str) -> Option<&str> {
     (!slug.is_empty() && !slug.contains('/')).then_some(slug)
 }
 
+/// The first path segment of every course page: `/courses/<slug>`.
+pub const COURSES_SEGMENT: &str = "courses";
+
+/// `/courses/<slug>`: a course's page, with its lessons.
+pub fn course(slug: &str) -> String {
+    format!("/{COURSES_SEGMENT}/{slug}")
+}
+
+/// The slug of a course page's path, `/courses/<slug>`; `None` for any other path.
+pub fn course_slug(path: &str) -> Option<&str> {
+    let slug = path.strip_prefix('/')?.strip_prefix(COURSES_SEGMENT)?.strip_prefix('/')?;
+    (!slug.is_empty() && !slug.contains('/')).then_some(slug)
+}
+
 /// `/lessons/<slug>#<anchor>`, or the page itself without an anchor.
 pub fn lesson_section(slug: &str, anchor: Option<&str>) -> String {
     match anchor {
@@ -185,9 +199,10 @@ pub fn quiz_answers(slug: &str, quiz: u32) -> String {
 /// [`quiz_answers`] as an axum route.
 pub const QUIZ_ANSWERS_ROUTE: &str = "/lessons/{slug}/quizzes/{quiz}";
 
-/// The XP rules, levels and the learner's achievements; `XP_QUIZZES` is its part on quizzes.
-/// The course index.
+/// The catalogue: every course, with the learner's progress in each.
 pub const HOME: &str = "/";
+
+/// The XP rules, levels and the learner's achievements; `XP_QUIZZES` is its part on quizzes.
 
 pub const XP: &str = "/xp";
 /// Search across the course: `?q=…` (a GET form, so it works without JavaScript).

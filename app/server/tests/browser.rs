@@ -19,7 +19,9 @@ async fn index_to_lesson_two_and_hydration() {
     let c = browser(&webdriver, &tmp.path().join("profile"), &[]).await;
 
     c.goto(&base).await.unwrap();
-    assert_eq!(text(&c, "h1").await.as_deref(), Some("Distributed training with PyTorch DDP"));
+    assert_eq!(text(&c, "h1").await.as_deref(), Some("Courses"));
+    let card = text(&c, ".course-card h2").await;
+    assert_eq!(card.as_deref(), Some("Distributed training with PyTorch DDP"));
     // Wait for hydration so the click below is a client-side navigation through the router,
     // which fetches the lesson with a server function.
     wait_for_hydration(&c, "the index to hydrate").await;

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use axum::http::StatusCode;
 use common::in_process::*;
-use common::{quiz_form_in, shown_quiz};
+use common::{quiz_form_in, shown_quiz, two_courses};
 use lockstep_store::{Role, Store};
 
 const PASSWORD: &str = "gradient buckets overlap";
@@ -21,22 +21,8 @@ const DRAFT_TITLE: &str = "Wrapping policies, unfinished";
 /// A word only the draft has.
 const DRAFT_WORD: &str = "zeppelinwrap";
 
-/// A lessons root with the shipped DDP course linked in and the test course copied, so that a
-/// test may edit the copy.
-pub fn catalogue() -> tempfile::TempDir {
-    let root = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(course_dir(), root.path().join("ddp")).unwrap();
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/second-course/fsdp");
-    std::fs::create_dir(root.path().join("fsdp")).unwrap();
-    for entry in std::fs::read_dir(data).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), root.path().join("fsdp").join(entry.file_name())).unwrap();
-    }
-    root
-}
-
 /// Takes the draft's `status` line out: it is published.
-pub fn publish(root: &Path) {
+fn publish(root: &Path) {
     let file = root.join(DRAFT_FILE);
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, text.replace("status = \"draft\"\n", "")).unwrap();
@@ -66,7 +52,7 @@ async fn draft_reachable(app: &App, jar: &mut Jar) -> Vec<&'static str> {
     if search.body.contains(DRAFT) {
         found.push("search");
     }
-    for list in ["/", "/xp", "/lessons/why-shard"] {
+    for list in ["/", "/courses/fsdp", "/ko/courses/fsdp", "/xp", "/lessons/why-shard"] {
         let page = jar.get(app, list).await;
         assert_eq!(page.status, StatusCode::OK, "{list}");
         if page.body.contains(DRAFT_TITLE) || page.body.contains(DRAFT) {
@@ -84,7 +70,7 @@ async fn draft_reachable(app: &App, jar: &mut Jar) -> Vec<&'static str> {
 }
 
 async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
-    let root = catalogue();
+    let root = two_courses();
     let app = app_on(root.path(), url, db).await;
     let store = Store::connect(url).await.unwrap();
 
@@ -94,6 +80,16 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
     assert!(page.body.contains("Lesson 01 of 01"), "the draft is not counted: {}", page.body);
     let first = get(&app, "/lessons/why-distributed", None).await;
     assert!(first.body.contains("Lesson 01 of 10"), "the DDP course is numbered apart");
+
+    // The catalogue: both courses, each with its way in; a course page lists its own lessons.
+    let home = get(&app, "/", None).await.body;
+    assert!(home.contains(r#"data-course="ddp""#) && home.contains(r#"data-course="fsdp""#));
+    assert!(home.contains(r#"href="/courses/fsdp""#) && home.contains("Start: Why shard a model"));
+    assert!(!home.contains(r#"class="lesson-list""#), "two courses: no lesson list on the catalogue");
+    let course = get(&app, "/courses/fsdp", None).await;
+    assert_eq!(course.status, StatusCode::OK);
+    assert!(course.body.contains("/lessons/why-shard") && !course.body.contains("/lessons/dataparallel"));
+    assert_eq!(get(&app, "/courses/nope", None).await.status, StatusCode::NOT_FOUND);
 
     let mut visitor = Jar::default();
     assert_eq!(draft_reachable(&app, &mut visitor).await, Vec::<&str>::new(), "a visitor");
@@ -108,6 +104,8 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
     assert!(page.body.contains(r#"data-role="draft""#), "its banner: {}", page.body);
     assert!(page.body.contains("only instructors see this"));
     assert!(page.body.contains("Lesson 02 of 02") && page.body.contains(DRAFT_WORD));
+    let course = instructor.get(&app, "/courses/fsdp").await.body;
+    assert!(course.contains(DRAFT_TITLE) && course.contains(r#"class="badge draft""#));
     let preview = instructor.get(&app, &format!("{DRAFT}?as=learner")).await;
     assert_eq!(preview.status, StatusCode::OK);
     assert!(preview.body.contains(r#"data-role="preview""#));
@@ -129,12 +127,32 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
     publish(root.path());
     for jar in [&mut visitor, &mut learner] {
         let found = draft_reachable(&app, jar).await;
-        let everywhere =
-            ["address", "Korean address", "search", "/", "/lessons/why-shard", "page API"];
+        let everywhere = [
+            "address",
+            "Korean address",
+            "search",
+            "/courses/fsdp",
+            "/ko/courses/fsdp",
+            "/lessons/why-shard",
+            "page API",
+        ];
         assert_eq!(found, everywhere);
     }
     let page = instructor.get(&app, DRAFT).await;
     assert!(!page.body.contains(r#"data-role="draft""#), "no banner once published");
+
+    // A whole course back to draft: its page and lessons are gone for learners, not for
+    // instructors, and the other course is untouched.
+    let meta = root.path().join("fsdp/course.toml");
+    let published = std::fs::read_to_string(&meta).unwrap();
+    std::fs::write(&meta, format!("{published}status = \"draft\"\n")).unwrap();
+    for path in ["/courses/fsdp", "/lessons/why-shard", DRAFT] {
+        assert_eq!(learner.get(&app, path).await.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(instructor.get(&app, path).await.status, StatusCode::OK, "{path}");
+    }
+    assert!(!learner.get(&app, "/").await.body.contains(r#"data-course="fsdp""#));
+    assert!(instructor.get(&app, "/").await.body.contains(r#"data-course="fsdp""#));
+    assert_eq!(learner.get(&app, "/lessons/dataparallel").await.status, StatusCode::OK);
 }
 
 #[test]

@@ -82,7 +82,9 @@ async fn a_korean_reader_takes_the_course_in_korean() {
     no_crash(&c, "the Korean index").await;
     let lang = c.execute("return document.documentElement.lang", vec![]).await.unwrap();
     assert_eq!(lang, "ko");
-    assert_eq!(text(&c, "h1").await.as_deref(), Some("PyTorch DDP로 배우는 분산 학습"));
+    assert_eq!(text(&c, "h1").await.as_deref(), Some("코스"));
+    let card = text(&c, ".course-card h2").await;
+    assert_eq!(card.as_deref(), Some("PyTorch DDP로 배우는 분산 학습"));
     hangul_is_drawn(&c, "the Korean index").await;
 
     // A client-side navigation stays in Korean.

@@ -43,10 +43,16 @@ fn course_with_broken_sampler_lesson() -> tempfile::TempDir {
 }
 
 #[test]
-fn index_lists_the_ten_lessons_in_order() {
+fn the_catalogue_and_the_course_page_list_the_ten_lessons_in_order() {
     on_runtime(async {
         let app = app(&lessons_root()).await;
-        let page = get(&app, "/", None).await;
+        // The catalogue of one course lists its lessons under its card, as its own page does.
+        let home = get(&app, "/", None).await;
+        assert_eq!(home.status, StatusCode::OK);
+        assert!(home.body.contains("<title>Courses · Lockstep</title>"), "{}", home.body);
+        assert!(home.body.contains(r#"href="/courses/ddp""#), "the course's card");
+        assert!(home.body.contains("Start: Why distributed training?"), "{}", home.body);
+        let page = get(&app, "/courses/ddp", None).await;
         assert_eq!(page.status, StatusCode::OK);
         assert!(
             page.body.contains("<title>Distributed training with PyTorch DDP · Lockstep</title>"),
@@ -75,6 +81,9 @@ fn index_lists_the_ten_lessons_in_order() {
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "lessons out of order: {positions:?}");
         assert!(page.body.contains("Lesson 2 of 10"));
         assert!(page.body.contains("0/10"), "progress starts at zero");
+        for lesson in ["/lessons/why-distributed", "/lessons/when-ddp-is-not-enough"] {
+            assert!(home.body.contains(&format!("href=\"{lesson}\"")), "{lesson}");
+        }
     })
 }
 

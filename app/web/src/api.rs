@@ -4,20 +4,34 @@
 use leptos::prelude::*;
 
 use crate::model::{
-    AccountPage, CourseOverview, InstructorView, LessonLearner, LessonLookup, Progressed, XpRules,
+    AccountPage, CatalogueView, CourseOverview, InstructorView, LessonLearner, LessonLookup, Progressed, XpRules,
 };
 
+/// The catalogue as the requester may see it: an instructor's has the drafts, marked.
 #[server]
-pub async fn get_course_overview(lang: crate::Lang) -> Result<CourseOverview, ServerFnError> {
+pub async fn get_catalogue(lang: crate::Lang) -> Result<CatalogueView, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let requester = ctx.requester().await?;
     let events = ctx.events(&requester).await?;
     let completed = lockstep_rules::progress::completed_in(&events);
-    Ok(crate::ssr::page_models::overview(
-        &ctx.course.edition(lang).course,
-        &completed,
-        page_progress(&ctx, &requester, &events).await?,
-    ))
+    let loaded = ctx.course.loaded_for(requester.is_instructor());
+    let progress = page_progress(&ctx, &requester, &events).await?;
+    Ok(crate::ssr::page_models::catalogue(&loaded, lang, &completed, progress))
+}
+
+/// A course's page; `None` for a course the requester may not see.
+#[server]
+pub async fn get_course_overview(
+    slug: String,
+    lang: crate::Lang,
+) -> Result<Option<CourseOverview>, ServerFnError> {
+    let ctx = crate::ssr::context()?;
+    let requester = ctx.requester().await?;
+    let events = ctx.events(&requester).await?;
+    let completed = lockstep_rules::progress::completed_in(&events);
+    let loaded = ctx.course.loaded_for(requester.is_instructor());
+    let progress = page_progress(&ctx, &requester, &events).await?;
+    Ok(crate::ssr::page_models::overview(&loaded, &slug, lang, &completed, progress))
 }
 
 /// The lesson, the same for every learner; a draft only for an instructor, who may ask for it

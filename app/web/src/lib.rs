@@ -126,10 +126,10 @@ pub fn App() -> impl IntoView {
                 // Each page twice: in English where it has always been, in Korean under `/ko`,
                 // from one list (a test checks every page has its twin).
                 <Routes fallback=pages::NotFound>
-                    <Route path=path!("/") view=pages::CourseIndex ssr=SsrMode::Async/>
+                    <Route path=path!("/") view=pages::CataloguePage ssr=SsrMode::Async/>
                     <Pages/>
                     <ParentRoute path=StaticSegment("ko") view=Outlet ssr=SsrMode::Async>
-                        <Route path=path!("") view=pages::CourseIndex ssr=SsrMode::Async/>
+                        <Route path=path!("") view=pages::CataloguePage ssr=SsrMode::Async/>
                         <Pages/>
                     </ParentRoute>
                 </Routes>
@@ -152,6 +152,7 @@ fn Pages() -> impl leptos_router::MatchNestedRoutes + Clone {
         <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
         <Route path=StaticSegment(r::NOTIFICATIONS_SEGMENT) view=pages::NotificationsPage ssr=SsrMode::Async/>
         <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
+        <Route path=(StaticSegment(r::COURSES_SEGMENT), ParamSegment("slug")) view=pages::CoursePage ssr=SsrMode::Async/>
         <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
         <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view=pages::ExercisePage ssr=SsrMode::Async/>
         <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view=pages::SubmissionPage ssr=SsrMode::Async/>

@@ -5,11 +5,41 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CourseOverview {
+    pub slug: String,
     pub title: String,
     pub summary: String,
+    #[serde(default)]
+    pub authors: Vec<String>,
     pub lessons: Vec<LessonCard>,
     pub completed: usize,
     pub progress: ProgressView,
+    /// The course is not published: only an instructor gets its page.
+    #[serde(default)]
+    pub unpublished: bool,
+}
+
+/// The catalogue: every course the reader may see, with their progress in each.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CatalogueView {
+    pub courses: Vec<CourseCard>,
+    pub progress: ProgressView,
+    /// The course's own page under its card, when there is one course: a site of one course
+    /// lists its lessons where it is entered.
+    pub only: Option<CourseOverview>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CourseCard {
+    pub slug: String,
+    pub title: String,
+    pub summary: String,
+    pub authors: Vec<String>,
+    pub lessons: usize,
+    pub minutes: u32,
+    pub completed: usize,
+    /// The first lesson not completed yet, in course order; none once all are.
+    pub next: Option<NeighbourLink>,
+    pub unpublished: bool,
 }
 
 /// What recording an action earned, and the learner's progress after it: for the toast and
@@ -173,6 +203,9 @@ pub struct LessonCard {
     pub completed: bool,
     /// False when the lesson file has problems and cannot be shown.
     pub available: bool,
+    /// Not published: listed for an instructor only.
+    #[serde(default)]
+    pub unpublished: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -191,6 +224,9 @@ pub enum LessonLookup {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LessonView {
     pub slug: String,
+    /// Its course, by slug and title in the page's language.
+    #[serde(default)]
+    pub course: Option<NeighbourLink>,
     pub position: usize,
     pub total: usize,
     pub title: String,

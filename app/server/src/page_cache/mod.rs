@@ -46,10 +46,10 @@ use crate::AppState;
 /// Marks a lesson page filled from its template, for operators and tests (like `X-Cache`).
 pub const FILLED: (&str, &str) = ("x-lockstep-page", "filled");
 
-/// Lessons, the index and the XP page: well under this many.
+/// Lessons, course pages, the catalogue and the XP page: well under this many.
 const MAX_ENTRIES: usize = 256;
 
-/// The pages whole for anonymous visitors, besides lessons.
+/// The pages whole for anonymous visitors, besides lessons and course pages.
 const WHOLE_PAGES: [&str; 2] = [lockstep_routes::HOME, lockstep_routes::XP];
 
 #[derive(Default)]
@@ -168,7 +168,8 @@ pub async fn serve(State(state): State<CacheState>, req: Request, next: Next) ->
             }
         }
     }
-    if anonymous && req.uri().query().is_none() && WHOLE_PAGES.contains(&english) {
+    let whole = WHOLE_PAGES.contains(&english) || lockstep_routes::course_slug(english).is_some();
+    if anonymous && req.uri().query().is_none() && whole {
         return whole_page(&state.app, &course, req, next).await;
     }
     let Some(place) = place else { return next.run(req).await };

@@ -148,16 +148,33 @@ pub async fn serve_course(db_dir: &Path) -> String {
 
 /// Serves the real course from the database at `url` on a free port; returns its base URL.
 pub async fn serve_course_on(url: &str) -> String {
-    let config = Config::local(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons"),
-        site_root(),
-        url.to_string(),
-    );
+    serve_lessons(&in_process::lessons_root(), url).await
+}
+
+/// Serves the lessons root `root` from the database at `url` on a free port; returns its base
+/// URL.
+pub async fn serve_lessons(root: &Path, url: &str) -> String {
+    let config = Config::local(root.to_path_buf(), site_root(), url.to_string());
     let state = build_state(&config).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { lockstep_server::serve(listener, router(state)).await.unwrap() });
     base
+}
+
+/// A lessons root of two courses: the shipped DDP course linked in, and a copy of the tests'
+/// second course (`tests/data/second-course/fsdp`: a published lesson, `why-shard`, and a
+/// draft, `fsdp-wrapping`), which a test may edit.
+pub fn two_courses() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(in_process::course_dir(), root.path().join("ddp")).unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/second-course/fsdp");
+    std::fs::create_dir(root.path().join("fsdp")).unwrap();
+    for entry in std::fs::read_dir(data).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), root.path().join("fsdp").join(entry.file_name())).unwrap();
+    }
+    root
 }
 
 /// Where browser tests leave screenshots and figures.

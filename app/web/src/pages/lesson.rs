@@ -285,6 +285,7 @@ fn Lesson(
         sections,
         unpublished,
         slug,
+        course,
         ..
     } = lesson;
     let lang = crate::use_lang();
@@ -303,6 +304,10 @@ fn Lesson(
             <article class="lesson" on:click=on_lesson_click>
                 <header class="lesson-header">
                     <p class="eyebrow">
+                        {course.map(|c| view! {
+                            <a class="lesson-course" href=lang.path(&lockstep_routes::course(&c.slug))>{c.title}</a>
+                            " · "
+                        })}
                         <span class="lesson-position">{(w.position)(position, total)}</span>
                         " · " {(w.minutes)(minutes)}
                     </p>

@@ -12,7 +12,7 @@ mod xp;
 
 pub use account::AccountPage;
 pub use exercise::ExercisePage;
-pub use index::CourseIndex;
+pub use index::{CataloguePage, CoursePage};
 pub use instructor::InstructorPage;
 pub use lesson::LessonPage;
 #[cfg(feature = "ssr")]

@@ -8,15 +8,28 @@ use lockstep_store::LastAnswers;
 use lockstep_xp::Progress;
 
 use crate::model::{
-    AchievementView, BodyBlock, CourseOverview, LessonCard, LessonLearner, LessonLookup,
+    AchievementView, BodyBlock, CatalogueView, CourseCard, CourseOverview, LessonCard, LessonLearner, LessonLookup,
     LessonView, NeighbourLink, ProgressView, Progressed, QuizBlock, QuizLearner, QuizQuestion,
     QuizReview, ReviewedOption, TocItem, Unpublished, XpRules,
 };
 
-pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -> CourseOverview {
-    let lessons: Vec<LessonCard> = course
+/// A course's page in `lang`, as `loaded` (the reader's view of the site) has it; `None` for a
+/// course it does not have.
+pub fn overview(
+    loaded: &Loaded,
+    slug: &str,
+    lang: Lang,
+    completed: &[String],
+    progress: ProgressView,
+) -> Option<CourseOverview> {
+    let entry = loaded.catalogue.courses.iter().find(|e| e.slug == slug)?;
+    let meta = loaded.course_meta(slug, lang).unwrap_or(&entry.course.meta);
+    let edition = loaded.edition(lang);
+    let lessons: Vec<LessonCard> = entry
+        .course
         .lessons
         .iter()
+        .map(|source| edition.course.find(source.slug()).map_or(source, |(_, e)| e))
         .enumerate()
         .map(|(i, entry)| {
             let front = entry.front();
@@ -30,16 +43,57 @@ pub fn overview(course: &Course, completed: &[String], progress: ProgressView) -
                 xp: front.map_or(0, |f| f.xp),
                 completed: completed.iter().any(|s| s == entry.slug()),
                 available: matches!(entry, LessonEntry::Ready(_)),
+                unpublished: loaded.is_draft(entry.slug()),
             }
         })
         .collect();
-    CourseOverview {
-        title: course.meta.title.clone(),
-        summary: course.meta.summary.clone(),
+    Some(CourseOverview {
+        slug: slug.to_string(),
+        title: meta.title.clone(),
+        summary: meta.summary.clone(),
+        authors: entry.course.meta.authors.clone(),
         completed: lessons.iter().filter(|l| l.completed).count(),
         lessons,
         progress,
-    }
+        unpublished: loaded.drafts.courses.contains_key(slug),
+    })
+}
+
+/// The catalogue in `lang`, as `loaded` has it.
+pub fn catalogue(
+    loaded: &Loaded,
+    lang: Lang,
+    completed: &[String],
+    progress: ProgressView,
+) -> CatalogueView {
+    let courses: Vec<CourseOverview> = loaded
+        .catalogue
+        .courses
+        .iter()
+        .filter_map(|e| overview(loaded, &e.slug, lang, completed, progress.clone()))
+        .collect();
+    let cards = courses
+        .iter()
+        .map(|c| CourseCard {
+            slug: c.slug.clone(),
+            title: c.title.clone(),
+            summary: c.summary.clone(),
+            authors: c.authors.clone(),
+            lessons: c.lessons.len(),
+            minutes: c.lessons.iter().map(|l| l.minutes).sum(),
+            completed: c.completed,
+            next: c.lessons.iter().find(|l| !l.completed).map(|l| NeighbourLink {
+                slug: l.slug.clone(),
+                title: l.title.clone(),
+            }),
+            unpublished: c.unpublished,
+        })
+        .collect();
+    let only = match <[CourseOverview; 1]>::try_from(courses) {
+        Ok([only]) => Some(only),
+        Err(_) => None,
+    };
+    CatalogueView { courses: cards, progress, only }
 }
 
 /// Who a lesson page is for: a learner's view has only what is published.
@@ -69,11 +123,10 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
             }
         }
     };
+    let owner = loaded.catalogue.find(slug).map(|(owner, _)| owner);
     // Its course's lessons, as this viewer gets them: a preview leaves the other drafts out.
-    let siblings: Vec<&str> = loaded
-        .catalogue
-        .find(slug)
-        .map(|(owner, _)| owner.course.lessons.iter().map(LessonEntry::slug).collect())
+    let siblings: Vec<&str> = owner
+        .map(|owner| owner.course.lessons.iter().map(LessonEntry::slug).collect())
         .unwrap_or_else(|| vec![slug])
         .into_iter()
         .filter(|s| *s == slug || viewer != Viewer::Preview || !loaded.is_draft(s))
@@ -93,8 +146,15 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
         },
         preview: viewer == Viewer::Preview,
     });
+    let course = owner.map(|owner| NeighbourLink {
+        slug: owner.slug.clone(),
+        title: loaded
+            .course_meta(&owner.slug, lang)
+            .map_or_else(|| owner.course.meta.title.clone(), |m| m.title.clone()),
+    });
     LessonLookup::Found(LessonView {
         slug: lesson.slug.clone(),
+        course,
         position: index + 1,
         total: siblings.len(),
         title: lesson.front.title.clone(),

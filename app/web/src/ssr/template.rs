@@ -224,6 +224,7 @@ mod tests {
     fn lesson() -> LessonView {
         LessonView {
             slug: "l".into(),
+            course: None,
             position: 1,
             total: 1,
             title: "L".into(),
