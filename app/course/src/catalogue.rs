@@ -33,9 +33,18 @@ pub struct Catalogue {
 
 /// The folders under `root` that are courses, with their names; `root` alone when it is one.
 pub fn course_dirs(root: &Path) -> Result<Vec<(String, PathBuf)>, CourseError> {
+    // A root that is one course is named after its folder too, made an address segment: it
+    // was never chosen as one (`lessons`, or a temporary folder's `.tmpA1b2`).
     let root_alone = || {
-        let name = root.file_name().map_or("course".into(), |n| n.to_string_lossy().into_owned());
-        vec![(name, root.to_path_buf())]
+        let name = root.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let segment: String = name
+            .to_lowercase()
+            .split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
+        let segment = if segment.is_empty() { "course".to_string() } else { segment };
+        vec![(segment, root.to_path_buf())]
     };
     if root.join(COURSE_FILE).is_file() {
         return Ok(root_alone());
@@ -74,6 +83,10 @@ pub fn load_catalogue(root: &Path) -> Result<Catalogue, CourseError> {
                 lockstep_routes::course(&slug)
             );
             course.course_problems.push(Diagnostic::new(COURSE_FILE, 1, message));
+        }
+        let schedule = course.visibility;
+        for lesson in &mut course.lessons {
+            lesson.place_in(&slug, schedule);
         }
         courses.push(Entry { slug, dir, course });
     }

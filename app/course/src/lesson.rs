@@ -29,8 +29,11 @@ pub struct Lesson {
     /// The first 12 hex digits of the SHA-256 of the file: what a translation names in
     /// `translated_from`.
     pub version: String,
-    /// Whether learners see it (a translation's is its source's: see [`crate::edition`]).
+    /// Whether learners see it, its course's schedule included (a translation's is its
+    /// source's: see [`crate::edition`]).
     pub visibility: Visibility,
+    /// The slug of the course it is in, once the catalogue has read it.
+    pub course: String,
 }
 
 impl Lesson {
@@ -102,6 +105,19 @@ impl LessonEntry {
             LessonEntry::Ready(l) => l.visibility,
             LessonEntry::Broken { visibility, .. } => *visibility,
         }
+    }
+
+    /// Places the lesson in its course: its slug, and its schedule, which publishes nothing
+    /// before it.
+    pub(crate) fn place_in(&mut self, course: &str, schedule: Visibility) {
+        let visibility = match self {
+            LessonEntry::Ready(l) => {
+                l.course = course.to_string();
+                &mut l.visibility
+            }
+            LessonEntry::Broken { visibility, .. } => visibility,
+        };
+        *visibility = visibility.within(schedule);
     }
 
     /// Adds problems found by a check from outside the lesson: a ready lesson with any becomes
@@ -179,6 +195,7 @@ impl Parsed {
                 outline: self.outline,
                 version: self.version,
                 visibility: self.visibility,
+                course: String::new(),
             }),
             front => LessonEntry::Broken {
                 slug: self.slug,

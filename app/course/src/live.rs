@@ -117,7 +117,17 @@ impl Everything {
         let editions = catalogue
             .courses
             .iter()
-            .map(|e| Lang::ALL.into_iter().map(|lang| edition(&e.course, &e.dir, lang)).collect())
+            .map(|e| {
+                let placed = |mut edition: Edition| {
+                    // A translated lesson is in its source's course, on its source's schedule.
+                    for lesson in &mut edition.course.lessons {
+                        let source = e.course.find(lesson.slug()).map(|(_, s)| s.visibility());
+                        lesson.place_in(&e.slug, source.unwrap_or_default());
+                    }
+                    edition
+                };
+                Lang::ALL.into_iter().map(|lang| placed(edition(&e.course, &e.dir, lang))).collect()
+            })
             .collect();
         Ok(Everything { catalogue, editions })
     }

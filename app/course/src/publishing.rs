@@ -39,6 +39,16 @@ impl Visibility {
         }
     }
 
+    /// A lesson's, in a course that is `course`: published when both are.
+    pub fn within(self, course: Visibility) -> Visibility {
+        use Visibility::*;
+        match (self, course) {
+            (Draft, _) | (_, Draft) => Draft,
+            (Published, other) | (other, Published) => other,
+            (Scheduled(a), Scheduled(b)) => Scheduled(a.max(b)),
+        }
+    }
+
     /// Whether learners see it at `now`.
     pub fn published_at(self, now: SystemTime) -> bool {
         match self {
@@ -119,6 +129,14 @@ pub fn instant(at: &Datetime) -> Result<SystemTime, String> {
         - offset_minutes * 60;
     let seconds = u64::try_from(seconds).map_err(|_| format!("`{at}` is before 1970"))?;
     Ok(UNIX_EPOCH + Duration::new(seconds, time.nanosecond))
+}
+
+/// An instant in Unix seconds, as events are timed.
+pub fn unix(t: SystemTime) -> i64 {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_secs() as i64,
+        Err(e) => -(e.duration().as_secs() as i64),
+    }
 }
 
 /// An instant as UTC date and time to the second: `2026-12-01T00:00:00Z`.
@@ -204,6 +222,18 @@ mod tests {
         assert!(Visibility::of(Status::Published, None).published_at(t));
         let unreadable = Visibility::of(Status::Published, Some(&at("2026-12-01")));
         assert_eq!(unreadable, Visibility::Draft);
+    }
+
+    #[test]
+    fn a_lesson_is_published_when_it_and_its_course_are() {
+        let (a, b) = (UNIX_EPOCH + Duration::from_secs(10), UNIX_EPOCH + Duration::from_secs(20));
+        use Visibility::*;
+        assert_eq!(Published.within(Published), Published);
+        assert_eq!(Published.within(Scheduled(a)), Scheduled(a));
+        assert_eq!(Scheduled(b).within(Scheduled(a)), Scheduled(b));
+        assert_eq!(Scheduled(a).within(Scheduled(b)), Scheduled(b));
+        assert_eq!(Scheduled(a).within(Draft), Draft);
+        assert_eq!(Draft.within(Published), Draft);
     }
 
     #[test]

@@ -162,6 +162,17 @@ pub static EN: Catalogue = Catalogue {
         name: "Name",
         achievements: "Achievements",
         earned: " ✓ earned",
+        by_course: "By course",
+        course: "Course",
+        lessons: "Lessons",
+        new_lessons: "When lessons are added",
+        new_lessons_text: "Your XP is worked out again from what you have done, by the rules \
+                           above, each time a page shows it. A lesson published later only adds \
+                           to what there is to earn: it never lowers your XP or your level \
+                           (levels are fixed amounts of XP). An achievement about a whole \
+                           course (half of it, all of it, every simulation or quiz in it) is \
+                           judged by the lessons that were published when you earned it, so a \
+                           new lesson never takes one back: it is one more lesson to take.",
     },
     account: AccountWords {
         title: "Account",

@@ -154,6 +154,16 @@ pub static KO: Catalogue = Catalogue {
         name: "이름",
         achievements: "업적",
         earned: " ✓ 달성",
+        by_course: "코스별 진행 상황",
+        course: "코스",
+        lessons: "레슨",
+        new_lessons: "레슨이 새로 추가되면",
+        new_lessons_text: "XP는 페이지에 보일 때마다 지금까지 한 일을 위 규칙대로 다시 계산한 \
+                           값입니다. 나중에 게시되는 레슨은 얻을 수 있는 XP를 늘릴 뿐, 이미 얻은 \
+                           XP나 레벨을 깎지 않습니다(레벨은 정해진 XP 기준입니다). 코스 전체에 \
+                           걸린 업적(절반, 완주, 모든 시뮬레이션, 모든 퀴즈)은 그 업적을 얻은 \
+                           시점에 게시되어 있던 레슨을 기준으로 판단하므로, 새 레슨이 생겨도 이미 \
+                           얻은 업적은 사라지지 않습니다. 들을 레슨이 하나 늘어날 뿐입니다.",
     },
     account: AccountWords {
         title: "계정",

@@ -192,6 +192,13 @@ pub struct XpWords {
     pub name: &'static str,
     pub achievements: &'static str,
     pub earned: &'static str,
+    /// The learner's progress course by course.
+    pub by_course: &'static str,
+    pub course: &'static str,
+    pub lessons: &'static str,
+    /// What adding lessons does to XP, levels and achievements.
+    pub new_lessons: &'static str,
+    pub new_lessons_text: &'static str,
 }
 
 pub struct AccountWords {

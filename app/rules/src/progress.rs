@@ -3,7 +3,7 @@
 //! recorded by the store in its verdict's own transaction, with the actions
 //! [`lockstep_xp::exercise_passed`] names).
 
-use lockstep_course::{Block, Course, LessonEntry};
+use lockstep_course::{Block, Course, LessonEntry, Visibility};
 use lockstep_store::StoreError;
 use lockstep_xp::{Action, CourseFacts, Event, LessonFacts, Progress};
 
@@ -26,6 +26,11 @@ pub fn facts(course: &Course) -> CourseFacts {
                 let count = |f: fn(&Block) -> bool| l.body.iter().filter(|b| f(b)).count() as u32;
                 Some(LessonFacts {
                     slug: l.slug.clone(),
+                    course: l.course.clone(),
+                    since: match l.visibility {
+                        Visibility::Scheduled(at) => Some(lockstep_course::publishing::unix(at)),
+                        _ => None,
+                    },
                     xp: l.front.xp,
                     simulations: count(|b| matches!(b, Block::Simulation(_))),
                     quizzes: count(|b| matches!(b, Block::Quiz(_))),

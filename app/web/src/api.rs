@@ -103,7 +103,8 @@ pub async fn get_xp_rules(lang: crate::Lang) -> Result<XpRules, ServerFnError> {
     let requester = ctx.requester().await?;
     let events = ctx.events(&requester).await?;
     let view = page_progress(&ctx, &requester, &events).await?;
-    Ok(crate::ssr::page_models::xp_rules(lang, &ctx.progress_of(&events), view))
+    let loaded = ctx.course.loaded();
+    Ok(crate::ssr::page_models::xp_rules(&loaded, lang, &ctx.progress_of(&events), view))
 }
 
 /// The requester's notifications, worded in `lang`; none for a visitor.

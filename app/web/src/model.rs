@@ -369,6 +369,20 @@ pub struct XpRules {
     pub levels: Vec<(u32, u32, String, String)>,
     pub achievements: Vec<AchievementView>,
     pub progress: ProgressView,
+    /// The learner's progress in each course.
+    #[serde(default)]
+    pub courses: Vec<CourseXp>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CourseXp {
+    pub slug: String,
+    pub title: String,
+    pub lessons_done: usize,
+    pub lessons: usize,
+    pub xp: u32,
+    /// The most the course gives.
+    pub xp_max: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::{Action, CourseFacts, Earned, Event};
+use crate::{Action, CourseFacts, Earned, Event, LessonFacts};
 
 pub struct Achievement {
     pub id: &'static str,
@@ -30,10 +30,16 @@ pub const ACHIEVEMENTS: [Achievement; 14] = [
         "halfway",
         "Halfway there",
         "반환점",
-        "Complete half of the course's lessons.",
-        "코스 레슨의 절반을 마칩니다.",
+        "Complete half the lessons of a course.",
+        "한 코스의 레슨 절반을 마칩니다.",
     ),
-    a("all-lessons", "Course complete", "완주", "Complete every lesson.", "모든 레슨을 마칩니다."),
+    a(
+        "all-lessons",
+        "Course complete",
+        "완주",
+        "Complete every lesson of a course.",
+        "한 코스의 모든 레슨을 마칩니다.",
+    ),
     a(
         "first-simulation",
         "Hands on",
@@ -45,8 +51,8 @@ pub const ACHIEVEMENTS: [Achievement; 14] = [
         "all-simulations",
         "Simulated everything",
         "모든 시뮬레이션",
-        "Explore every simulation in the course.",
-        "코스의 모든 시뮬레이션을 끝까지 돌려 봅니다.",
+        "Explore every simulation of a course to its end.",
+        "한 코스의 모든 시뮬레이션을 끝까지 돌려 봅니다.",
     ),
     a("first-quiz", "Quiz taker", "퀴즈 도전", "Pass a quiz.", "퀴즈 하나를 통과합니다."),
     a(
@@ -60,8 +66,8 @@ pub const ACHIEVEMENTS: [Achievement; 14] = [
         "all-quizzes",
         "Quiz master",
         "퀴즈 마스터",
-        "Pass every quiz in the course.",
-        "코스의 모든 퀴즈를 통과합니다.",
+        "Pass every quiz of a course.",
+        "한 코스의 모든 퀴즈를 통과합니다.",
     ),
     a(
         "exercise-passed",
@@ -124,18 +130,32 @@ impl State {
         best
     }
 
-    fn holds(&self, id: &str, course: &CourseFacts) -> bool {
-        let lessons = course.lessons.len();
-        let all = |done: usize, total: usize| total > 0 && done >= total;
+    /// Whether achievement `id` holds after the events so far, the last at `at`.
+    fn holds(&self, id: &str, course: &CourseFacts, at: i64) -> bool {
         match id {
             "first-lesson" => !self.lessons.is_empty(),
-            "halfway" => lessons > 0 && self.lessons.len() * 2 >= lessons,
-            "all-lessons" => all(self.lessons.len(), lessons),
+            "halfway" => self.some_course(course, at, |lessons| {
+                let done = lessons.iter().filter(|l| self.lessons.contains(&l.slug)).count();
+                done * 2 >= lessons.len()
+            }),
+            "all-lessons" => self.some_course(course, at, |lessons| {
+                lessons.iter().all(|l| self.lessons.contains(&l.slug))
+            }),
             "first-simulation" => !self.simulations.is_empty(),
-            "all-simulations" => all(self.simulations.len(), course.total_simulations() as usize),
+            "all-simulations" => self.some_course(course, at, |lessons| {
+                let all = |l: &&LessonFacts| {
+                    (0..l.simulations).all(|s| self.simulations.contains(&format!("{}#{s}", l.slug)))
+                };
+                lessons.iter().any(|l| l.simulations > 0) && lessons.iter().all(all)
+            }),
             "first-quiz" => !self.quizzes.is_empty(),
             "perfect-quiz" => self.perfect_quiz,
-            "all-quizzes" => all(self.quizzes.len(), course.total_quizzes() as usize),
+            "all-quizzes" => self.some_course(course, at, |lessons| {
+                let all = |l: &&LessonFacts| {
+                    (0..l.quizzes).all(|q| self.quizzes.contains(&format!("{}#{q}", l.slug)))
+                };
+                lessons.iter().any(|l| l.quizzes > 0) && lessons.iter().all(all)
+            }),
             "exercise-passed" => !self.exercises.is_empty(),
             "exercise-first-try" => self.first_try,
             "streak-3" => self.longest_streak() >= 3,
@@ -145,10 +165,30 @@ impl State {
             other => unreachable!("achievement {other} has no rule"),
         }
     }
+
+    /// Whether `rule` holds of some course's lessons published by `at` (a course with none
+    /// then is no course yet). A lesson's `since` keeps an achievement earned before it was
+    /// published: the events before it are judged without it, and what held holds.
+    fn some_course(
+        &self,
+        course: &CourseFacts,
+        at: i64,
+        rule: impl Fn(&[&LessonFacts]) -> bool,
+    ) -> bool {
+        let mut courses: Vec<&str> = course.lessons.iter().map(|l| l.course.as_str()).collect();
+        courses.sort_unstable();
+        courses.dedup();
+        courses.iter().any(|c| {
+            let lessons: Vec<&LessonFacts> = course
+                .lessons
+                .iter()
+                .filter(|l| l.course == *c && l.since.is_none_or(|since| since <= at))
+                .collect();
+            !lessons.is_empty() && rule(&lessons)
+        })
+    }
 }
 
-/// The achievements the events earn, each with the time its rule first held, in the order of
-/// [`ACHIEVEMENTS`]. `events` are the course's known events in time order.
 pub(crate) fn earned(course: &CourseFacts, events: &[&Event]) -> Vec<Earned> {
     let mut state = State::default();
     let mut when: Vec<Option<i64>> = vec![None; ACHIEVEMENTS.len()];
@@ -169,7 +209,7 @@ pub(crate) fn earned(course: &CourseFacts, events: &[&Event]) -> Vec<Earned> {
             state.days.insert(e.at.div_euclid(86_400));
         }
         for (i, a) in ACHIEVEMENTS.iter().enumerate() {
-            if when[i].is_none() && state.holds(a.id, course) {
+            if when[i].is_none() && state.holds(a.id, course, e.at) {
                 when[i] = Some(e.at);
             }
         }
@@ -200,7 +240,7 @@ mod tests {
         assert_eq!(unique.len(), ACHIEVEMENTS.len());
         let state = State::default();
         for a in &ACHIEVEMENTS {
-            let _ = state.holds(a.id, &course()); // every id has a rule (no panic)
+            let _ = state.holds(a.id, &course(), 0); // every id has a rule (no panic)
         }
     }
 
@@ -213,6 +253,40 @@ mod tests {
             (at("first-lesson"), at("halfway"), at("all-lessons")),
             (Some(100), Some(200), Some(300))
         );
+    }
+
+    #[test]
+    fn a_course_is_complete_on_its_own_and_stays_so_when_a_lesson_is_published_later() {
+        let done = |l: &str, at| event(Action::LessonCompleted { lesson: l.into() }, at);
+        let mut two = course();
+        let mut second = two.lessons.clone();
+        for l in &mut second {
+            l.course = "other".into();
+            l.slug = format!("other-{}", l.slug);
+        }
+        two.lessons.extend(second);
+        let earned = |c: &CourseFacts, events: &[Event]| -> Vec<String> {
+            progress(c, events).achievements.into_iter().map(|a| a.id).collect()
+        };
+        // One course of two finished: complete, and half of all lessons is no course's half.
+        let first = [done("a", 100), done("b", 200), done("c", 300)];
+        assert!(earned(&two, &first).contains(&"all-lessons".to_string()));
+        let spread = [done("a", 100), done("other-a", 200)];
+        assert!(!earned(&two, &spread).contains(&"halfway".to_string()));
+
+        // A lesson published at 1000 into the course finished at 300: still finished, and the
+        // XP of what was done is the same. Finishing it before it counted changes nothing;
+        // a learner who had not finished by then needs it too.
+        let mut grown = course();
+        let mut d = grown.lessons[0].clone();
+        (d.slug, d.since) = ("d".into(), Some(1000));
+        grown.lessons.push(d);
+        assert!(earned(&grown, &first).contains(&"all-lessons".to_string()));
+        assert_eq!(progress(&grown, &first).xp, progress(&course(), &first).xp);
+        let late = [done("a", 1100), done("b", 1200), done("c", 1300)];
+        assert!(!earned(&grown, &late).contains(&"all-lessons".to_string()));
+        let all = [done("a", 1100), done("b", 1200), done("c", 1300), done("d", 1400)];
+        assert!(earned(&grown, &all).contains(&"all-lessons".to_string()));
     }
 
     #[test]

@@ -125,6 +125,14 @@ pub struct CourseFacts {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LessonFacts {
     pub slug: String,
+    /// The course it is in, by slug: the achievements about "a course" count its lessons.
+    #[serde(default)]
+    pub course: String,
+    /// When it was published (Unix seconds), when its file says (`publish_at`): an achievement
+    /// about a whole course is judged at each event against the lessons published by then, so
+    /// a lesson published later never takes back one a learner earned before it.
+    #[serde(default)]
+    pub since: Option<i64>,
     /// The lesson's front-matter `xp`, earned by completing it.
     pub xp: u32,
     pub simulations: u32,

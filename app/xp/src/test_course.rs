@@ -3,7 +3,7 @@
 use crate::{Action, CourseFacts, Event, LessonFacts};
 
 fn lesson(slug: &str, xp: u32, simulations: u32, quizzes: u32) -> LessonFacts {
-    LessonFacts { slug: slug.into(), xp, simulations, quizzes }
+    LessonFacts { slug: slug.into(), course: "c".into(), since: None, xp, simulations, quizzes }
 }
 
 /// Three lessons of 50 XP: `a` with 3 simulations and `b`, `c` with one each; one quiz each;

@@ -27,7 +27,8 @@ pub fn XpPage() -> impl IntoView {
 
 #[component]
 fn Rules(r: XpRules) -> impl IntoView {
-    let XpRules { rules, levels, achievements, progress } = r;
+    let XpRules { rules, levels, achievements, progress, courses } = r;
+    let lang = crate::use_lang();
     let w = &crate::use_t().xp;
     view! {
         <section class="xp-page">
@@ -35,6 +36,22 @@ fn Rules(r: XpRules) -> impl IntoView {
             <Toast message=RwSignal::new(progress.notice.clone())/>
             <ProgressPanel progress=Signal::stored(progress)/>
             <p>{w.intro}</p>
+            <h2>{w.by_course}</h2>
+            <table data-role="xp-by-course">
+                <thead><tr><th scope="col">{w.course}</th><th scope="col">{w.lessons}</th><th scope="col">"XP"</th></tr></thead>
+                <tbody>
+                    {courses
+                        .into_iter()
+                        .map(|c| view! {
+                            <tr data-course=c.slug.clone()>
+                                <td><a href=lang.path(&lockstep_routes::course(&c.slug))>{c.title}</a></td>
+                                <td>{format!("{}/{}", c.lessons_done, c.lessons)}</td>
+                                <td>{format!("{}/{}", c.xp, c.xp_max)}</td>
+                            </tr>
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
             <h2>{w.earning}</h2>
             <table data-role="xp-rules">
                 <thead><tr><th scope="col">{w.what}</th><th scope="col">"XP"</th></tr></thead>
@@ -78,6 +95,8 @@ fn Rules(r: XpRules) -> impl IntoView {
                     })
                     .collect_view()}
             </ul>
+            <h2 id="new-lessons">{w.new_lessons}</h2>
+            <p data-role="new-lessons">{w.new_lessons_text}</p>
         </section>
     }
 }

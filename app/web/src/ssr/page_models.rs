@@ -10,7 +10,7 @@ use lockstep_xp::Progress;
 use crate::model::{
     AchievementView, BodyBlock, CatalogueView, CourseCard, CourseOverview, LessonCard, LessonLearner, LessonLookup,
     LessonView, NeighbourLink, ProgressView, Progressed, QuizBlock, QuizLearner, QuizQuestion,
-    QuizReview, ReviewedOption, TocItem, Unpublished, XpRules,
+    QuizReview, ReviewedOption, TocItem, Unpublished, XpRules, CourseXp,
 };
 
 /// A course's page in `lang`, as `loaded` (the reader's view of the site) has it; `None` for a
@@ -338,7 +338,7 @@ pub fn progressed(before: &Progress, after: &Progress, account: Option<&str>) ->
     }
 }
 
-pub fn xp_rules(lang: Lang, progress: &Progress, view: ProgressView) -> XpRules {
+pub fn xp_rules(loaded: &Loaded, lang: Lang, progress: &Progress, view: ProgressView) -> XpRules {
     let rules = match lang {
         Lang::En => &lockstep_xp::RULES,
         Lang::Ko => &lockstep_xp::RULES_KO,
@@ -363,6 +363,38 @@ pub fn xp_rules(lang: Lang, progress: &Progress, view: ProgressView) -> XpRules 
             })
             .collect(),
         progress: view,
+        courses: loaded.catalogue.courses.iter().map(|e| course_xp(loaded, e, lang, progress)).collect(),
+    }
+}
+
+/// What the learner earned in one course, of what it gives.
+fn course_xp(
+    loaded: &Loaded,
+    entry: &lockstep_course::catalogue::Entry,
+    lang: Lang,
+    progress: &Progress,
+) -> CourseXp {
+    let facts = lockstep_rules::progress::facts(&entry.course);
+    let exercises: Vec<&str> = entry.course.exercises().map(|(_, e)| e.id.as_str()).collect();
+    let in_course = |action: &lockstep_xp::Action| match action {
+        lockstep_xp::Action::ExercisePassed { exercise }
+        | lockstep_xp::Action::ExerciseFirstTry { exercise } => {
+            exercises.contains(&exercise.as_str())
+        }
+        other => other.lesson().is_some_and(|l| entry.course.find(l).is_some()),
+    };
+    let earned = progress.ledger.iter().filter(|(action, _)| in_course(action));
+    let title = loaded.course_meta(&entry.slug, lang).unwrap_or(&entry.course.meta).title.clone();
+    CourseXp {
+        slug: entry.slug.clone(),
+        title,
+        lessons_done: earned
+            .clone()
+            .filter(|(a, _)| matches!(a, lockstep_xp::Action::LessonCompleted { .. }))
+            .count(),
+        lessons: facts.lessons.len(),
+        xp: earned.map(|(_, xp)| xp).sum(),
+        xp_max: facts.max_xp(),
     }
 }
 
