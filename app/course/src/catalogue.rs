@@ -37,14 +37,7 @@ pub fn course_dirs(root: &Path) -> Result<Vec<(String, PathBuf)>, CourseError> {
     // was never chosen as one (`lessons`, or a temporary folder's `.tmpA1b2`).
     let root_alone = || {
         let name = root.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
-        let segment: String = name
-            .to_lowercase()
-            .split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
-            .filter(|part| !part.is_empty())
-            .collect::<Vec<_>>()
-            .join("-");
-        let segment = if segment.is_empty() { "course".to_string() } else { segment };
-        vec![(segment, root.to_path_buf())]
+        vec![(segment(&name), root.to_path_buf())]
     };
     if root.join(COURSE_FILE).is_file() {
         return Ok(root_alone());
@@ -67,6 +60,22 @@ pub fn course_dirs(root: &Path) -> Result<Vec<(String, PathBuf)>, CourseError> {
     Ok(dirs)
 }
 
+/// `name` as an address segment: lowercase letters and digits, each run of anything else one
+/// `-`; `course` for a name with neither.
+fn segment(name: &str) -> String {
+    let segment = name
+        .to_lowercase()
+        .split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    if segment.is_empty() {
+        "course".to_string()
+    } else {
+        segment
+    }
+}
+
 /// Reads every course under `root`; a problem in one is that course's (its lessons', its
 /// `course.toml`'s), and the others load as they are.
 pub fn load_catalogue(root: &Path) -> Result<Catalogue, CourseError> {
@@ -76,14 +85,20 @@ pub fn load_catalogue(root: &Path) -> Result<Catalogue, CourseError> {
         let slug = course.meta.slug.clone().unwrap_or(name);
         let fine = !slug.is_empty()
             && slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-        if !fine {
+        let slug = if fine {
+            slug
+        } else {
+            // Served at an address made of it, so that nothing else than those characters
+            // ever reaches an address or a file name.
+            let served = segment(&slug);
             let message = format!(
-                "the course's address `{}` must be lowercase letters, digits and `-`: set \
-                 `slug` here, or rename the folder",
-                lockstep_routes::course(&slug)
+                "the course's address segment `{slug}` must be lowercase letters, digits and \
+                 `-`: set `slug` here, or rename the folder (meanwhile it is served at {})",
+                lockstep_routes::course(&served)
             );
             course.course_problems.push(Diagnostic::new(COURSE_FILE, 1, message));
-        }
+            served
+        };
         let schedule = course.visibility;
         for lesson in &mut course.lessons {
             lesson.place_in(&slug, schedule);

@@ -11,8 +11,7 @@ use lockstep_i18n::Lang;
 use crate::catalogue::{course_dirs, load_catalogue, Catalogue};
 use crate::edition::Edition;
 use crate::load::{
-    is_lesson_file, load_translation, translation_dir, Course, CourseError, CourseMeta,
-    COURSE_FILE,
+    is_lesson_file, load_translation, translation_dir, Course, CourseError, CourseMeta, COURSE_FILE,
 };
 use crate::publishing::Visibility;
 
@@ -187,7 +186,10 @@ impl Everything {
             }
             let mut entry = entry.clone();
             entry.course.lessons.retain(|l| keep(l.slug()));
-            metas.insert(entry.slug.clone(), editions.iter().map(|e| e.course.meta.clone()).collect());
+            metas.insert(
+                entry.slug.clone(),
+                editions.iter().map(|e| e.course.meta.clone()).collect(),
+            );
             courses.push(entry);
             for (part, edition) in parts.iter_mut().zip(editions) {
                 let mut edition = edition.clone();

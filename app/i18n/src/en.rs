@@ -256,6 +256,7 @@ pub static EN: Catalogue = Catalogue {
         status: "Status",
     },
     instructor: InstructorWords {
+        filter: "Courses",
         title: "Instructor view",
         only_title: "Instructors only",
         only_before: "This page shows every learner's progress, so only instructors see it. ",

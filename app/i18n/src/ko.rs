@@ -255,6 +255,7 @@ pub static KO: Catalogue = Catalogue {
         status: "상태",
     },
     instructor: InstructorWords {
+        filter: "코스",
         title: "강사용 화면",
         only_title: "강사 전용",
         only_before: "이 페이지는 모든 학습자의 진행 상황을 보여 주기 때문에 강사만 볼 수 있습니다. \

@@ -289,6 +289,8 @@ pub struct ExerciseWords {
 
 pub struct InstructorWords {
     pub title: &'static str,
+    /// The name of the course filter.
+    pub filter: &'static str,
     pub only_title: &'static str,
     pub only_before: &'static str,
     pub only_middle: &'static str,

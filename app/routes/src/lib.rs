@@ -264,6 +264,8 @@ pub const SUBMISSION_RERUN_API: &str = "/api/submissions/{id}/rerun";
 
 /// The worker protocol (`grading_protocol::live`): claim a job, then act on it under its lease.
 pub const WORKER_CLAIM_API: &str = "/api/worker/claim";
+/// What search engines may crawl: the published courses and lessons.
+pub const SITEMAP: &str = "/sitemap.xml";
 /// For operators: 200 while the app and its database answer.
 pub const HEALTHZ: &str = "/healthz";
 /// For operators: the queue, grades and workers in Prometheus' text format (a worker token).

@@ -1,7 +1,7 @@
 //! The instructor view's CSV downloads (the same numbers as the page), its answers to reports
 //! and its comments setting.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -15,22 +15,64 @@ use crate::language::PageLang;
 use crate::requester::Instructor;
 use crate::AppState;
 
+/// `?course=<slug>`: the downloads of one course.
+#[derive(serde::Deserialize)]
+pub struct CourseQuery {
+    course: Option<String>,
+}
+
+/// The site (drafts too, as the instructor view has them), and the course asked for; an
+/// unknown course is refused.
+fn course_of(
+    state: &AppState,
+    query: &CourseQuery,
+) -> Result<(std::sync::Arc<lockstep_course::live::Loaded>, Option<usize>), HttpError> {
+    let loaded = state.context.course.loaded_for(true);
+    let Some(slug) = &query.course else { return Ok((loaded, None)) };
+    match loaded.catalogue.courses.iter().position(|e| &e.slug == slug) {
+        Some(i) => Ok((loaded, Some(i))),
+        None => {
+            Err(HttpError::refused(StatusCode::NOT_FOUND, format!("there is no course `{slug}`")))
+        }
+    }
+}
+
+/// `learners.csv`, or `learners-<course>.csv`.
+fn file_name(name: &str, query: &CourseQuery) -> String {
+    match &query.course {
+        Some(course) => format!("{name}-{course}.csv"),
+        None => format!("{name}.csv"),
+    }
+}
+
 pub async fn learners_csv(
     State(state): State<AppState>,
     _: Instructor,
+    Query(query): Query<CourseQuery>,
 ) -> Result<Response, HttpError> {
-    let course = state.context.course.current();
+    let (loaded, course) = course_of(&state, &query)?;
+    // Learners' progress in what they can take: the published lessons.
+    let published = state.context.course.loaded();
+    let course = course.map(|i| {
+        let slug = &loaded.catalogue.courses[i].slug;
+        let found = published.catalogue.courses.iter().find(|p| &p.slug == slug);
+        found.map(|p| p.course.clone()).unwrap_or_default()
+    });
     let rows = state.context.store.learners_report().await.map_err(failed)?;
-    Ok(csv("learners.csv", instructor::learners_csv(&instructor::learners(&course, &rows))))
+    let learners = instructor::learners(&published.course, course.as_ref(), &rows);
+    Ok(csv(&file_name("learners", &query), instructor::learners_csv(&learners)))
 }
 
 pub async fn questions_csv(
     State(state): State<AppState>,
     _: Instructor,
+    Query(query): Query<CourseQuery>,
 ) -> Result<Response, HttpError> {
-    let course = state.context.course.current();
+    let (loaded, course) = course_of(&state, &query)?;
+    let course = course.map_or(&*loaded.course, |i| &loaded.catalogue.courses[i].course);
     let answers = state.context.store.first_quiz_answers().await.map_err(failed)?;
-    Ok(csv("questions.csv", instructor::questions_csv(&instructor::questions(&course, &answers))))
+    let questions = instructor::questions(course, &answers);
+    Ok(csv(&file_name("questions", &query), instructor::questions_csv(&questions)))
 }
 
 pub async fn reports_csv(

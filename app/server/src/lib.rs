@@ -19,6 +19,7 @@ mod quiz;
 pub mod requester;
 mod server_fn_status;
 pub mod sessions;
+mod sitemap;
 pub mod submit;
 mod talk;
 mod trace;
@@ -291,6 +292,7 @@ pub fn router(state: AppState) -> Router {
         .route(r::METRICS, get(monitor::metrics))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
         .route(r::LANGUAGE, get(language::switch))
+        .route(r::SITEMAP, get(sitemap::sitemap))
         .route(r::COMMENTS, post(talk::post))
         .route(r::COMMENT_ACTION, post(talk::act))
         .route(r::COMMENTS_API, get(talk::part))

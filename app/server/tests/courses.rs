@@ -9,7 +9,8 @@ mod common;
 
 use std::path::Path;
 
-use axum::http::StatusCode;
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
 use common::in_process::*;
 use common::{quiz_form_in, shown_quiz, two_courses};
 use lockstep_store::{Role, Store};
@@ -59,6 +60,14 @@ async fn draft_reachable(app: &App, jar: &mut Jar) -> Vec<&'static str> {
             found.push(list);
         }
     }
+    let req = Request::get("/sitemap.xml").header(header::HOST, "lockstep.test:8080");
+    let sitemap = send(app, req.body(Body::empty()).unwrap()).await;
+    assert_eq!(sitemap.status, StatusCode::OK);
+    let published = "<loc>http://lockstep.test:8080/ko/lessons/why-shard</loc>";
+    assert!(sitemap.body.contains(published), "{}", sitemap.body);
+    if sitemap.body.contains(DRAFT) {
+        found.push("sitemap");
+    }
     // The page API the browser reads lessons with.
     let form = [("slug", "fsdp-wrapping"), ("lang", "en"), ("as_learner", "true")];
     let api = jar.post(app, "/api/get_lesson", &form).await;
@@ -85,10 +94,16 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
     let home = get(&app, "/", None).await.body;
     assert!(home.contains(r#"data-course="ddp""#) && home.contains(r#"data-course="fsdp""#));
     assert!(home.contains(r#"href="/courses/fsdp""#) && home.contains("Start: Why shard a model"));
-    assert!(!home.contains(r#"class="lesson-list""#), "two courses: no lesson list on the catalogue");
+    assert!(
+        !home.contains(r#"class="lesson-list""#),
+        "two courses: no lesson list on the catalogue"
+    );
     let course = get(&app, "/courses/fsdp", None).await;
     assert_eq!(course.status, StatusCode::OK);
-    assert!(course.body.contains("/lessons/why-shard") && !course.body.contains("/lessons/dataparallel"));
+    assert!(
+        course.body.contains("/lessons/why-shard")
+            && !course.body.contains("/lessons/dataparallel")
+    );
     assert_eq!(get(&app, "/courses/nope", None).await.status, StatusCode::NOT_FOUND);
 
     let mut visitor = Jar::default();
@@ -123,6 +138,38 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
     let refused = learner.post(&app, "/lessons/fsdp-wrapping/quizzes/0", &pairs(&form)).await;
     assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.body);
 
+    // The instructor view of one course: its questions, the draft's too, and its downloads.
+    let view = instructor.get(&app, "/instructor?course=fsdp").await;
+    assert_eq!(view.status, StatusCode::OK);
+    assert!(view.body.contains("What does a wrapping policy decide?"), "{}", view.body);
+    assert!(!view.body.contains("/lessons/dataparallel#quiz-0"), "not the DDP course's");
+    assert!(view.body.contains(r#"href="/instructor/questions.csv?course=fsdp""#));
+    let csv = instructor.get(&app, "/instructor/questions.csv?course=fsdp").await;
+    assert_eq!(
+        csv.headers[header::CONTENT_DISPOSITION],
+        "attachment; filename=\"questions-fsdp.csv\""
+    );
+    let lines: Vec<&str> = csv.body.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", csv.body);
+    assert_eq!(lines[1], "fsdp-wrapping,1,1,What does a wrapping policy decide?,1,1,100");
+    let csv = instructor.get(&app, "/instructor/learners.csv?course=fsdp").await.body;
+    assert!(csv.lines().all(|l| l.starts_with("learner") || l.contains(",0,1,")), "of 1: {csv}");
+    let all = instructor.get(&app, "/instructor/questions.csv").await.body;
+    assert!(all.contains("dataparallel,1,1,") && all.contains("fsdp-wrapping,1,1,"));
+    for forged in ["/instructor?course=nope", "/instructor/questions.csv?course=nope"] {
+        assert_eq!(instructor.get(&app, forged).await.status, StatusCode::NOT_FOUND, "{forged}");
+    }
+    assert_eq!(
+        learner.get(&app, "/instructor/questions.csv?course=fsdp").await.status,
+        StatusCode::FORBIDDEN
+    );
+
+    // Search and the XP page say which course.
+    let found = get(&app, "/search?q=sharding", None).await.body;
+    assert!(found.contains("Sharded data parallel") && found.contains("/lessons/why-shard#"));
+    let xp = get(&app, "/xp", None).await.body;
+    assert!(xp.contains(r#"data-course="ddp""#) && xp.contains(r#"data-course="fsdp""#));
+
     // Published: everywhere at once, for everyone, with no restart.
     publish(root.path());
     for jar in [&mut visitor, &mut learner] {
@@ -134,6 +181,7 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
             "/courses/fsdp",
             "/ko/courses/fsdp",
             "/lessons/why-shard",
+            "sitemap",
             "page API",
         ];
         assert_eq!(found, everywhere);

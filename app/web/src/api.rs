@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 
 use crate::model::{
-    AccountPage, CatalogueView, CourseOverview, InstructorView, LessonLearner, LessonLookup, Progressed, XpRules,
+    AccountPage, CatalogueView, CourseOverview, InstructorView, LessonLearner, LessonLookup,
+    Progressed, XpRules,
 };
 
 /// The catalogue as the requester may see it: an instructor's has the drafts, marked.
@@ -149,13 +150,29 @@ pub async fn get_account() -> Result<AccountPage, ServerFnError> {
 
 /// Every learner's progress and every question's statistics; `None` unless the requester is an
 /// instructor.
+/// `course`: the slug of the course to show alone; an unknown one is refused.
 #[server]
-pub async fn get_instructor(lang: crate::Lang) -> Result<Option<InstructorView>, ServerFnError> {
+pub async fn get_instructor(
+    lang: crate::Lang,
+    #[server(default)] course: Option<String>,
+) -> Result<Option<InstructorView>, ServerFnError> {
     let ctx = crate::ssr::context()?;
     let requester = ctx.requester().await?;
     if !requester.is_instructor() {
         return Ok(None);
     }
+    // Drafts too: an instructor tries their quizzes before learners get them.
+    let loaded = ctx.course.loaded_for(true);
+    let entry = match &course {
+        None => None,
+        Some(slug) => match loaded.catalogue.courses.iter().find(|e| &e.slug == slug) {
+            Some(entry) => Some(entry),
+            None => {
+                let why = format!("there is no course `{slug}`");
+                return Err(crate::ssr::context::refuse(http::StatusCode::NOT_FOUND, why));
+            }
+        },
+    };
     let events = ctx.events(&requester).await?;
     let progress = page_progress(&ctx, &requester, &events).await?;
     let rows = ctx.store.learners_report().await.map_err(crate::ssr::context::internal)?;
@@ -165,10 +182,33 @@ pub async fn get_instructor(lang: crate::Lang) -> Result<Option<InstructorView>,
     let reports = ctx.store.reports().await.map_err(crate::ssr::context::internal)?;
     let hold = ctx.store.setting(lockstep_store::HOLD_FIRST_COMMENTS).await;
     let hold = hold.map_err(crate::ssr::context::internal)?.as_deref() == Some("on");
-    let course = ctx.course.current();
-    let mut view = crate::ssr::instructor::view(&course, &rows, &answers, &submissions, progress);
+    // Learners' progress in what they can take: the published lessons.
+    let published = ctx.course.loaded();
+    let learners_course = entry.map(|e| {
+        let published = published.catalogue.courses.iter().find(|p| p.slug == e.slug);
+        published.map(|p| p.course.clone()).unwrap_or_default()
+    });
+    let mut view = crate::ssr::instructor::view(
+        &published.course,
+        learners_course.as_ref(),
+        entry.map(|e| &e.course),
+        &rows,
+        &answers,
+        &submissions,
+        progress,
+    );
     view.reports = crate::ssr::instructor::reports(&ctx, &reports, lang);
     view.hold_first_comments = hold;
+    view.courses = loaded
+        .catalogue
+        .courses
+        .iter()
+        .map(|e| {
+            let meta = loaded.course_meta(&e.slug, lang).unwrap_or(&e.course.meta);
+            (e.slug.clone(), meta.title.clone())
+        })
+        .collect();
+    view.course = entry.map(|e| e.slug.clone());
     Ok(Some(view))
 }
 
@@ -239,12 +279,19 @@ pub async fn search(
     use crate::model::{SearchHit, SearchResults};
     use lockstep_search::Refused;
     let ctx = crate::ssr::context()?;
-    let index = ctx.search.of(&ctx.course.loaded()).map_err(crate::ssr::context::internal)?;
+    // Learners' view: what search finds is published, as the index it reads is.
+    let loaded = ctx.course.loaded();
+    let index = ctx.search.of(&loaded).map_err(crate::ssr::context::internal)?;
     let w = &lockstep_i18n::t(lang).search;
+    let course_of = |slug: &str| {
+        let (entry, _) = loaded.catalogue.find(slug)?;
+        Some(loaded.course_meta(&entry.slug, lang).unwrap_or(&entry.course.meta).title.clone())
+    };
     Ok(match index.search(lang, &q, 30).map_err(crate::ssr::context::internal)? {
         Ok(hits) => SearchResults::Hits(
             hits.into_iter()
                 .map(|h| SearchHit {
+                    course: course_of(&h.slug).unwrap_or_default(),
                     lesson_title: h.lesson_title,
                     heading: h.heading,
                     href: h.href,

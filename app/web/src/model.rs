@@ -443,6 +443,12 @@ pub struct InstructorView {
     /// The comments setting: a new account's comments wait for an instructor.
     pub hold_first_comments: bool,
     pub progress: ProgressView,
+    /// Every course, as (slug, title), to filter by.
+    #[serde(default)]
+    pub courses: Vec<(String, String)>,
+    /// The course the view is filtered by; the whole site's when `None`.
+    #[serde(default)]
+    pub course: Option<String>,
 }
 
 /// A report's statuses, as the store names them (`lockstep_store::ReportStatus`; a test keeps
@@ -571,6 +577,9 @@ pub enum SearchResults {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchHit {
+    /// The course the lesson is in, by its title in the page's language.
+    #[serde(default)]
+    pub course: String,
     pub lesson_title: String,
     pub heading: String,
     pub href: String,

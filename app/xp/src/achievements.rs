@@ -144,7 +144,8 @@ impl State {
             "first-simulation" => !self.simulations.is_empty(),
             "all-simulations" => self.some_course(course, at, |lessons| {
                 let all = |l: &&LessonFacts| {
-                    (0..l.simulations).all(|s| self.simulations.contains(&format!("{}#{s}", l.slug)))
+                    (0..l.simulations)
+                        .all(|s| self.simulations.contains(&format!("{}#{s}", l.slug)))
                 };
                 lessons.iter().any(|l| l.simulations > 0) && lessons.iter().all(all)
             }),

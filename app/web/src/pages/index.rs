@@ -31,7 +31,8 @@ pub fn CoursePage() -> impl IntoView {
     let t = crate::use_t();
     let params = use_params_map();
     let slug = move || params.read().get("slug").unwrap_or_default();
-    let overview = Resource::new(move || (slug(), lang), |(slug, lang)| get_course_overview(slug, lang));
+    let overview =
+        Resource::new(move || (slug(), lang), |(slug, lang)| get_course_overview(slug, lang));
     view! {
         <Suspense fallback=move || view! { <p class="loading">{t.course.loading}</p> }>
             {move || Suspend::new(async move {

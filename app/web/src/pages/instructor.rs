@@ -18,7 +18,11 @@ pub fn InstructorPage() -> impl IntoView {
     let lang = crate::use_lang();
     let t = lockstep_i18n::t(lang);
     let w = &t.instructor;
-    let page = Resource::new(move || lang, get_instructor);
+    // `?course=<slug>`: the view of one course.
+    let query = leptos_router::hooks::use_query_map();
+    let course = move || query.read().get("course");
+    let page =
+        Resource::new(move || (lang, course()), |(lang, course)| get_instructor(lang, course));
     view! {
         <Title text=w.title/>
         <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>
@@ -47,17 +51,43 @@ pub fn InstructorPage() -> impl IntoView {
 
 #[component]
 fn Instructor(v: InstructorView) -> impl IntoView {
-    let InstructorView { learners, questions, submissions, reports, hold_first_comments, progress } =
-        v;
+    let InstructorView {
+        learners,
+        questions,
+        submissions,
+        reports,
+        hold_first_comments,
+        progress,
+        courses,
+        course,
+    } = v;
     let count = learners.len();
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).instructor;
+    let all_courses = lockstep_i18n::t(lang).course.all_courses;
+    // The filter and the downloads name the course by the slug the server listed.
+    let suffix = course.as_ref().map_or_else(String::new, |c| format!("?course={c}"));
+    let file = |name: &str| match &course {
+        Some(c) => format!("{name}-{c}.csv"),
+        None => format!("{name}.csv"),
+    };
+    let page = lang.path(lockstep_routes::INSTRUCTOR);
+    let filter = view! {
+        <nav class="course-filter" aria-label=w.filter data-role="course-filter">
+            <a href=page.clone() aria-current=course.is_none().then_some("page")>{all_courses}</a>
+            {courses.into_iter().map(|(slug, title)| {
+                let current = (course.as_deref() == Some(slug.as_str())).then_some("page");
+                view! { " · " <a href=format!("{page}?course={slug}") aria-current=current>{title}</a> }
+            }).collect_view()}
+        </nav>
+    };
     view! {
         <section class="instructor-page">
             <h1>{w.title}</h1>
             <ProgressPanel progress=Signal::stored(progress)/>
+            {filter}
             <h2 id="learners">{(w.learners)(count)}</h2>
-            <p><a href=INSTRUCTOR_LEARNERS_CSV download="learners.csv">{w.csv}</a></p>
+            <p><a href=format!("{INSTRUCTOR_LEARNERS_CSV}{suffix}") download=file("learners")>{w.csv}</a></p>
             <div class="table-scroll">
                 <table class="instructor-table" data-role="learners">
                     <thead><tr>
@@ -99,7 +129,7 @@ fn Instructor(v: InstructorView) -> impl IntoView {
             </div>
             <h2 id="questions">{w.questions}</h2>
             <p>{w.questions_intro}</p>
-            <p><a href=INSTRUCTOR_QUESTIONS_CSV download="questions.csv">{w.csv}</a></p>
+            <p><a href=format!("{INSTRUCTOR_QUESTIONS_CSV}{suffix}") download=file("questions")>{w.csv}</a></p>
             <div class="table-scroll">
                 <table class="instructor-table" data-role="questions">
                     <thead><tr>

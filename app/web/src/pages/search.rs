@@ -77,6 +77,7 @@ fn Hits(hits: Vec<SearchHit>) -> impl IntoView {
                     let crumb = (h.heading != h.lesson_title).then(|| view! { <span class="muted">{h.lesson_title.clone()} " › "</span> });
                     view! {
                         <li>
+                            <p class="search-hit-course muted" data-role="search-hit-course">{h.course}</p>
                             <p class="search-hit-title">{crumb} <a href=h.href>{h.heading}</a></p>
                             <p class="search-snippet">
                                 {h.snippet

@@ -7,12 +7,21 @@ use lockstep_store::{LearnerRow, QuizAnswerRow};
 use crate::model::{LearnerSummary, ProgressView, QuestionStat};
 use lockstep_rules::progress::facts;
 
-pub fn learners(course: &Course, rows: &[LearnerRow]) -> Vec<LearnerSummary> {
-    let facts = facts(course);
+/// Every learner's progress: XP, level and achievements on the whole site; lessons and quizzes
+/// in `course` (the whole site's when `None`).
+pub fn learners(
+    site: &Course,
+    course: Option<&Course>,
+    rows: &[LearnerRow],
+) -> Vec<LearnerSummary> {
+    let on_site = facts(site);
+    let in_course = course.map(facts);
     let mut learners: Vec<LearnerSummary> = rows
         .iter()
         .map(|row| {
-            let p = lockstep_xp::progress(&facts, &row.events);
+            let p = lockstep_xp::progress(&on_site, &row.events);
+            let c = in_course.as_ref().map(|f| lockstep_xp::progress(f, &row.events));
+            let c = c.as_ref().unwrap_or(&p);
             LearnerSummary {
                 who: row.email.clone().unwrap_or_else(|| {
                     format!("anonymous {}", row.learner_id.chars().take(8).collect::<String>())
@@ -21,9 +30,9 @@ pub fn learners(course: &Course, rows: &[LearnerRow]) -> Vec<LearnerSummary> {
                 xp: p.xp,
                 level: p.level.number,
                 level_name: p.level.name_en.clone(),
-                lessons_done: p.lessons_done,
-                lessons_total: p.lessons_total,
-                quizzes_passed: p
+                lessons_done: c.lessons_done,
+                lessons_total: c.lessons_total,
+                quizzes_passed: c
                     .ledger
                     .iter()
                     .filter(|(a, _)| matches!(a, lockstep_xp::Action::QuizPassed { .. }))
@@ -155,13 +164,23 @@ fn plain_text(html: &str) -> String {
 }
 
 /// The instructor's page, for a viewer already checked to be an instructor.
+/// The instructor view of the whole site, or of one `course` of it: its lessons' progress (as
+/// learners have them: `site` and `learners_course` are the published ones), its questions and
+/// its exercises' submissions (drafts too: `course` is as instructors see it).
 pub fn view(
-    course: &Course,
+    site: &Course,
+    learners_course: Option<&Course>,
+    course: Option<&Course>,
     rows: &[LearnerRow],
     answers: &[QuizAnswerRow],
     submissions: &[lockstep_store::Submission],
     progress: ProgressView,
 ) -> crate::model::InstructorView {
+    let exercises: Vec<&str> =
+        course.map_or_else(Vec::new, |c| c.exercises().map(|(_, e)| e.id.as_str()).collect());
+    let in_course = |s: &&lockstep_store::Submission| {
+        course.is_none() || exercises.contains(&s.exercise.as_str())
+    };
     let who = |learner: &str| {
         rows.iter()
             .find(|r| r.learner_id == learner)
@@ -169,15 +188,18 @@ pub fn view(
             .unwrap_or_else(|| learner.to_string())
     };
     crate::model::InstructorView {
-        learners: learners(course, rows),
-        questions: questions(course, answers),
+        learners: learners(site, learners_course, rows),
+        questions: questions(course.unwrap_or(site), answers),
         submissions: submissions
             .iter()
+            .filter(in_course)
             .map(|s| (who(&s.learner_id), s.exercise.clone(), super::grading::row(s)))
             .collect(),
         reports: Vec::new(),
         hold_first_comments: false,
         progress,
+        courses: Vec::new(),
+        course: None,
     }
 }
 

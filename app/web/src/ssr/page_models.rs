@@ -8,9 +8,9 @@ use lockstep_store::LastAnswers;
 use lockstep_xp::Progress;
 
 use crate::model::{
-    AchievementView, BodyBlock, CatalogueView, CourseCard, CourseOverview, LessonCard, LessonLearner, LessonLookup,
-    LessonView, NeighbourLink, ProgressView, Progressed, QuizBlock, QuizLearner, QuizQuestion,
-    QuizReview, ReviewedOption, TocItem, Unpublished, XpRules, CourseXp,
+    AchievementView, BodyBlock, CatalogueView, CourseCard, CourseOverview, CourseXp, LessonCard,
+    LessonLearner, LessonLookup, LessonView, NeighbourLink, ProgressView, Progressed, QuizBlock,
+    QuizLearner, QuizQuestion, QuizReview, ReviewedOption, TocItem, Unpublished, XpRules,
 };
 
 /// A course's page in `lang`, as `loaded` (the reader's view of the site) has it; `None` for a
@@ -82,10 +82,11 @@ pub fn catalogue(
             lessons: c.lessons.len(),
             minutes: c.lessons.iter().map(|l| l.minutes).sum(),
             completed: c.completed,
-            next: c.lessons.iter().find(|l| !l.completed).map(|l| NeighbourLink {
-                slug: l.slug.clone(),
-                title: l.title.clone(),
-            }),
+            next: c
+                .lessons
+                .iter()
+                .find(|l| !l.completed)
+                .map(|l| NeighbourLink { slug: l.slug.clone(), title: l.title.clone() }),
             unpublished: c.unpublished,
         })
         .collect();
@@ -363,7 +364,12 @@ pub fn xp_rules(loaded: &Loaded, lang: Lang, progress: &Progress, view: Progress
             })
             .collect(),
         progress: view,
-        courses: loaded.catalogue.courses.iter().map(|e| course_xp(loaded, e, lang, progress)).collect(),
+        courses: loaded
+            .catalogue
+            .courses
+            .iter()
+            .map(|e| course_xp(loaded, e, lang, progress))
+            .collect(),
     }
 }
 
