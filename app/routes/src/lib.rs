@@ -203,9 +203,8 @@ pub const QUIZ_ANSWERS_ROUTE: &str = "/lessons/{slug}/quizzes/{quiz}";
 pub const HOME: &str = "/";
 
 /// The XP rules, levels and the learner's achievements; `XP_QUIZZES` is its part on quizzes.
-
 pub const XP: &str = "/xp";
-/// Search across the course: `?q=…` (a GET form, so it works without JavaScript).
+/// Search across the courses: `?q=…` (a GET form, so it works without JavaScript).
 pub const SEARCH: &str = "/search";
 pub const SEARCH_SEGMENT: &str = "search";
 pub const XP_QUIZZES: &str = "/xp#quizzes";
