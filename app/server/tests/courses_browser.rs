@@ -74,6 +74,17 @@ async fn the_catalogue_a_course_page_and_a_draft_for_an_instructor() {
     wait_for_hydration(&c, "the draft to hydrate").await;
     no_crash(&c, "the draft").await;
 
+    // The instructor saves the draft: the page shows the edit by itself.
+    let file = root.path().join("fsdp/02-fsdp-wrapping.md");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    let edited = saved.replace("Wrapping policies, unfinished", "Wrapping policies");
+    std::fs::write(&file, edited).unwrap();
+    wait_for("the saved title, without a reload by hand", || async {
+        text(&c, "h1").await.as_deref() == Some("Wrapping policies")
+    })
+    .await;
+    wait_for_hydration(&c, "the reloaded draft to hydrate").await;
+
     // As learners will get it: the preview's bar, no banner, and the way back.
     let preview = c.find(Locator::Css("[data-role=draft] a")).await.unwrap();
     click(&c, &preview).await;

@@ -65,6 +65,24 @@ pub async fn get_lesson_learner(
     ctx.lesson_learner(&requester, lockstep_rules::Reads::Fresh, &slug, notice, lang).await
 }
 
+/// The version of a lesson's file as it is now, for an instructor's page of a draft, which
+/// reloads when it changes; `None` for anyone else, or a lesson that is gone.
+#[server(endpoint = "lesson_version")]
+pub async fn lesson_version(slug: String) -> Result<Option<String>, ServerFnError> {
+    let ctx = crate::ssr::context()?;
+    if !ctx.requester().await?.is_instructor() {
+        return Ok(None);
+    }
+    // The file itself, read now: the course's own look may not have happened yet, and a file
+    // saved broken has a version too.
+    let loaded = ctx.course.loaded_for(true);
+    let Some((entry, lesson)) = loaded.catalogue.find(&slug) else { return Ok(None) };
+    let path = entry.dir.join(lesson.file());
+    Ok(std::fs::read(path)
+        .ok()
+        .map(|bytes| lockstep_course::lesson::version(&String::from_utf8_lossy(&bytes))))
+}
+
 /// Records that the learner finished a lesson. Works as a plain form post without JavaScript.
 #[server]
 pub async fn complete_lesson(

@@ -265,6 +265,8 @@ pub struct Unpublished {
     pub scheduled: Option<String>,
     /// Shown as learners will get it once published: the preview's bar instead of the banner.
     pub preview: bool,
+    /// The version of its file the page shows: the page reloads when the file has another.
+    pub version: String,
 }
 
 /// What a lesson page shows of the learner reading it. Apart from [`LessonView`], which is the

@@ -39,7 +39,7 @@ pub fn LessonPage() -> impl IntoView {
                     }
                     (Ok(LessonLookup::Broken { title, problems }), _) => {
                         super::set_status(500);
-                        view! { <BrokenLesson title problems/> }.into_any()
+                        view! { <BrokenLesson slug=slug() title problems/> }.into_any()
                     }
                     (Ok(LessonLookup::Missing), _) => view! { <super::NotFound/> }.into_any(),
                     (Err(e), _) | (_, Err(e)) => {
@@ -335,10 +335,55 @@ fn Lesson(
     }
 }
 
+/// While an instructor reads a draft, the page follows its file, and reloads once it is saved
+/// again. `shown`: the version the page shows; a page without one (a broken lesson) takes the
+/// first it is told. Anyone else is told nothing, and the page stops asking.
+fn follow_draft(slug: String, shown: Option<String>) {
+    #[cfg(feature = "hydrate")]
+    {
+        use leptos::prelude::*;
+        let shown = StoredValue::new(shown);
+        // Asking now, or told nothing (not an instructor): no request goes.
+        let (asking, quiet) = (StoredValue::new(false), StoredValue::new(false));
+        let handle = set_interval_with_handle(
+            move || {
+                if asking.get_value() || quiet.get_value() {
+                    return;
+                }
+                asking.set_value(true);
+                let slug = slug.clone();
+                leptos::task::spawn_local(async move {
+                    let now = crate::api::lesson_version(slug).await;
+                    let _ = asking.try_set_value(false);
+                    match (now, shown.try_get_value().flatten()) {
+                        (Ok(Some(now)), Some(shown)) if now != shown => {
+                            let _ = window().location().reload();
+                        }
+                        (Ok(Some(now)), None) => {
+                            let _ = shown.try_set_value(Some(now));
+                        }
+                        (Ok(None), _) => {
+                            let _ = quiet.try_set_value(true);
+                        }
+                        _ => {}
+                    }
+                });
+            },
+            std::time::Duration::from_secs(1),
+        );
+        if let Ok(handle) = handle {
+            on_cleanup(move || handle.clear());
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (slug, shown);
+}
+
 /// What an instructor reads above a lesson learners do not see yet, or above its preview.
 fn unpublished_banner(u: &crate::model::Unpublished, slug: &str, lang: crate::Lang) -> AnyView {
     let w = &lockstep_i18n::t(lang).lesson;
     let page = lang.path(&lockstep_routes::lesson(slug));
+    follow_draft(slug.to_string(), Some(u.version.clone()));
     if u.preview {
         return view! {
             <p class="notice preview-bar" data-role="preview" role="status">
@@ -357,7 +402,9 @@ fn unpublished_banner(u: &crate::model::Unpublished, slug: &str, lang: crate::La
 }
 
 #[component]
-fn BrokenLesson(title: String, problems: Vec<String>) -> impl IntoView {
+fn BrokenLesson(slug: String, title: String, problems: Vec<String>) -> impl IntoView {
+    // An instructor fixing a draft sees it the moment it is saved right.
+    follow_draft(slug, None);
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).lesson;
     view! {

@@ -146,6 +146,7 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
             _ => None,
         },
         preview: viewer == Viewer::Preview,
+        version: lesson.version.clone(),
     });
     let course = owner.map(|owner| NeighbourLink {
         slug: owner.slug.clone(),
