@@ -12,7 +12,7 @@ use std::path::Path;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use common::in_process::*;
-use common::{quiz_form_in, shown_quiz, two_courses};
+use common::{plain_text, quiz_form_in, shown_quiz, two_courses};
 use lockstep_store::{Role, Store};
 
 const PASSWORD: &str = "gradient buckets overlap";
@@ -217,5 +217,109 @@ fn drafts_and_publishing_on_postgres() {
     on_runtime(async {
         let url = postgres_database("courses_drafts").await;
         drafts_and_publishing(&url, tempfile::tempdir().unwrap()).await;
+    });
+}
+
+/// Two app processes on one PostgreSQL database and one lessons folder, as two machines
+/// sharing both: a lesson published by saving its file is served by both on the next request.
+#[test]
+fn publishing_reaches_two_app_processes_at_once() {
+    use common::{free_port, server_process_with};
+    use http_body_util::{BodyExt, Full};
+    on_runtime(async {
+        let url = postgres_database("courses_two_apps").await;
+        let root = two_courses();
+        let site = tempfile::tempdir().unwrap();
+        let lessons = root.path().display().to_string();
+        let settings = [("LOCKSTEP_LESSONS", lessons.as_str())];
+        let mut bases = Vec::new();
+        let mut servers = Vec::new();
+        // One after the other: the first applies the migrations.
+        for _ in 0..2 {
+            let port = free_port();
+            servers.push(server_process_with(site.path(), &url, port, &settings).await);
+            bases.push(format!("http://127.0.0.1:{port}"));
+        }
+        let http = common::api::http();
+        let fetch = |url: String| {
+            let http = http.clone();
+            async move {
+                let req = axum::http::Request::get(url).body(Full::new(axum::body::Bytes::new()));
+                let res = http.request(req.unwrap()).await.unwrap();
+                let status = res.status();
+                let body = res.into_body().collect().await.unwrap().to_bytes();
+                (status, String::from_utf8_lossy(&body).into_owned())
+            }
+        };
+        for base in &bases {
+            assert_eq!(fetch(format!("{base}{DRAFT}")).await.0, StatusCode::NOT_FOUND);
+            let (_, found) = fetch(format!("{base}/search?q={DRAFT_WORD}")).await;
+            assert!(!found.contains(DRAFT), "{base}");
+        }
+        publish(root.path());
+        for base in &bases {
+            let (status, page) = fetch(format!("{base}{DRAFT}")).await;
+            assert_eq!(status, StatusCode::OK, "{base}");
+            assert!(page.contains(DRAFT_WORD));
+            let (_, found) = fetch(format!("{base}/search?q={DRAFT_WORD}")).await;
+            assert!(found.contains(DRAFT), "{base}: {found}");
+            let (_, course) = fetch(format!("{base}/courses/fsdp")).await;
+            assert!(course.contains(DRAFT_TITLE), "{base}");
+        }
+        drop(servers);
+    });
+}
+
+/// What the progress panel of a page says: XP, level and achievements.
+fn panel(page: &Page) -> (String, String, String) {
+    let field = |role: &str| {
+        let after = page.body.split(&format!(r#"data-role="{role}">"#)).nth(1).expect(role);
+        plain_text(after.split("</li>").next().unwrap().split("</strong>").next().unwrap())
+    };
+    (field("xp"), field("level"), field("achievements"))
+}
+
+/// The layout before there were courses (the lessons root one course, `course.toml` beside its
+/// lessons) and the catalogue it became, on one database: a learner's progress from before is
+/// theirs after, lesson by lesson, with the same addresses.
+#[test]
+fn progress_from_the_single_course_layout_is_intact_in_the_catalogue() {
+    on_runtime(async {
+        let db = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display());
+        let old = tempfile::tempdir().unwrap();
+        let copied = std::process::Command::new("cp")
+            .arg("-r")
+            .arg(format!("{}/.", course_dir().display()))
+            .arg(old.path())
+            .status()
+            .unwrap();
+        assert!(copied.success());
+        let before = app_on(old.path(), &url, tempfile::tempdir().unwrap()).await;
+        let mut ada = signed_up(&before, "ada@example.org").await;
+        let lesson = "/lessons/dataparallel";
+        let page = ada.get(&before, lesson).await;
+        let complete = page.body.split(r#"action=""#).find(|s| s.starts_with("/api/")).unwrap();
+        let complete = complete.split('"').next().unwrap().to_string();
+        let answers = ada.dataparallel_quiz(&before, common::DATAPARALLEL_RIGHT).await;
+        ada.post(&before, "/lessons/dataparallel/quizzes/0", &pairs(&answers)).await;
+        ada.post(&before, &complete, &[("slug", "dataparallel")]).await;
+        let was = panel(&ada.get(&before, "/xp").await);
+        assert_ne!(was.0, "0 XP");
+        drop(before);
+
+        // The same database under the catalogue: the shipped course moved into its folder,
+        // beside a second course.
+        let root = two_courses();
+        let after = app_on(root.path(), &url, tempfile::tempdir().unwrap()).await;
+        assert_eq!(panel(&ada.get(&after, "/xp").await), was, "XP, level, achievements");
+        let page = ada.get(&after, lesson).await;
+        assert!(page.body.contains("You completed this lesson"), "{}", page.body);
+        assert!(page.body.contains("Passed: 4 of 4 right."), "the quiz's review");
+        let ddp = ada.get(&after, "/courses/ddp").await.body;
+        assert!(ddp.contains("<strong>1/10</strong>"), "{ddp}");
+        let xp = ada.get(&after, "/xp").await.body;
+        let row = xp.split(r#"data-course="ddp""#).nth(1).unwrap().split("</tr>").next().unwrap();
+        assert!(row.contains("1/10"), "{row}");
     });
 }
