@@ -107,6 +107,18 @@ impl LessonEntry {
         }
     }
 
+    /// A published lesson without a `publish_at` was published when it was first seen
+    /// published, at `at`: that is its instant from then on.
+    pub(crate) fn first_published(&mut self, at: std::time::SystemTime) {
+        let visibility = match self {
+            LessonEntry::Ready(l) => &mut l.visibility,
+            LessonEntry::Broken { visibility, .. } => visibility,
+        };
+        if *visibility == Visibility::Published {
+            *visibility = Visibility::Scheduled(at);
+        }
+    }
+
     /// Places the lesson in its course: its slug, and its schedule, which publishes nothing
     /// before it.
     pub(crate) fn place_in(&mut self, course: &str, schedule: Visibility) {

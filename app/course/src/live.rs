@@ -10,6 +10,7 @@ use lockstep_i18n::Lang;
 
 use crate::catalogue::{course_dirs, load_catalogue, Catalogue};
 use crate::edition::Edition;
+use crate::lesson::LessonEntry;
 use crate::load::{
     is_lesson_file, load_translation, translation_dir, Course, CourseError, CourseMeta, COURSE_FILE,
 };
@@ -133,7 +134,10 @@ impl Everything {
 
     /// The instructors' view and the learners' at `now`, and the next instant the learners'
     /// changes by itself (a `publish_at` reached).
-    fn views(self: &Arc<Self>, now: SystemTime) -> Views {
+    /// `published`: when each lesson was first seen published, once known (see
+    /// [`LiveCourse::set_publications`]); a lesson published now and not recorded yet was
+    /// published `now`.
+    fn views(self: &Arc<Self>, now: SystemTime, published: Option<&Publications>) -> Views {
         let mut drafts = Drafts::default();
         let mut next_change: Option<SystemTime> = None;
         let mut note = |v: Visibility| {
@@ -156,17 +160,24 @@ impl Everything {
                 }
             }
         }
-        let published = self.view(
+        let since = |lesson: &mut LessonEntry| {
+            if let Some(published) = published {
+                lesson.first_published(published.get(lesson.slug()).copied().unwrap_or(now));
+            }
+        };
+        let learners = self.view(
             |course| !drafts.courses.contains_key(course),
             |lesson| !drafts.lessons.contains_key(lesson),
+            &since,
             Drafts::default(),
         );
-        let all = self.view(|_| true, |_| true, drafts);
+        let all = self.view(|_| true, |_| true, &since, drafts);
         Views {
             all: Arc::new(all),
-            published: Arc::new(published),
+            published: Arc::new(learners),
             next_change,
             everything: self.clone(),
+            publications: published.cloned(),
         }
     }
 
@@ -175,6 +186,7 @@ impl Everything {
         &self,
         keep_course: impl Fn(&str) -> bool,
         keep: impl Fn(&str) -> bool,
+        since: &impl Fn(&mut LessonEntry),
         drafts: Drafts,
     ) -> Loaded {
         let mut courses = Vec::new();
@@ -186,6 +198,7 @@ impl Everything {
             }
             let mut entry = entry.clone();
             entry.course.lessons.retain(|l| keep(l.slug()));
+            entry.course.lessons.iter_mut().for_each(since);
             metas.insert(
                 entry.slug.clone(),
                 editions.iter().map(|e| e.course.meta.clone()).collect(),
@@ -194,6 +207,7 @@ impl Everything {
             for (part, edition) in parts.iter_mut().zip(editions) {
                 let mut edition = edition.clone();
                 edition.retain_lessons(&keep);
+                edition.course.lessons.iter_mut().for_each(since);
                 part.push(edition);
             }
         }
@@ -220,7 +234,12 @@ struct Views {
     next_change: Option<SystemTime>,
     /// What they are made of, for making them again when a `publish_at` is reached.
     everything: Arc<Everything>,
+    /// What they were made with.
+    publications: Option<Publications>,
 }
+
+/// When each lesson was first seen published, by slug.
+pub type Publications = BTreeMap<String, SystemTime>;
 
 impl Views {
     fn due(&self, now: SystemTime) -> bool {
@@ -262,7 +281,7 @@ impl LiveCourse {
         let dir = dir.into();
         let watch = watch.then(|| Watch::new(&dir));
         let fingerprint = Fingerprint::of(&dir);
-        let views = Self::views_of(Everything::load(&dir)?);
+        let views = Self::views_of(Everything::load(&dir)?, None);
         on_reload(&views.all.course);
         Ok(Self {
             dir,
@@ -272,8 +291,8 @@ impl LiveCourse {
         })
     }
 
-    fn views_of(everything: Everything) -> Views {
-        Arc::new(everything).views(SystemTime::now())
+    fn views_of(everything: Everything, published: Option<&Publications>) -> Views {
+        Arc::new(everything).views(SystemTime::now(), published)
     }
 
     pub fn dir(&self) -> &Path {
@@ -308,6 +327,17 @@ impl LiveCourse {
         }
     }
 
+    /// When each lesson was first seen published, as the site's database keeps it: the views
+    /// are made again with it when it changed. Until it is set, lessons carry only their
+    /// `publish_at`.
+    pub fn set_publications(&self, publications: Publications) {
+        let mut guard = self.current.write().unwrap_or_else(|e| e.into_inner());
+        if guard.1.publications.as_ref() != Some(&publications) {
+            let views = guard.1.everything.views(SystemTime::now(), Some(&publications));
+            guard.1 = Arc::new(views);
+        }
+    }
+
     fn views(&self) -> Arc<Views> {
         let now = SystemTime::now();
         let may_have_changed = self.watch.as_ref().is_some_and(|w| w.may_have_changed(&self.dir));
@@ -330,12 +360,12 @@ impl LiveCourse {
             // A directory that vanished keeps the last good course rather than serving nothing.
             if let (Ok(everything), Some(fingerprint)) = (Everything::load(&self.dir), fingerprint)
             {
-                let views = Self::views_of(everything);
+                let views = Self::views_of(everything, guard.1.publications.as_ref());
                 (self.on_reload)(&views.all.course);
                 *guard = (fingerprint, Arc::new(views));
             }
         } else if guard.1.due(now) {
-            guard.1 = Arc::new(guard.1.everything.views(now));
+            guard.1 = Arc::new(guard.1.everything.views(now, guard.1.publications.as_ref()));
         }
         guard.1.clone()
     }

@@ -15,6 +15,7 @@ mod instructor;
 mod language;
 mod monitor;
 pub mod page_cache;
+mod publications;
 mod quiz;
 pub mod requester;
 mod server_fn_status;
@@ -202,6 +203,10 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         Err(e) => tracing::error!("{e}"),
     }
     let store = Store::connect(&config.database_url).await?;
+    // Before the first page: the course's lessons carry when they were published from it.
+    let course = Arc::new(course);
+    let seen = publications::sync(&store, &course).await?;
+    publications::follow(store.clone(), Arc::downgrade(&course), seen);
     let sessions =
         sessions::Sessions::connect(&config.database_url).await.map_err(ServerError::Sessions)?;
     let site_root = config.site_root.to_string_lossy().into_owned();
@@ -222,7 +227,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         leptos_options,
         context: AppContext {
             rules: Rules {
-                course: Arc::new(course),
+                course,
                 store,
                 learner_cookie: LearnerCookie { secure: is_https(config.public_url.as_deref()) },
             },

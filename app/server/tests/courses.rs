@@ -170,24 +170,43 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
     let xp = get(&app, "/xp", None).await.body;
     assert!(xp.contains(r#"data-course="ddp""#) && xp.contains(r#"data-course="fsdp""#));
 
+    // The learner finishes the second course as learners have it: one lesson.
+    let page = learner.get(&app, "/lessons/why-shard").await;
+    let complete = page.body.split(r#"action=""#).find(|s| s.starts_with("/api/")).unwrap();
+    let complete = complete.split('"').next().unwrap().to_string();
+    learner.post(&app, &complete, &[("slug", "why-shard")]).await;
+    let finished = panel(&learner.get(&app, "/xp").await);
+    let earned =
+        |page: &Page| page.body.contains(r#"<li class="earned"><strong>Course complete</strong>"#);
+    assert!(earned(&learner.get(&app, "/xp").await), "one lesson of one: {finished:?}");
+    // Publishing a second lesson into it takes nothing back.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+
     // Published: everywhere at once, for everyone, with no restart.
     publish(root.path());
-    for jar in [&mut visitor, &mut learner] {
-        let found = draft_reachable(&app, jar).await;
-        let everywhere = [
-            "address",
-            "Korean address",
-            "search",
-            "/courses/fsdp",
-            "/ko/courses/fsdp",
-            "/lessons/why-shard",
-            "sitemap",
-            "page API",
-        ];
-        assert_eq!(found, everywhere);
-    }
+    let everywhere = [
+        "address",
+        "Korean address",
+        "search",
+        "/courses/fsdp",
+        "/ko/courses/fsdp",
+        "/lessons/why-shard",
+        "sitemap",
+        "page API",
+    ];
+    assert_eq!(draft_reachable(&app, &mut visitor).await, everywhere);
+    // The learner who took the course's first lesson is offered this one next.
+    let mut next = everywhere.to_vec();
+    next.insert(3, "/");
+    assert_eq!(draft_reachable(&app, &mut learner).await, next);
     let page = instructor.get(&app, DRAFT).await;
     assert!(!page.body.contains(r#"data-role="draft""#), "no banner once published");
+    let xp = learner.get(&app, "/xp").await;
+    assert!(earned(&xp), "the course completed before it grew stays completed");
+    let now = panel(&xp);
+    assert_eq!((&now.0, &now.2), (&finished.0, &finished.2), "XP and achievements as they were");
+    let row = xp.body.split(r#"data-course="fsdp""#).nth(1).unwrap().split("</tr>").next().unwrap();
+    assert!(row.contains("1/2"), "one more lesson to take: {row}");
 
     // A whole course back to draft: its page and lessons are gone for learners, not for
     // instructors, and the other course is untouched.

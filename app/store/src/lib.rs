@@ -20,6 +20,7 @@ mod notifications;
 mod pilots;
 mod problems;
 mod progress;
+mod publications;
 mod queue;
 pub mod read_cache;
 mod report;
