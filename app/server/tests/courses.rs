@@ -342,3 +342,39 @@ fn progress_from_the_single_course_layout_is_intact_in_the_catalogue() {
         assert!(row.contains("1/10"), "{row}");
     });
 }
+
+/// A database written by the release before courses (`tests/data/before-courses`, made by its
+/// `make.py` with that release's server), opened by this one under the catalogue: its
+/// migrations run, and the learner's progress is what that release showed them.
+#[test]
+fn a_database_from_the_release_before_courses_keeps_its_learners_progress() {
+    on_runtime(async {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/before-courses");
+        let db = tempfile::tempdir().unwrap();
+        std::fs::copy(data.join("lockstep.sqlite3"), db.path().join("db.sqlite3")).unwrap();
+        let url = format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display());
+        let was: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(data.join("panel.json")).unwrap())
+                .unwrap();
+        assert_eq!(was["lessons"], "2/10 lessons · 20%", "what the release before showed");
+        let root = two_courses();
+        let app = app_on(root.path(), &url, db).await;
+        let mut ada = Jar::default();
+        let form = [("email", "ada@example.org"), ("password", PASSWORD)];
+        let signed_in = ada.submit(&app, "/account/sign-in", &form).await;
+        assert_eq!(signed_in.status, StatusCode::OK);
+        let (xp, _, achievements) = panel(&ada.get(&app, "/xp").await);
+        assert_eq!(
+            (xp.as_str(), achievements.as_str()),
+            (was["xp"].as_str().unwrap(), was["achievements"].as_str().unwrap())
+        );
+        let page = ada.get(&app, "/xp").await.body;
+        assert!(page.contains("2/11 lessons"), "the second course's lesson is one more to take");
+        let ddp = ada.get(&app, "/courses/ddp").await.body;
+        assert!(ddp.contains("<strong>2/10</strong>"), "{ddp}");
+        for lesson in ["/lessons/why-distributed", "/lessons/dataparallel"] {
+            let page = ada.get(&app, lesson).await.body;
+            assert!(page.contains("You completed this lesson"), "{lesson}");
+        }
+    });
+}
