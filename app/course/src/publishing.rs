@@ -141,7 +141,7 @@ pub fn unix(t: SystemTime) -> i64 {
 
 /// An instant as UTC date and time to the second: `2026-12-01T00:00:00Z`.
 pub fn rfc3339(t: SystemTime) -> String {
-    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let secs = unix(t);
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let s = secs.rem_euclid(86_400);
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", s / 3600, s / 60 % 60, s % 60)

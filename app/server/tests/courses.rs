@@ -117,6 +117,7 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
     let page = instructor.get(&app, DRAFT).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains(r#"data-role="draft""#), "its banner: {}", page.body);
+    assert_eq!(page.headers[header::CACHE_CONTROL], "private, no-store", "kept by nobody");
     assert!(page.body.contains("only instructors see this"));
     assert!(page.body.contains("Lesson 02 of 02") && page.body.contains(DRAFT_WORD));
     let course = instructor.get(&app, "/courses/fsdp").await.body;

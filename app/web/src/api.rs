@@ -11,12 +11,7 @@ use crate::model::{
 /// The catalogue as the requester may see it: an instructor's has the drafts, marked.
 #[server]
 pub async fn get_catalogue(lang: crate::Lang) -> Result<CatalogueView, ServerFnError> {
-    let ctx = crate::ssr::context()?;
-    let requester = ctx.requester().await?;
-    let events = ctx.events(&requester).await?;
-    let completed = lockstep_rules::progress::completed_in(&events);
-    let loaded = ctx.course.loaded_for(requester.is_instructor());
-    let progress = page_progress(&ctx, &requester, &events).await?;
+    let (loaded, completed, progress) = courses_as_seen().await?;
     Ok(crate::ssr::page_models::catalogue(&loaded, lang, &completed, progress))
 }
 
@@ -26,13 +21,26 @@ pub async fn get_course_overview(
     slug: String,
     lang: crate::Lang,
 ) -> Result<Option<CourseOverview>, ServerFnError> {
+    let (loaded, completed, progress) = courses_as_seen().await?;
+    Ok(crate::ssr::page_models::overview(&loaded, &slug, lang, &completed, progress))
+}
+
+/// The courses as the requester may see them (an instructor's page of them is private), the
+/// lessons they completed and their progress panel.
+#[cfg(feature = "ssr")]
+async fn courses_as_seen() -> Result<
+    (std::sync::Arc<lockstep_course::live::Loaded>, Vec<String>, crate::model::ProgressView),
+    ServerFnError,
+> {
     let ctx = crate::ssr::context()?;
     let requester = ctx.requester().await?;
     let events = ctx.events(&requester).await?;
-    let completed = lockstep_rules::progress::completed_in(&events);
+    if requester.is_instructor() {
+        crate::ssr::context::private_page();
+    }
     let loaded = ctx.course.loaded_for(requester.is_instructor());
     let progress = page_progress(&ctx, &requester, &events).await?;
-    Ok(crate::ssr::page_models::overview(&loaded, &slug, lang, &completed, progress))
+    Ok((loaded, lockstep_rules::progress::completed_in(&events), progress))
 }
 
 /// The lesson, the same for every learner; a draft only for an instructor, who may ask for it
@@ -50,6 +58,9 @@ pub async fn get_lesson(
         (true, false) => Viewer::Instructor,
         (true, true) => Viewer::Preview,
     };
+    if viewer != Viewer::Learner {
+        crate::ssr::context::private_page();
+    }
     Ok(ctx.lesson(&slug, lang, viewer))
 }
 
@@ -179,6 +190,7 @@ pub async fn get_instructor(
     if !requester.is_instructor() {
         return Ok(None);
     }
+    crate::ssr::context::private_page();
     // Drafts too: an instructor tries their quizzes before learners get them.
     let loaded = ctx.course.loaded_for(true);
     let entry = match &course {

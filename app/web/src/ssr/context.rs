@@ -227,6 +227,15 @@ pub fn refuse(status: http::StatusCode, message: impl Into<String>) -> ServerFnE
     ServerFnError::new(message.into())
 }
 
+/// A page with what only its reader may see (an instructor's drafts, every learner's progress):
+/// no browser or proxy keeps it.
+pub fn private_page() {
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        let value = http::HeaderValue::from_static("private, no-store");
+        response.insert_header(http::header::CACHE_CONTROL, value);
+    }
+}
+
 pub fn internal(e: impl std::fmt::Display) -> ServerFnError {
     tracing::error!("{e}");
     ServerFnError::new("the server could not complete this request; it has been logged")

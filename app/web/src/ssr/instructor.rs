@@ -292,23 +292,9 @@ pub fn reports_csv(reports: &[crate::model::ReportRow]) -> String {
 
 /// Unix milliseconds as `YYYY-MM-DD HH:MM UTC` (the proleptic Gregorian calendar).
 pub fn utc(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let (days, day_secs) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        day_secs / 3_600,
-        day_secs % 3_600 / 60
-    )
+    let since = std::time::Duration::from_millis(ms.unsigned_abs());
+    let epoch = std::time::UNIX_EPOCH;
+    lockstep_course::publishing::shown(if ms < 0 { epoch - since } else { epoch + since })
 }
 
 #[cfg(test)]
