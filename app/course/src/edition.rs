@@ -58,6 +58,7 @@ impl Edition {
             lessons,
             course_problems: translation.course.course_problems.clone(),
             visibility: source.visibility,
+            link_warnings: translation.course.link_warnings.clone(),
         };
         Edition { lang, course, untranslated, headings: translation.headings.clone() }
     }

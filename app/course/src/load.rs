@@ -48,6 +48,8 @@ pub struct Course {
     /// Whether learners see the course, as its `course.toml` says (a translation's is its
     /// source's).
     pub visibility: Visibility,
+    /// Published lessons' links to lessons learners cannot open yet: warnings.
+    pub link_warnings: Vec<Diagnostic>,
 }
 
 impl Course {
@@ -59,7 +61,7 @@ impl Course {
     /// What `lessons check` warns about: not problems (the lessons serve), but worth an
     /// author's look.
     pub fn warnings(&self) -> Vec<Diagnostic> {
-        let mut out = Vec::new();
+        let mut out = self.link_warnings.clone();
         for lesson in self.lessons.iter().filter_map(LessonEntry::ready) {
             let quizzes = lesson.body.iter().filter_map(|b| match b {
                 crate::Block::Quiz(q) => Some(q),
@@ -155,7 +157,9 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
         .collect();
 
     let (meta, course_problems, visibility) = read_meta(dir);
-    Ok(Course { meta, lessons: cross_check(parsed, source), course_problems, visibility })
+    let link_warnings = links_to_drafts(&parsed);
+    let lessons = cross_check(parsed, source);
+    Ok(Course { meta, lessons, course_problems, visibility, link_warnings })
 }
 
 /// The folder of a course's translation into `lang` (`lessons/ddp/ko`): the same file names, each
@@ -293,6 +297,33 @@ fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>, Visibility) {
             (fallback, problems, Visibility::declared_in(&text))
         }
     }
+}
+
+/// A published lesson's links to a draft or to a lesson published later: learners following one
+/// get "not found" until it is published. Warnings, since the lessons serve as they are.
+fn links_to_drafts(parsed: &[Parsed]) -> Vec<Diagnostic> {
+    let unpublished: BTreeMap<&str, Visibility> = parsed
+        .iter()
+        .filter(|p| p.visibility != Visibility::Published)
+        .map(|p| (p.file.as_str(), p.visibility))
+        .collect();
+    let mut out = Vec::new();
+    for p in parsed.iter().filter(|p| p.visibility == Visibility::Published) {
+        for link in &p.links {
+            let Some(file) = link.file.as_deref() else { continue };
+            let Some(visibility) = unpublished.get(file) else { continue };
+            let when = match visibility {
+                Visibility::Scheduled(at) => {
+                    format!("is published at {}", crate::publishing::shown(*at))
+                }
+                _ => "is a draft".to_string(),
+            };
+            let message =
+                format!("warning: the link to {file} leads learners to \"not found\": it {when}");
+            out.push(Diagnostic::new(&p.file, link.line, message));
+        }
+    }
+    out
 }
 
 /// Checks across lessons: unique orders and slugs, links that land on a lesson and a heading.
@@ -603,6 +634,21 @@ mod tests {
         assert_eq!(c.visibility, Visibility::Draft, "an instant it cannot read publishes nothing");
         assert!(messages(&c)[0]
             .starts_with("course.toml:3: `publish_at`: `2030-01-01` is not an instant"));
+    }
+
+    #[test]
+    fn a_published_lesson_linking_to_a_draft_is_warned_about() {
+        let draft = lesson("D", 2, "## Two\n").replace("xp = 10", "xp = 10\nstatus = \"draft\"");
+        let (_d, c) = course(&[
+            ("01-a.md", lesson("A", 1, "## One\n[next](02-d.md#two)\n")),
+            ("02-d.md", draft.replace("## Two\n", "## Two\n[back](01-a.md)\n")),
+        ]);
+        assert_eq!(messages(&c), Vec::<String>::new(), "a warning, not a problem");
+        let warnings: Vec<String> = c.warnings().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            warnings,
+            ["01-a.md:9: warning: the link to 02-d.md leads learners to \"not found\": it is a draft"]
+        );
     }
 
     #[test]
