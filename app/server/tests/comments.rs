@@ -11,15 +11,6 @@ use lockstep_store::{Role, Store};
 
 const LESSON: &str = "/lessons/distributed-sampler";
 const PLACE: &str = "lesson:distributed-sampler";
-const PASSWORD: &str = "gradient buckets overlap";
-
-async fn signed_up(app: &App, email: &str) -> Jar {
-    let mut jar = Jar::default();
-    let page =
-        jar.submit(app, "/account/sign-up", &[("email", email), ("password", PASSWORD)]).await;
-    assert_eq!(page.status, StatusCode::OK);
-    jar
-}
 
 /// The comments part of a page: what the server wrote into its place.
 fn part(page: &Page) -> &str {

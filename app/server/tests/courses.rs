@@ -15,7 +15,6 @@ use common::in_process::*;
 use common::{plain_text, quiz_form_in, shown_quiz, two_courses};
 use lockstep_store::{Role, Store};
 
-const PASSWORD: &str = "gradient buckets overlap";
 const DRAFT: &str = "/lessons/fsdp-wrapping";
 const DRAFT_FILE: &str = "fsdp/02-fsdp-wrapping.md";
 const DRAFT_TITLE: &str = "Wrapping policies, unfinished";
@@ -27,14 +26,6 @@ fn publish(root: &Path) {
     let file = root.join(DRAFT_FILE);
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, text.replace("status = \"draft\"\n", "")).unwrap();
-}
-
-async fn signed_up(app: &App, email: &str) -> Jar {
-    let mut jar = Jar::default();
-    let page =
-        jar.submit(app, "/account/sign-up", &[("email", email), ("password", PASSWORD)]).await;
-    assert_eq!(page.status, StatusCode::OK);
-    jar
 }
 
 /// Everything a learner could reach the draft through, as `jar` sees it: whether any shows it.

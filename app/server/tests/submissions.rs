@@ -10,15 +10,7 @@ use axum::http::StatusCode;
 use common::in_process::*;
 use lockstep_store::Store;
 
-const PASSWORD: &str = "gradient buckets overlap";
 const EXERCISE: &str = "/exercises/ddp-conversion";
-
-async fn signed_up(app: &App, email: &str) -> Jar {
-    let mut jar = Jar::default();
-    jar.submit(app, "/account/sign-up", &[("email", email), ("password", PASSWORD)]).await;
-    assert!(jar.cookie("lockstep_session").is_some());
-    jar
-}
 
 async fn pages(app: &App, store: &Store) {
     // Anyone can read the exercise; only accounts submit.

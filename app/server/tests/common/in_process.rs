@@ -119,6 +119,19 @@ pub async fn get(app: &App, path: &str, cookie: Option<&str>) -> Page {
     send(app, req.body(Body::empty()).unwrap()).await
 }
 
+/// The password the tests' accounts sign up with.
+pub const PASSWORD: &str = "gradient buckets overlap";
+
+/// A browser without JavaScript, just signed up as `email` (and so signed in).
+pub async fn signed_up(app: &App, email: &str) -> Jar {
+    let mut jar = Jar::default();
+    let page =
+        jar.submit(app, "/account/sign-up", &[("email", email), ("password", PASSWORD)]).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(jar.cookie("lockstep_session").is_some(), "signed in");
+    jar
+}
+
 /// A browser without JavaScript: keeps the cookies the server sets (and forgets those it
 /// expires), and posts forms from this site the way a browser does (`Origin`, `Sec-Fetch-Site`).
 #[derive(Default, Clone)]
