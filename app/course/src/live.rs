@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use lockstep_i18n::Lang;
 
-use crate::catalogue::{course_dirs, load_catalogue, Catalogue};
+use crate::catalogue::{course_dirs, load_catalogue, Catalogue, Entry};
 use crate::edition::Edition;
 use crate::lesson::LessonEntry;
 use crate::load::{
@@ -93,9 +93,9 @@ impl Loaded {
 
     /// A course's title and summary as a reader of `lang` gets them: its translation's where
     /// it has one.
-    pub fn course_meta(&self, slug: &str, lang: Lang) -> Option<&CourseMeta> {
+    pub fn course_meta<'a>(&'a self, course: &'a Entry, lang: Lang) -> &'a CourseMeta {
         let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-        self.metas.get(slug).and_then(|m| m.get(i))
+        self.metas.get(&course.slug).and_then(|m| m.get(i)).unwrap_or(&course.course.meta)
     }
 
     /// Whether learners see this lesson (in this view: a view without it says no).

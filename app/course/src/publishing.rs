@@ -88,17 +88,10 @@ impl Visibility {
                 }
             }
             Err(_) => {
-                let says = |key: &str| {
-                    toml_text.lines().any(|l| {
-                        l.trim_start()
-                            .strip_prefix(key)
-                            .is_some_and(|r| r.trim_start().starts_with('='))
-                    })
-                };
                 let draft = toml_text
                     .lines()
                     .any(|l| l.trim_start().starts_with("status") && l.contains("draft"));
-                if draft || says("publish_at") {
+                if draft || crate::front_matter::key_line(toml_text, "publish_at").is_some() {
                     Visibility::Draft
                 } else {
                     Visibility::Published

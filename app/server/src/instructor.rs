@@ -21,25 +21,15 @@ pub struct CourseQuery {
     course: Option<String>,
 }
 
-/// The site (drafts too, as the instructor view has them), and the course asked for; an
-/// unknown course is refused.
-fn course_of(
-    state: &AppState,
-    query: &CourseQuery,
-) -> Result<(std::sync::Arc<lockstep_course::live::Loaded>, Option<usize>), HttpError> {
-    let loaded = state.context.course.loaded_for(true);
-    let Some(slug) = &query.course else { return Ok((loaded, None)) };
-    match loaded.catalogue.courses.iter().position(|e| &e.slug == slug) {
-        Some(i) => Ok((loaded, Some(i))),
-        None => {
-            Err(HttpError::refused(StatusCode::NOT_FOUND, format!("there is no course `{slug}`")))
-        }
-    }
+/// The course asked for, or the whole site; an unknown course is refused.
+fn scope(state: &AppState, query: &CourseQuery) -> Result<instructor::Scope, HttpError> {
+    instructor::Scope::of(&state.context.course, query.course.as_deref())
+        .map_err(|why| HttpError::refused(StatusCode::NOT_FOUND, why))
 }
 
 /// `learners.csv`, or `learners-<course>.csv`.
-fn file_name(name: &str, query: &CourseQuery) -> String {
-    match &query.course {
+fn file_name(name: &str, scope: &instructor::Scope) -> String {
+    match scope.slug() {
         Some(course) => format!("{name}-{course}.csv"),
         None => format!("{name}.csv"),
     }
@@ -50,17 +40,10 @@ pub async fn learners_csv(
     _: Instructor,
     Query(query): Query<CourseQuery>,
 ) -> Result<Response, HttpError> {
-    let (loaded, course) = course_of(&state, &query)?;
-    // Learners' progress in what they can take: the published lessons.
-    let published = state.context.course.loaded();
-    let course = course.map(|i| {
-        let slug = &loaded.catalogue.courses[i].slug;
-        let found = published.catalogue.courses.iter().find(|p| &p.slug == slug);
-        found.map(|p| p.course.clone()).unwrap_or_default()
-    });
+    let scope = scope(&state, &query)?;
     let rows = state.context.store.learners_report().await.map_err(failed)?;
-    let learners = instructor::learners(&published.course, course.as_ref(), &rows);
-    Ok(csv(&file_name("learners", &query), instructor::learners_csv(&learners)))
+    let learners = scope.learners(&rows);
+    Ok(csv(&file_name("learners", &scope), instructor::learners_csv(&learners)))
 }
 
 pub async fn questions_csv(
@@ -68,11 +51,10 @@ pub async fn questions_csv(
     _: Instructor,
     Query(query): Query<CourseQuery>,
 ) -> Result<Response, HttpError> {
-    let (loaded, course) = course_of(&state, &query)?;
-    let course = course.map_or(&*loaded.course, |i| &loaded.catalogue.courses[i].course);
+    let scope = scope(&state, &query)?;
     let answers = state.context.store.first_quiz_answers().await.map_err(failed)?;
-    let questions = instructor::questions(course, &answers);
-    Ok(csv(&file_name("questions", &query), instructor::questions_csv(&questions)))
+    let questions = scope.questions(&answers);
+    Ok(csv(&file_name("questions", &scope), instructor::questions_csv(&questions)))
 }
 
 pub async fn reports_csv(

@@ -191,18 +191,8 @@ pub async fn get_instructor(
         return Ok(None);
     }
     crate::ssr::context::private_page();
-    // Drafts too: an instructor tries their quizzes before learners get them.
-    let loaded = ctx.course.loaded_for(true);
-    let entry = match &course {
-        None => None,
-        Some(slug) => match loaded.catalogue.courses.iter().find(|e| &e.slug == slug) {
-            Some(entry) => Some(entry),
-            None => {
-                let why = format!("there is no course `{slug}`");
-                return Err(crate::ssr::context::refuse(http::StatusCode::NOT_FOUND, why));
-            }
-        },
-    };
+    let scope = crate::ssr::instructor::Scope::of(&ctx.course, course.as_deref())
+        .map_err(|why| crate::ssr::context::refuse(http::StatusCode::NOT_FOUND, why))?;
     let events = ctx.events(&requester).await?;
     let progress = page_progress(&ctx, &requester, &events).await?;
     let rows = ctx.store.learners_report().await.map_err(crate::ssr::context::internal)?;
@@ -212,33 +202,16 @@ pub async fn get_instructor(
     let reports = ctx.store.reports().await.map_err(crate::ssr::context::internal)?;
     let hold = ctx.store.setting(lockstep_store::HOLD_FIRST_COMMENTS).await;
     let hold = hold.map_err(crate::ssr::context::internal)?.as_deref() == Some("on");
-    // Learners' progress in what they can take: the published lessons.
-    let published = ctx.course.loaded();
-    let learners_course = entry.map(|e| {
-        let published = published.catalogue.courses.iter().find(|p| p.slug == e.slug);
-        published.map(|p| p.course.clone()).unwrap_or_default()
-    });
-    let mut view = crate::ssr::instructor::view(
-        &published.course,
-        learners_course.as_ref(),
-        entry.map(|e| &e.course),
-        &rows,
-        &answers,
-        &submissions,
-        progress,
-    );
+    let mut view = crate::ssr::instructor::view(&scope, &rows, &answers, &submissions, progress);
     view.reports = crate::ssr::instructor::reports(&ctx, &reports, lang);
     view.hold_first_comments = hold;
-    view.courses = loaded
+    let all = &scope.all;
+    view.courses = all
         .catalogue
         .courses
         .iter()
-        .map(|e| {
-            let meta = loaded.course_meta(&e.slug, lang).unwrap_or(&e.course.meta);
-            (e.slug.clone(), meta.title.clone())
-        })
+        .map(|e| (e.slug.clone(), all.course_meta(e, lang).title.clone()))
         .collect();
-    view.course = entry.map(|e| e.slug.clone());
     Ok(Some(view))
 }
 
@@ -315,7 +288,7 @@ pub async fn search(
     let w = &lockstep_i18n::t(lang).search;
     let course_of = |slug: &str| {
         let (entry, _) = loaded.catalogue.find(slug)?;
-        Some(loaded.course_meta(&entry.slug, lang).unwrap_or(&entry.course.meta).title.clone())
+        Some(loaded.course_meta(entry, lang).title.clone())
     };
     Ok(match index.search(lang, &q, 30).map_err(crate::ssr::context::internal)? {
         Ok(hits) => SearchResults::Hits(

@@ -1,19 +1,74 @@
 //! The instructor's view, computed from the store's report rows and the course as it is now:
 //! XP and levels by today's rules, answers marked against today's quizzes. Also as CSV.
 
+use std::sync::Arc;
+
+use lockstep_course::live::{LiveCourse, Loaded};
 use lockstep_course::{Block, Course, LessonEntry};
 use lockstep_store::{LearnerRow, QuizAnswerRow};
 
 use crate::model::{LearnerSummary, ProgressView, QuestionStat};
 use lockstep_rules::progress::facts;
 
+/// What the instructor view and its downloads are of: the whole site, or one course of it,
+/// named by a slug the view listed. Its questions are of the course as instructors see it
+/// (drafts too: an instructor tries their quizzes before learners get them); its learners'
+/// lessons and quizzes are of the course as learners have it.
+pub struct Scope {
+    /// Instructors' view of the site.
+    pub all: Arc<Loaded>,
+    /// Learners' view of the site.
+    pub published: Arc<Loaded>,
+    /// The course's place in `all`'s catalogue; `None` for the whole site.
+    course: Option<usize>,
+}
+
+impl Scope {
+    /// The scope of `slug`, or of the whole site; `Err` says why a slug names no course.
+    pub fn of(live: &LiveCourse, slug: Option<&str>) -> Result<Scope, String> {
+        let all = live.loaded_for(true);
+        let course = match slug {
+            None => None,
+            Some(slug) => Some(
+                all.catalogue
+                    .courses
+                    .iter()
+                    .position(|e| e.slug == slug)
+                    .ok_or_else(|| format!("there is no course `{slug}`"))?,
+            ),
+        };
+        Ok(Scope { all, published: live.loaded(), course })
+    }
+
+    /// The course's slug; `None` for the whole site.
+    pub fn slug(&self) -> Option<&str> {
+        self.course.map(|i| self.all.catalogue.courses[i].slug.as_str())
+    }
+
+    /// The course as instructors see it; `None` for the whole site.
+    fn course(&self) -> Option<&Course> {
+        self.course.map(|i| &self.all.catalogue.courses[i].course)
+    }
+
+    /// Every learner's progress, in the course's published lessons (none while it is a draft).
+    pub fn learners(&self, rows: &[LearnerRow]) -> Vec<LearnerSummary> {
+        let unpublished = Course::default();
+        let course = self.slug().map(|slug| {
+            let found = self.published.catalogue.courses.iter().find(|p| p.slug == slug);
+            found.map_or(&unpublished, |p| &p.course)
+        });
+        learners(&self.published.course, course, rows)
+    }
+
+    /// Every question of the course's quizzes, drafts' too.
+    pub fn questions(&self, answers: &[QuizAnswerRow]) -> Vec<QuestionStat> {
+        questions(self.course().unwrap_or(&self.all.course), answers)
+    }
+}
+
 /// Every learner's progress: XP, level and achievements on the whole site; lessons and quizzes
 /// in `course` (the whole site's when `None`).
-pub fn learners(
-    site: &Course,
-    course: Option<&Course>,
-    rows: &[LearnerRow],
-) -> Vec<LearnerSummary> {
+fn learners(site: &Course, course: Option<&Course>, rows: &[LearnerRow]) -> Vec<LearnerSummary> {
     let on_site = facts(site);
     let in_course = course.map(facts);
     let mut learners: Vec<LearnerSummary> = rows
@@ -47,7 +102,7 @@ pub fn learners(
 
 /// Every question of every quiz in the course, in course order, with how many answered it
 /// (in their first answer to its quiz) and how many of those got it right.
-pub fn questions(course: &Course, answers: &[QuizAnswerRow]) -> Vec<QuestionStat> {
+fn questions(course: &Course, answers: &[QuizAnswerRow]) -> Vec<QuestionStat> {
     let mut stats = Vec::new();
     for entry in &course.lessons {
         let LessonEntry::Ready(lesson) = entry else { continue };
@@ -164,18 +219,16 @@ fn plain_text(html: &str) -> String {
 }
 
 /// The instructor's page, for a viewer already checked to be an instructor.
-/// The instructor view of the whole site, or of one `course` of it: its lessons' progress (as
-/// learners have them: `site` and `learners_course` are the published ones), its questions and
-/// its exercises' submissions (drafts too: `course` is as instructors see it).
+/// The instructor view of `scope`: its learners, its questions and its exercises'
+/// submissions.
 pub fn view(
-    site: &Course,
-    learners_course: Option<&Course>,
-    course: Option<&Course>,
+    scope: &Scope,
     rows: &[LearnerRow],
     answers: &[QuizAnswerRow],
     submissions: &[lockstep_store::Submission],
     progress: ProgressView,
 ) -> crate::model::InstructorView {
+    let course = scope.course();
     let exercises: Vec<&str> =
         course.map_or_else(Vec::new, |c| c.exercises().map(|(_, e)| e.id.as_str()).collect());
     let in_course = |s: &&lockstep_store::Submission| {
@@ -188,8 +241,8 @@ pub fn view(
             .unwrap_or_else(|| learner.to_string())
     };
     crate::model::InstructorView {
-        learners: learners(site, learners_course, rows),
-        questions: questions(course.unwrap_or(site), answers),
+        learners: scope.learners(rows),
+        questions: scope.questions(answers),
         submissions: submissions
             .iter()
             .filter(in_course)
@@ -199,7 +252,7 @@ pub fn view(
         hold_first_comments: false,
         progress,
         courses: Vec::new(),
-        course: None,
+        course: scope.slug().map(str::to_string),
     }
 }
 

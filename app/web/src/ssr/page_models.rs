@@ -23,7 +23,7 @@ pub fn overview(
     progress: ProgressView,
 ) -> Option<CourseOverview> {
     let entry = loaded.catalogue.courses.iter().find(|e| e.slug == slug)?;
-    let meta = loaded.course_meta(slug, lang).unwrap_or(&entry.course.meta);
+    let meta = loaded.course_meta(entry, lang);
     let edition = loaded.edition(lang);
     let lessons: Vec<LessonCard> = entry
         .course
@@ -150,9 +150,7 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
     });
     let course = owner.map(|owner| NeighbourLink {
         slug: owner.slug.clone(),
-        title: loaded
-            .course_meta(&owner.slug, lang)
-            .map_or_else(|| owner.course.meta.title.clone(), |m| m.title.clone()),
+        title: loaded.course_meta(owner, lang).title.clone(),
     });
     LessonLookup::Found(LessonView {
         slug: lesson.slug.clone(),
@@ -391,7 +389,7 @@ fn course_xp(
         other => other.lesson().is_some_and(|l| entry.course.find(l).is_some()),
     };
     let earned = progress.ledger.iter().filter(|(action, _)| in_course(action));
-    let title = loaded.course_meta(&entry.slug, lang).unwrap_or(&entry.course.meta).title.clone();
+    let title = loaded.course_meta(entry, lang).title.clone();
     CourseXp {
         slug: entry.slug.clone(),
         title,
