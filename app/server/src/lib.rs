@@ -207,8 +207,11 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
     let course = Arc::new(course);
     let seen = publications::sync(&store, &course).await?;
     publications::follow(store.clone(), Arc::downgrade(&course), seen);
-    let sessions =
-        sessions::Sessions::connect(&config.database_url).await.map_err(ServerError::Sessions)?;
+    let sessions = sessions::Sessions::connect(&config.database_url, &store)
+        .await
+        .map_err(ServerError::Sessions)?;
+    // On PostgreSQL, pages keep reads once this listens for other machines' writes.
+    store.listen_for_writes()?;
     let site_root = config.site_root.to_string_lossy().into_owned();
     if !config.site_root.join("pkg").join(format!("{OUTPUT_NAME}_bg.wasm")).exists() {
         // Pages still render; only interactivity is missing. Say so once, loudly.

@@ -2,10 +2,10 @@
 //! PostgreSQL sees the same sessions. tower-sessions' sqlx store has one type per database;
 //! [`Sessions`] picks one at run time from `DATABASE_URL`.
 //!
-//! Every request with a session cookie loads its session. On SQLite only this process writes
-//! sessions, so loaded records are kept in memory and forgotten when this process writes or
-//! deletes them (`lockstep_store::read_cache`); on PostgreSQL another app machine may sign the
-//! session out, so every load reads the database.
+//! Every request with a session cookie loads its session. Loaded records are kept in memory and
+//! forgotten when this process writes or deletes them (`lockstep_store::read_cache`); on
+//! PostgreSQL, where another app machine may sign the session out, also when another machine
+//! announces that it did (`lockstep_store::announce`).
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -22,7 +22,7 @@ use tower_sessions_sqlx_store::sqlx::sqlite::{
 use tower_sessions_sqlx_store::{PostgresStore, SqliteStore};
 
 use lockstep_store::read_cache::ReadCache;
-use lockstep_store::Backend;
+use lockstep_store::{Backend, Store};
 
 /// The session cookie's name.
 pub const COOKIE: &str = "lockstep_session";
@@ -33,6 +33,8 @@ pub const SECURE_COOKIE: &str = "__Host-lockstep_session";
 pub struct Sessions {
     backing: Backing,
     kept: Arc<ReadCache<Id, Record>>,
+    /// Where writes are announced to other app machines.
+    store: Store,
 }
 
 #[derive(Debug, Clone)]
@@ -49,10 +51,13 @@ impl std::fmt::Debug for Sessions {
 
 /// Sessions kept in memory at most: far more than are active at once on one machine.
 const MAX_KEPT: usize = 100_000;
+/// The topic session writes are announced on.
+const TOPIC: &str = "session";
 
 impl Sessions {
-    /// Connects to the database at `url` and creates the session table if it is missing.
-    pub async fn connect(url: &str) -> Result<Sessions, sqlx::Error> {
+    /// Connects to the database at `url` (`store`'s) and creates the session table if it is
+    /// missing.
+    pub async fn connect(url: &str, store: &Store) -> Result<Sessions, sqlx::Error> {
         let backing = match Backend::of_url(url) {
             Some(Backend::Postgres) => Backing::Postgres(PostgresStore::new(
                 PgPoolOptions::new().max_connections(8).connect(url).await?,
@@ -71,17 +76,19 @@ impl Sessions {
                 Backing::Sqlite(SqliteStore::new(pool))
             }
         };
-        let keep_for = match &backing {
-            Backing::Sqlite(s) => {
-                s.migrate().await?;
-                Duration::from_secs(60)
-            }
-            Backing::Postgres(s) => {
-                s.migrate().await?;
-                Duration::ZERO
-            }
-        };
-        Ok(Sessions { backing, kept: Arc::new(ReadCache::new(keep_for, MAX_KEPT)) })
+        match &backing {
+            Backing::Sqlite(s) => s.migrate().await?,
+            Backing::Postgres(s) => s.migrate().await?,
+        }
+        let kept = Arc::new(ReadCache::new(Duration::from_secs(60), MAX_KEPT));
+        store.keep_announced(TOPIC, &kept);
+        Ok(Sessions { backing, kept, store: store.clone() })
+    }
+
+    /// After a write of session `id` has committed.
+    async fn wrote(&self, id: &Id) {
+        self.kept.forget(id);
+        self.store.announce(TOPIC, &id.to_string()).await;
     }
 
     /// The layer that gives every request its session. `secure`: the site is served over
@@ -121,7 +128,7 @@ impl SessionStore for Sessions {
             Backing::Sqlite(s) => s.create(record).await,
             Backing::Postgres(s) => s.create(record).await,
         };
-        self.kept.forget(&record.id);
+        self.wrote(&record.id).await;
         done
     }
 
@@ -132,7 +139,7 @@ impl SessionStore for Sessions {
         };
         // Forgotten, not replaced: of two saves at once, the cache cannot tell which the
         // database kept.
-        self.kept.forget(&record.id);
+        self.wrote(&record.id).await;
         done
     }
 
@@ -157,7 +164,7 @@ impl SessionStore for Sessions {
             Backing::Sqlite(s) => s.delete(id).await,
             Backing::Postgres(s) => s.delete(id).await,
         };
-        self.kept.forget(id);
+        self.wrote(id).await;
         done
     }
 }

@@ -184,7 +184,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        self.wrote_account(Some(account_id));
+        self.wrote_account(Some(account_id)).await;
         Ok(Some(changed.session_epoch))
     }
 
@@ -195,7 +195,7 @@ impl Store {
             .bind(email)
             .execute(&self.pool)
             .await?;
-        self.wrote_account(None);
+        self.wrote_account(None).await;
         Ok(done.rows_affected() == 1)
     }
 

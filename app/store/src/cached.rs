@@ -3,13 +3,15 @@
 //! Only what a page shows goes through here; every state-changing request reads the database
 //! itself. On SQLite this process is the only writer of progress, so a learner's reads stay
 //! exact and live a minute at most; accounts are also written by `lockstep admin` from
-//! another process (a password reset, a role), so they live two seconds. On PostgreSQL other
-//! app machines write too, and nothing is kept.
+//! another process (a password reset, a role), which announces nothing on SQLite, so they live
+//! two seconds. On PostgreSQL other app machines write too, and announce what they wrote
+//! (`crate::announce`); everything lives a minute at most.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::read_cache::ReadCache;
+use crate::announce::{Listeners, ALL};
+use crate::read_cache::{Announced, ReadCache};
 use crate::{Account, Backend, LastAnswers, Store, StoreError};
 use lockstep_xp::Event as XpEvent;
 
@@ -33,13 +35,24 @@ impl LearnerReads {
 }
 
 pub(crate) struct Caches {
-    accounts: ReadCache<i64, Account>,
-    learners: ReadCache<String, Arc<LearnerReads>>,
+    accounts: Arc<ReadCache<i64, Account>>,
+    learners: Arc<ReadCache<String, Arc<LearnerReads>>>,
     /// Each place's comments version: only the server writes comments.
-    places: ReadCache<String, i64>,
+    places: Arc<ReadCache<String, i64>>,
     /// The threads each account follows, with their places.
-    follows: ReadCache<i64, Arc<Vec<(String, i64)>>>,
+    follows: Arc<ReadCache<i64, Follows>>,
+    /// These and the caller's caches, by the topic their writes are announced on.
+    pub(crate) listeners: Listeners,
 }
+
+/// (place, thread) of every thread an account follows.
+type Follows = Arc<Vec<(String, i64)>>;
+
+/// The topics writes are announced on (`crate::announce`).
+const ACCOUNT: &str = "account";
+const LEARNER: &str = "learner";
+const PLACE: &str = "place";
+const FOLLOWS: &str = "follows";
 
 impl std::fmt::Debug for Caches {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -49,16 +62,30 @@ impl std::fmt::Debug for Caches {
 
 impl Caches {
     pub(crate) fn for_backend(backend: Backend) -> Caches {
-        let (accounts, learners) = match backend {
-            Backend::Sqlite => (Duration::from_secs(2), Duration::from_secs(60)),
-            Backend::Postgres => (Duration::ZERO, Duration::ZERO),
+        let minute = Duration::from_secs(60);
+        let accounts = match backend {
+            Backend::Sqlite => Duration::from_secs(2),
+            Backend::Postgres => minute,
         };
-        Caches {
-            accounts: ReadCache::new(accounts, MAX_ENTRIES),
-            learners: ReadCache::new(learners, MAX_ENTRIES),
-            places: ReadCache::new(learners, MAX_ENTRIES),
-            follows: ReadCache::new(learners, MAX_ENTRIES),
+        let caches = Caches {
+            accounts: Arc::new(ReadCache::new(accounts, MAX_ENTRIES)),
+            learners: Arc::new(ReadCache::new(minute, MAX_ENTRIES)),
+            places: Arc::new(ReadCache::new(minute, MAX_ENTRIES)),
+            follows: Arc::new(ReadCache::new(minute, MAX_ENTRIES)),
+            listeners: Listeners::default(),
+        };
+        if backend == Backend::Postgres {
+            caches.listen(ACCOUNT, &caches.accounts);
+            caches.listen(LEARNER, &caches.learners);
+            caches.listen(PLACE, &caches.places);
+            caches.listen(FOLLOWS, &caches.follows);
         }
+        caches
+    }
+
+    pub(crate) fn listen(&self, topic: &'static str, cache: &Arc<impl Announced + 'static>) {
+        let cache: Arc<dyn Announced> = cache.clone();
+        self.listeners.add(topic, Arc::downgrade(&cache));
     }
 }
 
@@ -72,29 +99,43 @@ impl Store {
     }
 
     /// After a write of the learner's events or quiz answers has committed.
-    pub(crate) fn wrote_learner(&self, learner: &str) {
+    pub(crate) async fn wrote_learner(&self, learner: &str) {
         self.caches.learners.forget(&learner.to_string());
+        self.announce(LEARNER, learner).await;
     }
 
     /// After a write of a place's comments has committed.
-    pub(crate) fn wrote_place(&self, place: &str) {
+    pub(crate) async fn wrote_place(&self, place: &str) {
         self.caches.places.forget(&place.to_string());
+        self.announce(PLACE, place).await;
     }
 
     /// After a write of who follows what has committed: `account`'s follows, or, where comments
     /// were deleted (whose ids SQLite may give again), everyone's.
-    pub(crate) fn wrote_follows(&self, account: Option<i64>) {
+    pub(crate) async fn wrote_follows(&self, account: Option<i64>) {
         match account {
-            Some(account) => self.caches.follows.forget(&account),
-            None => self.caches.follows.forget_all(),
+            Some(account) => {
+                self.caches.follows.forget(&account);
+                self.announce(FOLLOWS, &account.to_string()).await;
+            }
+            None => {
+                self.caches.follows.forget_all();
+                self.announce(FOLLOWS, ALL).await;
+            }
         }
     }
 
     /// After a write of an account has committed; `None`: of accounts not known by id.
-    pub(crate) fn wrote_account(&self, id: Option<i64>) {
+    pub(crate) async fn wrote_account(&self, id: Option<i64>) {
         match id {
-            Some(id) => self.caches.accounts.forget(&id),
-            None => self.caches.accounts.forget_all(),
+            Some(id) => {
+                self.caches.accounts.forget(&id);
+                self.announce(ACCOUNT, &id.to_string()).await;
+            }
+            None => {
+                self.caches.accounts.forget_all();
+                self.announce(ACCOUNT, ALL).await;
+            }
         }
     }
 }

@@ -143,8 +143,8 @@ impl Store {
         set_follow(&mut tx, new.account, thread, true).await?;
         touch(&mut tx, new.place).await?;
         tx.commit().await?;
-        self.wrote_place(new.place);
-        self.wrote_follows(Some(new.account));
+        self.wrote_place(new.place).await;
+        self.wrote_follows(Some(new.account)).await;
         Ok(Ok(id))
     }
 
@@ -172,7 +172,7 @@ impl Store {
             .await?;
         touch(&mut tx, &c.place).await?;
         tx.commit().await?;
-        self.wrote_place(&c.place);
+        self.wrote_place(&c.place).await;
         Ok(Ok(()))
     }
 
@@ -205,9 +205,9 @@ impl Store {
         }
         touch(&mut tx, &own.place).await?;
         tx.commit().await?;
-        self.wrote_place(&own.place);
+        self.wrote_place(&own.place).await;
         if replies == 0 {
-            self.wrote_follows(None);
+            self.wrote_follows(None).await;
         }
         Ok(Ok(()))
     }
@@ -266,9 +266,9 @@ impl Store {
         let done = query.execute(&mut *tx).await?.rows_affected();
         touch(&mut tx, &place).await?;
         tx.commit().await?;
-        self.wrote_place(&place);
+        self.wrote_place(&place).await;
         if matches!(action, Moderation::Delete) {
-            self.wrote_follows(None);
+            self.wrote_follows(None).await;
         }
         Ok(done > 0)
     }
@@ -312,7 +312,7 @@ impl Store {
             set_follow(&mut tx, account, thread, on).await?;
         }
         tx.commit().await?;
-        self.wrote_follows(Some(account));
+        self.wrote_follows(Some(account)).await;
         Ok(exists)
     }
 
@@ -361,7 +361,7 @@ impl Store {
             .bind(account)
             .execute(&self.pool)
             .await?;
-        self.wrote_account(Some(account));
+        self.wrote_account(Some(account)).await;
         Ok(())
     }
 }

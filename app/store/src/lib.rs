@@ -11,6 +11,7 @@ use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Executor};
 
 mod accounts;
+pub mod announce;
 mod cached;
 mod comments;
 mod drafts;
@@ -88,6 +89,8 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     caches: std::sync::Arc<cached::Caches>,
+    /// The database's URL on PostgreSQL, where this process may listen for others' writes.
+    url: Option<std::sync::Arc<str>>,
 }
 
 /// Default database: a SQLite file in the working directory, created on first start.
@@ -121,6 +124,7 @@ impl Store {
             pool,
             backend,
             caches: std::sync::Arc::new(cached::Caches::for_backend(backend)),
+            url: (backend == Backend::Postgres).then(|| url.into()),
         })
     }
 

@@ -91,7 +91,7 @@ impl Store {
         // One statement is a transaction of its own: a `Write` around it would only add its
         // begin and commit to the round trips of the most frequent write.
         let done = insert_event(&self.pool, learner, action, now).await?;
-        self.wrote_learner(learner);
+        self.wrote_learner(learner).await;
         Ok(done)
     }
 

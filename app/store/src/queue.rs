@@ -533,7 +533,7 @@ impl Store {
         let event = Event::Verdict { status, summary: summary.into(), words };
         push_event(&mut tx, id, &event, now_ms).await?;
         tx.commit().await?;
-        self.wrote_learner(&learner_id);
+        self.wrote_learner(&learner_id).await;
         Ok(Some(Finished { submission: id, learner_id, recorded }))
     }
 

@@ -7,9 +7,11 @@
 //!
 //! A write forgets its keys after it commits. A read that began before that write must not
 //! put back what it read, so every read takes a [`Ticket`] before it starts and is stored only
-//! if none of its key's writes came after the ticket. Writes made by another process are not
-//! seen here at all: each cache has a time to live that bounds how stale such a read can be,
-//! and a store shared by several processes (PostgreSQL) turns caching off.
+//! if none of its key's writes came after the ticket. Writes made by another process reach
+//! here only as announcements (`crate::announce`, PostgreSQL's `LISTEN/NOTIFY`); while they
+//! cannot arrive, a cache is [paused](ReadCache::pause) and keeps nothing. Each cache also has
+//! a time to live, which bounds how stale a read can be if an announcement is never made (a
+//! process that dies between its commit and its `NOTIFY`, or a write from outside the app).
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -34,6 +36,8 @@ struct Inner<K, V> {
     /// Tickets older than this are refused: `written` was cleared after they were taken.
     floor: u64,
     entries: HashMap<K, (V, Instant)>,
+    /// Keeps nothing while set: writes elsewhere may be going unannounced.
+    paused: bool,
 }
 
 impl<K: Hash + Eq + Clone, V: Clone> ReadCache<K, V> {
@@ -48,6 +52,7 @@ impl<K: Hash + Eq + Clone, V: Clone> ReadCache<K, V> {
                 written: HashMap::new(),
                 floor: 0,
                 entries: HashMap::new(),
+                paused: false,
             }),
         }
     }
@@ -71,6 +76,9 @@ impl<K: Hash + Eq + Clone, V: Clone> ReadCache<K, V> {
             return None;
         }
         let inner = self.lock();
+        if inner.paused {
+            return None;
+        }
         let (value, at) = inner.entries.get(key)?;
         (at.elapsed() < self.ttl).then(|| value.clone())
     }
@@ -83,7 +91,7 @@ impl<K: Hash + Eq + Clone, V: Clone> ReadCache<K, V> {
         }
         let mut inner = self.lock();
         let written_since = inner.written.get(&key).is_some_and(|&w| w > ticket.0);
-        if written_since || ticket.0 < inner.floor {
+        if written_since || ticket.0 < inner.floor || inner.paused {
             return;
         }
         if inner.entries.len() >= self.max_entries {
@@ -133,11 +141,60 @@ impl<K: Hash + Eq + Clone, V: Clone> ReadCache<K, V> {
         if !self.enabled() {
             return;
         }
-        let mut inner = self.lock();
+        Self::clear(&mut self.lock());
+    }
+
+    fn clear(inner: &mut Inner<K, V>) {
         inner.clock += 1;
         inner.floor = inner.clock;
         inner.written.clear();
         inner.entries.clear();
+    }
+
+    /// Forgets everything and keeps nothing until [`resume`](Self::resume): writes elsewhere
+    /// are no longer announced here.
+    pub fn pause(&self) {
+        let mut inner = self.lock();
+        Self::clear(&mut inner);
+        inner.paused = true;
+    }
+
+    /// Keeps reads again, refusing every read that began before now: writes made while paused
+    /// were never announced.
+    pub fn resume(&self) {
+        let mut inner = self.lock();
+        Self::clear(&mut inner);
+        inner.paused = false;
+    }
+}
+
+/// A cache that other processes' writes are announced to, whatever its types.
+pub trait Announced: Send + Sync {
+    /// Another process wrote `key`; [`ALL`](crate::announce::ALL): keys it could not name.
+    fn forget_announced(&self, key: &str);
+    fn pause(&self);
+    fn resume(&self);
+}
+
+impl<K, V> Announced for ReadCache<K, V>
+where
+    K: std::str::FromStr + Hash + Eq + Clone + Send,
+    V: Clone + Send,
+{
+    fn forget_announced(&self, key: &str) {
+        // A key this process cannot read (another version's) may be any of them.
+        match (key != crate::announce::ALL).then(|| key.parse::<K>().ok()).flatten() {
+            Some(key) => self.forget(&key),
+            None => self.forget_all(),
+        }
+    }
+
+    fn pause(&self) {
+        ReadCache::pause(self)
+    }
+
+    fn resume(&self) {
+        ReadCache::resume(self)
     }
 }
 
@@ -201,6 +258,36 @@ mod tests {
         }
         c.put("a", 9, before);
         assert_eq!(c.get(&"a"), None, "a read older than the clearing is refused");
+    }
+
+    #[test]
+    fn a_paused_cache_keeps_nothing_and_refuses_reads_begun_before_it_resumed() {
+        let c = cache();
+        c.put("a", 1, c.ticket());
+        c.pause();
+        assert_eq!(c.get(&"a"), None, "paused, everything is forgotten");
+        c.put("b", 2, c.ticket());
+        assert_eq!(c.get(&"b"), None, "and nothing is kept");
+        let during = c.ticket();
+        c.resume();
+        c.put("c", 3, during);
+        assert_eq!(c.get(&"c"), None, "a read begun while paused may have missed a write");
+        c.put("c", 4, c.ticket());
+        assert_eq!(c.get(&"c"), Some(4));
+    }
+
+    #[test]
+    fn an_announced_key_is_forgotten_and_one_it_cannot_read_forgets_all() {
+        let c: ReadCache<i64, u32> = ReadCache::new(Duration::from_secs(60), 4);
+        c.put(1, 1, c.ticket());
+        c.put(2, 2, c.ticket());
+        Announced::forget_announced(&c, "1");
+        assert_eq!((c.get(&1), c.get(&2)), (None, Some(2)));
+        Announced::forget_announced(&c, "not a number");
+        assert_eq!(c.get(&2), None);
+        c.put(3, 3, c.ticket());
+        Announced::forget_announced(&c, crate::announce::ALL);
+        assert_eq!(c.get(&3), None);
     }
 
     #[test]

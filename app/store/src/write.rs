@@ -30,7 +30,7 @@ impl Write<'_> {
     pub async fn commit(self) -> Result<(), StoreError> {
         self.tx.commit().await?;
         for learner in &self.learners {
-            self.store.wrote_learner(learner);
+            self.store.wrote_learner(learner).await;
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! Reads kept between writes (`Store::cached`): after every kind of write this process makes,
-//! the kept reads equal the database's, on SQLite (where they are kept) and on PostgreSQL
-//! (where nothing is kept). A write by another process shows once its time to live is over.
+//! the kept reads equal the database's, on SQLite and on PostgreSQL (listening for other
+//! processes' writes, or not, when nothing is kept). On SQLite a write by another process shows
+//! once its time to live is over; on PostgreSQL at once, announced.
 
 mod common;
 
@@ -88,6 +89,40 @@ async fn sqlite_every_write_shows_at_once() {
 #[tokio::test]
 async fn postgres_every_write_shows_at_once() {
     every_write_shows_at_once(&postgres("kept_reads").await).await;
+    let store = postgres("kept_reads_listening").await;
+    listening(&store).await;
+    every_write_shows_at_once(&store).await;
+}
+
+async fn listening(store: &Store) {
+    store.listen_for_writes().unwrap();
+    let start = std::time::Instant::now();
+    while !store.listening() {
+        assert!(start.elapsed() < Duration::from_secs(10), "not listening after 10 s");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// `lockstep admin` changes accounts from its own process; on PostgreSQL it announces the
+/// change, and the server's kept account shows it as soon as the announcement arrives.
+#[tokio::test]
+async fn postgres_another_process_write_is_announced() {
+    let url = common::postgres_database("kept_reads_announced").await;
+    let server = Store::connect(&url).await.unwrap();
+    listening(&server).await;
+    let admin = Store::connect(&url).await.unwrap();
+    let account = server.create_account("lee@example.org", "h", "acct-lee", 1).await.unwrap();
+    let id = account.unwrap().id;
+    for _ in 0..2 {
+        assert_eq!(server.cached().account_by_id(id).await.unwrap().unwrap().session_epoch, 0);
+    }
+    admin.set_password_hash(id, "reset", 9).await.unwrap();
+    let start = std::time::Instant::now();
+    while server.cached().account_by_id(id).await.unwrap().unwrap().session_epoch != 1 {
+        // Without the announcement it would be the kept account's whole minute.
+        assert!(start.elapsed() < Duration::from_secs(2), "still stale after 2 s");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }
 
 /// `lockstep admin` changes accounts from its own process: the server's kept account shows
