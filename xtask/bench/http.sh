@@ -6,21 +6,29 @@
 # server renders for every request. Prints wrk's requests/s and latency percentiles for each,
 # and each server's requests/s as a share of nginx's.
 #
-#   bash xtask/bench/http.sh [connections] [seconds] [comments]
-#                                           (defaults: 256 connections, 20 s, 50 comments)
+#   bash xtask/bench/http.sh [connections] [seconds] [comments] [sqlite|postgres]
+#                              (defaults: 256 connections, 20 s, 50 comments, sqlite)
+#
+# `postgres`: two app processes on one PostgreSQL database, as two machines behind a load
+# balancer; the load is split evenly between them (one wrk per app, half the connections
+# each, started together), requests/s are summed and the worse of the two latencies shown.
+# It needs a server: run it as `cargo xtask with-services -- bash xtask/bench/http.sh … postgres`
+# (or set LOCKSTEP_TEST_POSTGRES_URL to a role that may create databases).
 #
 # Needs: `cargo xtask build` done, Debian's wrk and nginx (installed here if missing).
-# The load generator shares the machine with the server, so compare the two rows, not the
-# absolute numbers with another machine's.
+# The load generator shares the machine with the servers (and the database), so compare the
+# rows, not the absolute numbers with another machine's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CONNS=${1:-256}
 SECS=${2:-20}
 COMMENTS=${3:-50}
+BACKEND=${4:-sqlite}
 PAGE=/lessons/dataparallel
 WORK=$(mktemp -d)
 APP_PORT=3180
 NGINX_PORT=3181
+SECOND_PORT=3182
 
 for pkg in wrk nginx; do
   command -v "$pkg" >/dev/null || { apt-get update -qq && apt-get install -y -qq --no-install-recommends "$pkg"; }
@@ -29,17 +37,37 @@ cargo build --quiet --release --package lockstep-server --bin lockstep
 
 cleanup() {
   [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
+  [ -n "${SECOND_PID:-}" ] && kill "$SECOND_PID" 2>/dev/null || true
   [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
 ulimit -n 65536 2>/dev/null || true
-# The benchmark's learners all sign up from one address: lift the per-address sign-up limit.
-LOCKSTEP_ADDR=127.0.0.1:$APP_PORT DATABASE_URL="sqlite://$WORK/bench.sqlite3?mode=rwc" \
-  LOCKSTEP_SIGN_UPS_PER_HOUR=1000 LOCKSTEP_SITE_ROOT=target/site RUST_LOG=warn ./target/release/lockstep &
+case $BACKEND in
+  sqlite) DB="sqlite://$WORK/bench.sqlite3?mode=rwc" ;;
+  postgres)
+    BASE=${LOCKSTEP_TEST_POSTGRES_URL:?"run it through cargo xtask with-services (see the top of this script)"}
+    psql -q "$BASE" -c "DROP DATABASE IF EXISTS bench_http" -c "CREATE DATABASE bench_http"
+    DB="${BASE%/*}/bench_http" ;;
+  *) echo "backend: sqlite or postgres, not $BACKEND" >&2; exit 2 ;;
+esac
+app() { # port
+  # The benchmark's learners all sign up from one address: lift the per-address sign-up limit.
+  LOCKSTEP_ADDR=127.0.0.1:$1 DATABASE_URL="$DB" LOCKSTEP_SIGN_UPS_PER_HOUR=1000 \
+    LOCKSTEP_SITE_ROOT=target/site RUST_LOG=warn ./target/release/lockstep 2> "$WORK/app$1.log" &
+}
+app "$APP_PORT"
 APP_PID=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$APP_PORT$PAGE" -o "$WORK/page.html" && break; sleep 0.1; done
+APPS=("http://127.0.0.1:$APP_PORT")
+if [ "$BACKEND" = postgres ]; then
+  # Started once the first has applied the migrations.
+  app "$SECOND_PORT"
+  SECOND_PID=$!
+  for _ in $(seq 1 100); do curl -fs -o /dev/null "http://127.0.0.1:$SECOND_PORT$PAGE" && break; sleep 0.1; done
+  APPS+=("http://127.0.0.1:$SECOND_PORT")
+fi
 
 # Learners with accounts, each request one of them, so that nothing learner-specific is
 # served from a previous request.
@@ -95,10 +123,13 @@ sleep 0.5
 
 # A refused sign-up still leaves a session cookie: check that every learner is signed in.
 # (grep reads the whole page: `grep -q` would stop early and fail curl's write under pipefail.)
-while read -r session; do
-  curl -fs "http://127.0.0.1:$APP_PORT$PAGE" -H "Cookie: lockstep_session=$session" \
-    | grep "Signed in as" >/dev/null || { echo "a benchmark learner is not signed in" >&2; exit 1; }
-done < "$WORK/sessions"
+# On every app: a session made on one is good on the other.
+for base in "${APPS[@]}"; do
+  while read -r session; do
+    curl -fs "$base$PAGE" -H "Cookie: lockstep_session=$session" \
+      | grep "Signed in as" >/dev/null || { echo "a benchmark learner is not signed in on $base" >&2; exit 1; }
+  done < "$WORK/sessions"
+done
 {
   echo 'local sessions = {'
   sed 's/.*/"&",/' "$WORK/sessions"
@@ -110,17 +141,44 @@ done < "$WORK/sessions"
   echo 'end'
 } > "$WORK/learners.lua"
 
-echo "page: $PAGE with $COMMENTS comments, $(wc -c < "$WORK/page.html") bytes of HTML; wrk -t2 -c$CONNS -d${SECS}s --latency"
-run() { # name url [wrk options]
-  echo "== $1"
-  wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "${@:3}" "$2" \
-    | tee "$WORK/$1.out" | grep -E "Requests/sec|^ +(50|90|99)%|Non-2xx|Socket errors"
+echo "page: $PAGE with $COMMENTS comments, $(wc -c < "$WORK/page.html") bytes of HTML; $BACKEND, ${#APPS[@]} app process(es); wrk -c$CONNS -d${SECS}s --latency"
+# A name, then wrk's options and URL (the page of every app in turn); one wrk per app, the
+# connections split between them, all started at once.
+run() { # name path [wrk options]
+  local name=$1 path=$2 n=${#APPS[@]} i=0 pids=()
+  shift 2
+  echo "== $name"
+  for base in "${APPS[@]}"; do
+    wrk -t$(( 2 / n )) -c$(( CONNS / n )) -d"${SECS}s" --latency "$@" "$base$path" > "$WORK/$name.$i.out" &
+    pids+=($!)
+    i=$((i + 1))
+  done
+  wait "${pids[@]}"
+  cat "$WORK/$name".*.out > "$WORK/$name.out"
+  # Requests/s summed over the apps; of each percentile, the worst app's.
+  awk '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    /Requests\/sec/ { rps += $2 }
+    /^ +(50|90|99)%/ { p = $1; if (ms($2) > worst[p]) worst[p] = ms($2) }
+    /Non-2xx|Socket errors/ { print }
+    END {
+      printf "Requests/sec: %.2f\n", rps
+      for (p in worst) printf "  %s %.2fms\n", p, worst[p]
+    }' "$WORK/$name.out" | sort -r | tee "$WORK/$name.sum"
 }
-run nginx "http://127.0.0.1:$NGINX_PORT$PAGE"
-run anonymous "http://127.0.0.1:$APP_PORT$PAGE"
-run signed-in "http://127.0.0.1:$APP_PORT$PAGE" -s "$WORK/learners.lua"
-rps() { awk '/Requests\/sec/ { print $2 }' "$WORK/$1.out"; }
-echo "== share of nginx's requests/s (goal: anonymous >= 50%, signed-in >= 25%)"
+APPS_ALL=("${APPS[@]}")
+APPS=("http://127.0.0.1:$NGINX_PORT")
+run nginx "$PAGE"
+APPS=("${APPS_ALL[@]}")
+run anonymous "$PAGE"
+run signed-in "$PAGE" -s "$WORK/learners.lua"
+rps() { awk '/Requests\/sec/ { print $2 }' "$WORK/$1.sum"; }
+# A request that went wrong is a warning in an app's log: say how many, and the first.
+for log in "$WORK"/app*.log; do
+  n=$(grep -c -e WARN -e ERROR "$log" || true)
+  [ "$n" -eq 0 ] || echo "$(basename "$log"): $n warnings and errors, the first: $(grep -m1 -e WARN -e ERROR "$log")"
+done
+echo "== share of nginx's requests/s (goal: anonymous >= 50%, signed-in >= 25%; p99 < 50 ms on postgres)"
 for who in anonymous signed-in; do
   awk -v a="$(rps "$who")" -v n="$(rps nginx)" -v w="$who" 'BEGIN { printf "%-10s %6.1f%%\n", w, 100 * a / n }'
 done
