@@ -1,6 +1,10 @@
 //! Builds the browser side of the site into `target/site`: the hydrate crate compiled to wasm,
-//! wasm-bindgen's JS glue, wasm-opt, the stylesheet and the public files, with gzip copies the
-//! server sends to browsers that accept them.
+//! wasm-bindgen's JS glue, wasm-opt, the stylesheet and the public files, with gzip and Brotli
+//! copies the server sends to browsers that accept them.
+//!
+//! The bundle's files go in `pkg/<hash>/`, the hash of their contents (`pkg/current` names it),
+//! so the server can let browsers keep them for a year without asking again: a new build is a
+//! new address. Relative references between them (the JS glue's wasm) keep working.
 //!
 //! Plain cargo rather than cargo-leptos: cargo-leptos downloads wasm-opt and other tools from
 //! outside the package registries when they are missing, and takes 16 minutes to install.
@@ -35,8 +39,10 @@ impl Profile {
     }
 }
 
-/// The editor's bundle under `/pkg/`, loaded by the exercise page.
+/// The editor's bundle under `/pkg/<hash>/`, loaded by the exercise page.
 const EDITOR_JS: &str = "editor.js";
+/// The file in `pkg/` naming the current bundle's folder; read by the server at start.
+const CURRENT: &str = "current";
 
 pub fn site_dir(root: &Path) -> PathBuf {
     root.join("target/site")
@@ -59,10 +65,11 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     ]))?;
 
     let site = site_dir(root);
-    let pkg = site.join("pkg");
     if site.exists() {
         std::fs::remove_dir_all(&site).with_context(|| format!("clearing {}", site.display()))?;
     }
+    // Built under a temporary name, moved to its hash once complete.
+    let pkg = site.join("pkg").join("next");
     std::fs::create_dir_all(&pkg)?;
 
     let wasm_in =
@@ -92,7 +99,11 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     }
 
     let css = stylesheet(&root.join("styles"))?;
-    std::fs::write(pkg.join(format!("{OUTPUT_NAME}.css")), css)?;
+    std::fs::write(pkg.join(format!("{OUTPUT_NAME}.css")), &css)?;
+    // The error pages the server writes without the app link this unhashed copy.
+    let plain_css = site.join("pkg").join(format!("{OUTPUT_NAME}.css"));
+    std::fs::write(&plain_css, &css)?;
+    compress(&plain_css)?;
     copy_dir(&root.join("public"), &site)?;
     // The exercise page's code editor (CodeMirror 6), bundled from npm's packages.
     let node = root.join("xtask/node");
@@ -103,22 +114,59 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
         .args(["--bundle", "--minify", "--format=esm", "--log-level=warning"])
         .arg(format!("--outfile={}", pkg.join(EDITOR_JS).display())))?;
 
-    for file in [
+    let files = [
         format!("{OUTPUT_NAME}_bg.wasm"),
         format!("{OUTPUT_NAME}.js"),
         format!("{OUTPUT_NAME}.css"),
         EDITOR_JS.to_string(),
-    ] {
-        run(Command::new("gzip").args(["--keep", "--force", "-9"]).arg(pkg.join(file)))?;
+    ];
+    let hash = content_hash(&pkg, &files)?;
+    for file in &files {
+        compress(&pkg.join(file))?;
     }
+    let hashed = site.join("pkg").join(&hash);
+    std::fs::rename(&pkg, &hashed)?;
+    std::fs::write(site.join("pkg").join(CURRENT), format!("{hash}\n"))?;
+    let wasm = hashed.join(format!("{OUTPUT_NAME}_bg.wasm"));
     let size = std::fs::metadata(&wasm)?.len();
     let gz = std::fs::metadata(wasm.with_extension("wasm.gz"))?.len();
+    let br = std::fs::metadata(wasm.with_extension("wasm.br"))?.len();
     eprintln!(
-        "xtask: browser bundle {}: wasm {} bytes, {} bytes gzipped",
-        site.display(),
+        "xtask: browser bundle {}: wasm {} bytes, {} bytes gzipped, {} bytes Brotli",
+        hashed.display(),
         size,
-        gz
+        gz,
+        br
     );
+    Ok(())
+}
+
+/// The first 16 hex digits of the SHA-256 of the files' names and contents.
+fn content_hash(dir: &Path, files: &[String]) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for file in files {
+        let bytes = std::fs::read(dir.join(file)).with_context(|| format!("reading {file}"))?;
+        hash.update((file.len() as u64).to_le_bytes());
+        hash.update(file.as_bytes());
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(&bytes);
+    }
+    Ok(hash.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect())
+}
+
+/// `FILE.gz` (gzip -9) and `FILE.br` (Brotli, quality 11) beside `file`, for the server to
+/// send whichever the browser accepts.
+fn compress(file: &Path) -> Result<()> {
+    run(Command::new("gzip").args(["--keep", "--force", "-9"]).arg(file))?;
+    let bytes = std::fs::read(file)?;
+    let mut out = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 24, ..Default::default() };
+    brotli::BrotliCompress(&mut bytes.as_slice(), &mut out, &params)
+        .with_context(|| format!("compressing {}", file.display()))?;
+    let mut br = file.as_os_str().to_owned();
+    br.push(".br");
+    std::fs::write(br, out)?;
     Ok(())
 }
 

@@ -6,6 +6,7 @@
 //! root after `cargo xtask run` has built the browser bundle.
 
 pub mod admin;
+mod assets;
 mod auth;
 mod csrf;
 pub mod grading;
@@ -213,17 +214,19 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
     // On PostgreSQL, pages keep reads once this listens for other machines' writes.
     store.listen_for_writes()?;
     let site_root = config.site_root.to_string_lossy().into_owned();
-    if !config.site_root.join("pkg").join(format!("{OUTPUT_NAME}_bg.wasm")).exists() {
+    let bundle = assets::current_bundle(&config.site_root);
+    if bundle.is_none() {
         // Pages still render; only interactivity is missing. Say so once, loudly.
         tracing::warn!(
             "no browser bundle under {site_root}/pkg: pages will work without JavaScript only \
              (build it with `cargo xtask run` or `cargo xtask build`)"
         );
     }
+    let pkg_dir = bundle.map_or_else(|| "pkg".to_string(), |hash| format!("pkg/{hash}"));
     let leptos_options = LeptosOptions::builder()
         .output_name(OUTPUT_NAME)
         .site_root(site_root)
-        .site_pkg_dir("pkg")
+        .site_pkg_dir(pkg_dir.clone())
         .site_addr(config.addr)
         .build();
     Ok(AppState {
@@ -237,6 +240,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
             request_parts: RequestParts::new(vec![Arc::new(lockstep_web::ssr::talk::CommentsPart)]),
             search,
             public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
+            bundle: format!("/{pkg_dir}"),
         },
         sessions,
         public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
@@ -337,6 +341,7 @@ pub fn router(state: AppState) -> Router {
         .layer(csrf)
         // Every answer, a refused one included, carries the security headers.
         .layer(axum::middleware::from_fn(headers::secure))
+        .layer(axum::middleware::from_fn(assets::cache_control))
         // Outermost: whatever happens to a request is logged under its id.
         .layer(trace::layer())
         .layer(axum::middleware::from_fn(trace::assign_id))

@@ -20,14 +20,41 @@ pub mod ssr;
 mod talk_live;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
 use leptos_router::{path, ParamSegment, SsrMode, StaticSegment};
 pub use lockstep_i18n::Lang;
 
-/// The name of the browser bundle's files under `/pkg/`: `lockstep.js`, `lockstep_bg.wasm`,
-/// `lockstep.css`. The build (`cargo xtask`) writes them under this name.
+/// The name of the browser bundle's files under `/pkg/<hash>/`: `lockstep.js`,
+/// `lockstep_bg.wasm`, `lockstep.css`. The build (`cargo xtask`) writes them under this name.
 pub const OUTPUT_NAME: &str = "lockstep";
+
+/// The `<meta name>` in every page's head that names the bundle's folder.
+const BUNDLE_META: &str = "lockstep-bundle";
+
+/// The address of `file` of this build's browser bundle: `/pkg/<hash>/FILE`. The server knows
+/// the folder from the build (`AppContext::bundle`); the browser from the page's head, so both
+/// render the same address.
+pub fn bundle_file(file: &str) -> String {
+    #[cfg(feature = "ssr")]
+    let dir = use_context::<ssr::context::AppContext>().map(|c| c.bundle).unwrap_or_default();
+    #[cfg(not(feature = "ssr"))]
+    let dir = bundle_from_head();
+    format!("{dir}/{file}")
+}
+
+#[cfg(not(feature = "ssr"))]
+fn bundle_from_head() -> String {
+    thread_local! {
+        static DIR: String = document()
+            .query_selector(&format!("meta[name={BUNDLE_META}]"))
+            .ok()
+            .flatten()
+            .and_then(|m| m.get_attribute("content"))
+            .unwrap_or_else(|| "/pkg".into());
+    }
+    DIR.with(Clone::clone)
+}
 
 /// The comments' place on lesson and exercise pages, filled by the server for each request
 /// (`ssr::talk`).
@@ -89,6 +116,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
+                <meta name=BUNDLE_META content=bundle_file("").trim_end_matches('/').to_string()/>
+                <link rel="stylesheet" href=bundle_file(&format!("{OUTPUT_NAME}.css"))/>
                 {alternates}
                 <link rel="alternate" hreflang="x-default" href=x_default/>
                 <HydrationScripts options/>
@@ -118,7 +147,6 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
         <Title formatter=|text: String| if text.is_empty() { "Lockstep".to_string() } else { format!("{text} · Lockstep") }/>
         <Router>
             <components::SiteHeader/>

@@ -41,8 +41,9 @@ pub fn site_root() -> PathBuf {
     let root = std::env::var("LOCKSTEP_SITE_ROOT")
         .map(PathBuf::from)
         .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/site"));
+    let current = std::fs::read_to_string(root.join("pkg/current")).unwrap_or_default();
     assert!(
-        root.join("pkg/lockstep_bg.wasm").exists(),
+        root.join("pkg").join(current.trim()).join("lockstep_bg.wasm").is_file(),
         "no browser bundle under {}: run the tests with `cargo xtask test`, which builds it",
         root.display()
     );

@@ -70,7 +70,7 @@ fn Exercise(p: Page) -> impl IntoView {
     view! {
         <Title text=title.clone()/>
         // The editor upgrades the text area once the page is hydrated (app/web/editor).
-        <Script type_="module" src="/pkg/editor.js"/>
+        <Script type_="module" src=crate::bundle_file("editor.js")/>
         <section class="exercise-page" data-exercise=e.id.clone()>
             <p class="breadcrumb"><a href=lesson>{e.lesson_title.clone()}</a></p>
             <h1>{title}</h1>

@@ -22,6 +22,8 @@ pub struct AppContext {
     /// `https://lockstep.example.org` when the operator configured the public address: the
     /// language alternates are absolute links then, as search engines ask of `hreflang`.
     pub public_origin: Option<String>,
+    /// Where the browser bundle is served: `/pkg/<hash>` (`lockstep_web::bundle_file`).
+    pub bundle: String,
 }
 
 impl std::ops::Deref for AppContext {
