@@ -53,8 +53,10 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
         Profile::Dev => ("dev", "debug"),
         Profile::Release => ("wasm-release", "wasm-release"),
     };
+    // `--emit-relocs` on the final link only: the splitter reads the relocations to move each
+    // lazily loaded part's code out of the main module.
     run(cargo().current_dir(root).args([
-        "build",
+        "rustc",
         "--package",
         "lockstep-hydrate",
         "--lib",
@@ -62,6 +64,9 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
         WASM_TARGET,
         "--profile",
         cargo_profile,
+        "--",
+        "-C",
+        "link-arg=--emit-relocs",
     ]))?;
 
     let site = site_dir(root);
@@ -72,30 +77,33 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     let pkg = site.join("pkg").join("next");
     std::fs::create_dir_all(&pkg)?;
 
-    let wasm_in =
-        root.join("target").join(WASM_TARGET).join(profile_dir).join("lockstep_hydrate.wasm");
+    let out = root.join("target").join(WASM_TARGET).join(profile_dir);
+    let parts = split(&out.join("lockstep_hydrate.wasm"), &pkg)?;
     run(Command::new("wasm-bindgen")
-        .args(["--target", "web", "--no-typescript", "--out-name", OUTPUT_NAME, "--out-dir"])
+        .args(["--target", "web", "--no-typescript", "--keep-lld-exports", "--no-demangle"])
+        .args(["--out-name", OUTPUT_NAME, "--out-dir"])
         .arg(&pkg)
-        .arg(&wasm_in))?;
+        .arg(out.join(SPLIT_MAIN)))?;
 
     let wasm = pkg.join(format!("{OUTPUT_NAME}_bg.wasm"));
     if profile == Profile::Release {
-        // The features rustc enables by default for wasm32 must be declared, or wasm-opt
-        // rejects the module.
-        run(Command::new(setup::wasm_opt_path(root))
-            .args([
-                "-Oz",
-                "--enable-bulk-memory",
-                "--enable-nontrapping-float-to-int",
-                "--enable-sign-ext",
-                "--enable-mutable-globals",
-                "--enable-reference-types",
-                "--enable-multivalue",
-            ])
-            .arg(&wasm)
-            .arg("-o")
-            .arg(&wasm))?;
+        for module in std::iter::once(&wasm).chain(&parts) {
+            // The features rustc enables by default for wasm32 must be declared, or wasm-opt
+            // rejects the module.
+            run(Command::new(setup::wasm_opt_path(root))
+                .args([
+                    "-Oz",
+                    "--enable-bulk-memory",
+                    "--enable-nontrapping-float-to-int",
+                    "--enable-sign-ext",
+                    "--enable-mutable-globals",
+                    "--enable-reference-types",
+                    "--enable-multivalue",
+                ])
+                .arg(module)
+                .arg("-o")
+                .arg(module))?;
+        }
     }
 
     let css = stylesheet(&root.join("styles"))?;
@@ -114,12 +122,12 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
         .args(["--bundle", "--minify", "--format=esm", "--log-level=warning"])
         .arg(format!("--outfile={}", pkg.join(EDITOR_JS).display())))?;
 
-    let files = [
-        format!("{OUTPUT_NAME}_bg.wasm"),
-        format!("{OUTPUT_NAME}.js"),
-        format!("{OUTPUT_NAME}.css"),
-        EDITOR_JS.to_string(),
-    ];
+    // Every file of the bundle: the main module and its glue, the parts loaded on demand and
+    // their loader, the manifest the server reads to preload them, the stylesheet, the editor.
+    let mut files: Vec<String> = std::fs::read_dir(&pkg)?
+        .map(|e| Ok(e?.file_name().to_string_lossy().into_owned()))
+        .collect::<Result<_>>()?;
+    files.sort();
     let hash = content_hash(&pkg, &files)?;
     for file in &files {
         compress(&pkg.join(file))?;
@@ -127,18 +135,44 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     let hashed = site.join("pkg").join(&hash);
     std::fs::rename(&pkg, &hashed)?;
     std::fs::write(site.join("pkg").join(CURRENT), format!("{hash}\n"))?;
-    let wasm = hashed.join(format!("{OUTPUT_NAME}_bg.wasm"));
-    let size = std::fs::metadata(&wasm)?.len();
-    let gz = std::fs::metadata(wasm.with_extension("wasm.gz"))?.len();
-    let br = std::fs::metadata(wasm.with_extension("wasm.br"))?.len();
-    eprintln!(
-        "xtask: browser bundle {}: wasm {} bytes, {} bytes gzipped, {} bytes Brotli",
-        hashed.display(),
-        size,
-        gz,
-        br
-    );
+    for file in files.iter().filter(|f| f.ends_with(".wasm")) {
+        let wasm = hashed.join(file);
+        let size = |w: &Path| std::fs::metadata(w).map(|m| m.len());
+        eprintln!(
+            "xtask: browser bundle {}: {file} {} bytes, {} bytes gzipped, {} bytes Brotli",
+            hashed.display(),
+            size(&wasm)?,
+            size(&wasm.with_extension("wasm.gz"))?,
+            size(&wasm.with_extension("wasm.br"))?,
+        );
+    }
     Ok(())
+}
+
+/// The main module the splitter leaves beside cargo's output, for wasm-bindgen.
+const SPLIT_MAIN: &str = "lockstep_hydrate_split.wasm";
+/// The loader of the parts, as the main module imports it. Leptos names it in the pages it
+/// renders, so it must be this name exactly.
+const SPLIT_LOADER: &str = "./__wasm_split.______________________.js";
+/// What the server reads to preload the parts a page was rendered with.
+const SPLIT_MANIFEST: &str = "__wasm_split_manifest.json";
+
+/// Moves the code reachable only from `#[lazy]` functions out of the main module into modules
+/// of their own in `pkg` (with their loader and the manifest); returns those modules.
+fn split(wasm: &Path, pkg: &Path) -> Result<Vec<PathBuf>> {
+    let bytes = std::fs::read(wasm).with_context(|| format!("reading {}", wasm.display()))?;
+    let main = wasm.with_file_name(SPLIT_MAIN);
+    let mut options = wasm_split_cli_support::Options::new(&bytes);
+    options.output_dir = pkg;
+    options.main_out_path = &main;
+    options.link_name = SPLIT_LOADER;
+    let main_module = format!("./{OUTPUT_NAME}.js");
+    options.main_module = &main_module;
+    let split = wasm_split_cli_support::transform(options)
+        .map_err(|e| anyhow::anyhow!("splitting {}: {e:?}", wasm.display()))?;
+    let manifest = serde_json::to_string_pretty(&split.prefetch_map)?;
+    std::fs::write(pkg.join(SPLIT_MANIFEST), manifest)?;
+    Ok(split.split_modules)
 }
 
 /// The first 16 hex digits of the SHA-256 of the files' names and contents.

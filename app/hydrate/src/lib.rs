@@ -2,9 +2,11 @@
 //! stays a few lines and the server and the browser can never disagree about the view tree.
 
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn hydrate() {
+pub async fn hydrate() {
     lockstep_web::crash::install();
-    leptos::mount::hydrate_body(lockstep_web::App);
+    // The parts of the bundle loaded on demand that this page was drawn with, first.
+    lockstep_web::sims::preload_for_page().await;
+    leptos::mount::hydrate_lazy(lockstep_web::App);
 }
 
 /// Panics on purpose, so that an operator (or a test) can see the crash notice and its line in

@@ -51,6 +51,17 @@ fn the_bundle_is_hashed_kept_for_a_year_and_compressed_as_asked() {
             assert!(page.body.contains(&named), "{named}");
         }
         assert_eq!(header(&page, header::CACHE_CONTROL), "no-cache");
+        // Its simulations' part of the bundle is fetched at once, beside the main module; a
+        // page without simulations does not name it.
+        let sims = |body: &str| {
+            body.split("<link")
+                .any(|l| l.contains(r#"rel="preload""#) && l.contains("split_simulation"))
+        };
+        assert!(sims(&page.body), "{}", page.body);
+        let (catalogue, _) = fetch(&app, "/", None).await;
+        assert!(
+            !sims(&catalogue.body) && catalogue.body.contains(&format!("{bundle}/lockstep.js"))
+        );
         let (exercise, _) = fetch(&app, "/exercises/ddp-conversion", None).await;
         assert_eq!(exercise.status, StatusCode::OK);
         assert!(exercise.body.contains(&format!(r#"src="{bundle}/editor.js""#)));

@@ -26,6 +26,11 @@ pub use player::{OnExplored, Player};
 
 /// One simulation. `explored`, when given, is called once the learner has stepped or played it
 /// to its end.
+///
+/// The simulations' code is a part of the browser bundle of its own, loaded on the first page
+/// that has one (`#[lazy]`): pages without simulations never download it. On the server it is
+/// awaited like any other, so the first state is in the page as before; a page that arrives with
+/// simulations loads the part before it is hydrated (`preload_for_page`).
 #[component]
 pub fn SimulationView(
     sim: Simulation,
@@ -35,7 +40,16 @@ pub fn SimulationView(
         provide_context(OnExplored(explored));
     }
     let name = sim.name();
-    let body = match sim {
+    view! {
+        <section class="sim" data-sim=name>
+            {Suspend::new(async move { simulation(sim).await })}
+        </section>
+    }
+}
+
+#[lazy]
+fn simulation(sim: Simulation) -> AnyView {
+    match sim {
         Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
         Simulation::Sampler(p) => view! { <sampler::SamplerView params=p/> }.into_any(),
         Simulation::DpVsDdp(p) => view! { <dp_vs_ddp::DpVsDdpView params=p/> }.into_any(),
@@ -46,11 +60,16 @@ pub fn SimulationView(
             view! { <accumulation::AccumulationView params=p/> }.into_any()
         }
         Simulation::Memory(p) => view! { <memory::MemoryView params=p/> }.into_any(),
-    };
-    view! {
-        <section class="sim" data-sim=name>
-            {body}
-        </section>
+    }
+}
+
+/// Loads the simulations' part of the bundle if the page has a simulation, before the page is
+/// hydrated: hydration must find the code that drew what the server sent.
+#[cfg(feature = "hydrate")]
+pub async fn preload_for_page() {
+    let has_sim = document().query_selector("section.sim").ok().flatten().is_some();
+    if has_sim {
+        __preload_simulation().await;
     }
 }
 
