@@ -22,7 +22,7 @@ mod talk_live;
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
-use leptos_router::{path, ParamSegment, SsrMode, StaticSegment};
+use leptos_router::{path, Lazy, ParamSegment, SsrMode, StaticSegment};
 pub use lockstep_i18n::Lang;
 
 /// The name of the browser bundle's files under `/pkg/<hash>/`: `lockstep.js`,
@@ -154,10 +154,10 @@ pub fn App() -> impl IntoView {
                 // Each page twice: in English where it has always been, in Korean under `/ko`,
                 // from one list (a test checks every page has its twin).
                 <Routes fallback=pages::NotFound>
-                    <Route path=path!("/") view=pages::CataloguePage ssr=SsrMode::Async/>
+                    <Route path=path!("/") view={Lazy::<pages::lazy::Catalogue>::new()} ssr=SsrMode::Async/>
                     <Pages/>
                     <ParentRoute path=StaticSegment("ko") view=Outlet ssr=SsrMode::Async>
-                        <Route path=path!("") view=pages::CataloguePage ssr=SsrMode::Async/>
+                        <Route path=path!("") view={Lazy::<pages::lazy::Catalogue>::new()} ssr=SsrMode::Async/>
                         <Pages/>
                     </ParentRoute>
                 </Routes>
@@ -174,16 +174,17 @@ pub fn App() -> impl IntoView {
 #[component(transparent)]
 fn Pages() -> impl leptos_router::MatchNestedRoutes + Clone {
     use lockstep_routes as r;
+    use pages::lazy;
     view! {
-        <Route path=StaticSegment(r::XP_SEGMENT) view=pages::XpPage ssr=SsrMode::Async/>
-        <Route path=StaticSegment(r::SEARCH_SEGMENT) view=pages::SearchPage ssr=SsrMode::Async/>
-        <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view=pages::AccountPage ssr=SsrMode::Async/>
-        <Route path=StaticSegment(r::NOTIFICATIONS_SEGMENT) view=pages::NotificationsPage ssr=SsrMode::Async/>
-        <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view=pages::InstructorPage ssr=SsrMode::Async/>
-        <Route path=(StaticSegment(r::COURSES_SEGMENT), ParamSegment("slug")) view=pages::CoursePage ssr=SsrMode::Async/>
-        <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view=pages::LessonPage ssr=SsrMode::Async/>
-        <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view=pages::ExercisePage ssr=SsrMode::Async/>
-        <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view=pages::SubmissionPage ssr=SsrMode::Async/>
+        <Route path=StaticSegment(r::XP_SEGMENT) view={Lazy::<lazy::Xp>::new()} ssr=SsrMode::Async/>
+        <Route path=StaticSegment(r::SEARCH_SEGMENT) view={Lazy::<lazy::Search>::new()} ssr=SsrMode::Async/>
+        <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view={Lazy::<lazy::Account>::new()} ssr=SsrMode::Async/>
+        <Route path=StaticSegment(r::NOTIFICATIONS_SEGMENT) view={Lazy::<lazy::Notifications>::new()} ssr=SsrMode::Async/>
+        <Route path=StaticSegment(r::INSTRUCTOR_SEGMENT) view={Lazy::<lazy::Instructor>::new()} ssr=SsrMode::Async/>
+        <Route path=(StaticSegment(r::COURSES_SEGMENT), ParamSegment("slug")) view={Lazy::<lazy::Course>::new()} ssr=SsrMode::Async/>
+        <Route path=(StaticSegment(r::LESSONS_SEGMENT), ParamSegment("slug")) view={Lazy::<lazy::Lesson>::new()} ssr=SsrMode::Async/>
+        <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view={Lazy::<lazy::Exercise>::new()} ssr=SsrMode::Async/>
+        <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view={Lazy::<lazy::Submission>::new()} ssr=SsrMode::Async/>
     }
     .into_inner()
 }
