@@ -35,152 +35,96 @@ fn set_status(code: u16) {
     let _ = code;
 }
 
-/// The pages as routes, each a part of the browser bundle of its own (`#[lazy_route]`): a page's
-/// code is downloaded with the first visit to it, and a reader never downloads the pages they
-/// never open. The server renders them as before; a page that arrives from the server has its
-/// part loaded before it is hydrated (`hydrate_lazy`). Each page reads its own resources, so
-/// `data` has nothing to start ahead of the code.
+/// The pages as routes, each loaded with a part of the browser bundle: a reader downloads the
+/// code of a group of pages with the first visit to one of them, and never the groups they do
+/// not open. Groups, not one part per page, because what several parts share becomes a part of
+/// its own: one per page made a lesson page ask for a hundred files. The server renders the
+/// pages as before; a page that arrives from the server has its part loaded before it is
+/// hydrated (`hydrate_lazy`, through each route's `preload`). Each page reads its own
+/// resources, so `data` has nothing to start ahead of the code.
 pub mod lazy {
     use leptos::prelude::*;
-    use leptos_router::{lazy_route, LazyRoute};
+    use leptos_router::LazyRoute;
 
-    pub struct Catalogue;
+    /// The pages every reader meets: the catalogue, a course, XP, search, the account, the
+    /// notifications.
+    #[derive(Clone, Copy)]
+    pub enum Site {
+        Catalogue,
+        Course,
+        Xp,
+        Search,
+        Account,
+        Notifications,
+    }
 
-    #[lazy_route]
-    impl LazyRoute for Catalogue {
-        fn data() -> Self {
-            Catalogue
-        }
-
-        fn view(this: Self) -> AnyView {
-            let Catalogue = this;
-            super::CataloguePage().into_any()
+    #[lazy]
+    fn site(page: Site) -> AnyView {
+        match page {
+            Site::Catalogue => super::CataloguePage().into_any(),
+            Site::Course => super::CoursePage().into_any(),
+            Site::Xp => super::XpPage().into_any(),
+            Site::Search => super::SearchPage().into_any(),
+            Site::Account => super::AccountPage().into_any(),
+            Site::Notifications => super::NotificationsPage().into_any(),
         }
     }
 
-    pub struct Course;
+    /// A lesson: alone, as the page most readers open first.
+    #[lazy]
+    fn lesson() -> AnyView {
+        super::LessonPage().into_any()
+    }
 
-    #[lazy_route]
-    impl LazyRoute for Course {
-        fn data() -> Self {
-            Course
-        }
+    /// Graded work and its review: an exercise, a submission, the instructor view.
+    #[derive(Clone, Copy)]
+    pub enum Work {
+        Exercise,
+        Submission,
+        Instructor,
+    }
 
-        fn view(this: Self) -> AnyView {
-            let Course = this;
-            super::CoursePage().into_any()
+    #[lazy]
+    fn work(page: Work) -> AnyView {
+        match page {
+            Work::Exercise => super::ExercisePage().into_any(),
+            Work::Submission => super::SubmissionPage().into_any(),
+            Work::Instructor => super::InstructorPage().into_any(),
         }
     }
 
-    pub struct Lesson;
+    /// A route whose view is `$view` (an awaited lazy function) and whose part of the bundle
+    /// is `$preload`.
+    macro_rules! route {
+        ($name:ident, $view:expr, $preload:ident) => {
+            pub struct $name;
 
-    #[lazy_route]
-    impl LazyRoute for Lesson {
-        fn data() -> Self {
-            Lesson
-        }
+            impl LazyRoute for $name {
+                fn data() -> Self {
+                    $name
+                }
 
-        fn view(this: Self) -> AnyView {
-            let Lesson = this;
-            super::LessonPage().into_any()
-        }
+                async fn view(this: Self) -> AnyView {
+                    let $name = this;
+                    $view.await
+                }
+
+                async fn preload() {
+                    #[cfg(feature = "hydrate")]
+                    $preload().await;
+                }
+            }
+        };
     }
 
-    pub struct Exercise;
-
-    #[lazy_route]
-    impl LazyRoute for Exercise {
-        fn data() -> Self {
-            Exercise
-        }
-
-        fn view(this: Self) -> AnyView {
-            let Exercise = this;
-            super::ExercisePage().into_any()
-        }
-    }
-
-    pub struct Submission;
-
-    #[lazy_route]
-    impl LazyRoute for Submission {
-        fn data() -> Self {
-            Submission
-        }
-
-        fn view(this: Self) -> AnyView {
-            let Submission = this;
-            super::SubmissionPage().into_any()
-        }
-    }
-
-    pub struct Xp;
-
-    #[lazy_route]
-    impl LazyRoute for Xp {
-        fn data() -> Self {
-            Xp
-        }
-
-        fn view(this: Self) -> AnyView {
-            let Xp = this;
-            super::XpPage().into_any()
-        }
-    }
-
-    pub struct Search;
-
-    #[lazy_route]
-    impl LazyRoute for Search {
-        fn data() -> Self {
-            Search
-        }
-
-        fn view(this: Self) -> AnyView {
-            let Search = this;
-            super::SearchPage().into_any()
-        }
-    }
-
-    pub struct Account;
-
-    #[lazy_route]
-    impl LazyRoute for Account {
-        fn data() -> Self {
-            Account
-        }
-
-        fn view(this: Self) -> AnyView {
-            let Account = this;
-            super::AccountPage().into_any()
-        }
-    }
-
-    pub struct Notifications;
-
-    #[lazy_route]
-    impl LazyRoute for Notifications {
-        fn data() -> Self {
-            Notifications
-        }
-
-        fn view(this: Self) -> AnyView {
-            let Notifications = this;
-            super::NotificationsPage().into_any()
-        }
-    }
-
-    pub struct Instructor;
-
-    #[lazy_route]
-    impl LazyRoute for Instructor {
-        fn data() -> Self {
-            Instructor
-        }
-
-        fn view(this: Self) -> AnyView {
-            let Instructor = this;
-            super::InstructorPage().into_any()
-        }
-    }
+    route!(Catalogue, site(Site::Catalogue), __preload_site);
+    route!(Course, site(Site::Course), __preload_site);
+    route!(Xp, site(Site::Xp), __preload_site);
+    route!(Search, site(Site::Search), __preload_site);
+    route!(Account, site(Site::Account), __preload_site);
+    route!(Notifications, site(Site::Notifications), __preload_site);
+    route!(Lesson, lesson(), __preload_lesson);
+    route!(Exercise, work(Work::Exercise), __preload_work);
+    route!(Submission, work(Work::Submission), __preload_work);
+    route!(Instructor, work(Work::Instructor), __preload_work);
 }
