@@ -29,6 +29,22 @@ pub use lockstep_i18n::Lang;
 /// `lockstep_bg.wasm`, `lockstep.css`. The build (`cargo xtask`) writes them under this name.
 pub const OUTPUT_NAME: &str = "lockstep";
 
+/// Marks the document once the browser bundle has hydrated the whole page, the route's lazily
+/// loaded part included: CSS shows the controls that need JavaScript (copy buttons, the
+/// contents toggle) only from then on, browser tests wait for it, and the `lockstep-hydrated`
+/// performance mark is when the page became interactive (`tests/bundle_budget.rs`). Called by
+/// the hydrate crate after hydration has finished, not from an effect: an effect of `App`
+/// runs while a lazy route's part is still loading.
+#[cfg(feature = "hydrate")]
+pub fn mark_hydrated() {
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("data-hydrated", "true");
+    }
+    if let Some(performance) = window().performance() {
+        let _ = performance.mark("lockstep-hydrated");
+    }
+}
+
 /// The `<meta name>` in every page's head that names the bundle's folder.
 const BUNDLE_META: &str = "lockstep-bundle";
 
@@ -136,16 +152,6 @@ pub fn App() -> impl IntoView {
     let lang = Lang::of_path(&page_path());
     provide_context(lang);
     let t = lockstep_i18n::t(lang);
-    // Marks the document once the browser bundle has taken over: CSS shows the controls that
-    // need JavaScript (copy buttons, the contents toggle) only from then on, and browser tests
-    // wait for it.
-    Effect::new(move |_| {
-        #[cfg(feature = "hydrate")]
-        if let Some(root) = document().document_element() {
-            let _ = root.set_attribute("data-hydrated", "true");
-        }
-    });
-
     view! {
         <Title formatter=|text: String| if text.is_empty() { "Lockstep".to_string() } else { format!("{text} · Lockstep") }/>
         <Router>
