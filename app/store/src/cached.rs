@@ -113,30 +113,19 @@ impl Store {
     /// After a write of who follows what has committed: `account`'s follows, or, where comments
     /// were deleted (whose ids SQLite may give again), everyone's.
     pub(crate) async fn wrote_follows(&self, account: Option<i64>) {
-        match account {
-            Some(account) => {
-                self.caches.follows.forget(&account);
-                self.announce(FOLLOWS, &account.to_string()).await;
-            }
-            None => {
-                self.caches.follows.forget_all();
-                self.announce(FOLLOWS, ALL).await;
-            }
-        }
+        self.wrote_id(&*self.caches.follows, FOLLOWS, account).await;
     }
 
     /// After a write of an account has committed; `None`: of accounts not known by id.
     pub(crate) async fn wrote_account(&self, id: Option<i64>) {
-        match id {
-            Some(id) => {
-                self.caches.accounts.forget(&id);
-                self.announce(ACCOUNT, &id.to_string()).await;
-            }
-            None => {
-                self.caches.accounts.forget_all();
-                self.announce(ACCOUNT, ALL).await;
-            }
-        }
+        self.wrote_id(&*self.caches.accounts, ACCOUNT, id).await;
+    }
+
+    /// Forgets `id` in `cache` here and announces it on `topic`; `None`: every id.
+    async fn wrote_id(&self, cache: &dyn Announced, topic: &str, id: Option<i64>) {
+        let key = id.map_or_else(|| ALL.to_string(), |id| id.to_string());
+        cache.forget_announced(&key);
+        self.announce(topic, &key).await;
     }
 }
 
