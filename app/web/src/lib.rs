@@ -48,15 +48,19 @@ pub fn mark_hydrated() {
 /// The `<meta name>` in every page's head that names the bundle's folder.
 const BUNDLE_META: &str = "lockstep-bundle";
 
-/// The address of `file` of this build's browser bundle: `/pkg/<hash>/FILE`. The server knows
-/// the folder from the build (`AppContext::bundle`); the browser from the page's head, so both
-/// render the same address.
-pub fn bundle_file(file: &str) -> String {
+/// This build's browser bundle's folder, `/pkg/<hash>`. The server knows it from the build
+/// (`AppContext::bundle`); the browser from the page's head, so both render the same addresses.
+pub fn bundle_dir() -> String {
     #[cfg(feature = "ssr")]
     let dir = use_context::<ssr::context::AppContext>().map(|c| c.bundle).unwrap_or_default();
     #[cfg(not(feature = "ssr"))]
     let dir = bundle_from_head();
-    format!("{dir}/{file}")
+    dir
+}
+
+/// The address of `file` of this build's browser bundle: `/pkg/<hash>/FILE`.
+pub fn bundle_file(file: &str) -> String {
+    format!("{}/{file}", bundle_dir())
 }
 
 #[cfg(not(feature = "ssr"))]
@@ -132,7 +136,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
-                <meta name=BUNDLE_META content=bundle_file("").trim_end_matches('/').to_string()/>
+                <meta name=BUNDLE_META content=bundle_dir()/>
                 <link rel="stylesheet" href=bundle_file(&format!("{OUTPUT_NAME}.css"))/>
                 {alternates}
                 <link rel="alternate" hreflang="x-default" href=x_default/>

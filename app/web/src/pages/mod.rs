@@ -40,7 +40,7 @@ fn set_status(code: u16) {
 /// not open. Groups, not one part per page, because what several parts share becomes a part of
 /// its own: one per page made a lesson page ask for a hundred files. The server renders the
 /// pages as before; a page that arrives from the server has its part loaded before it is
-/// hydrated (`hydrate_lazy`, through each route's `preload`). Each page reads its own
+/// hydrated (`hydrate_from_async`, in the hydrate crate, through each route's `preload`). Each page reads its own
 /// resources, so `data` has nothing to start ahead of the code.
 pub mod lazy {
     use leptos::prelude::*;
