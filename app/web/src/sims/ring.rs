@@ -164,7 +164,10 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
         <p class="sim-explain" data-role="phase">{move || model.with(|m| m.explain(step.get(), r))}</p>
         <div class="ring-layout">
             {move || model.with(|m| ring_diagram(m, step.get(), r))}
-            {move || model.with(|m| values_table(m, step, w))}
+            {move || {
+                model.track();
+                values_table(model, step, w)
+            }}
         </div>
         <div class="ring-sends" data-role="sends">
             {move || model.with(|m| sends_list(m, step.get(), w))}
@@ -282,15 +285,18 @@ struct Cell {
 }
 
 impl Cell {
-    /// How the cell shows its change: CSS class, the mark beside the value, and its tooltip.
-    fn look(self, w: &RingWords) -> (&'static str, &'static str, &'static str) {
-        match self.change {
+    /// How a cell shows its change: CSS class, the mark beside the value, and its tooltip.
+    fn look(change: Option<Change>, w: &RingWords) -> (&'static str, &'static str, &'static str) {
+        match change {
             Some(Change::Added) => ("added", "+", w.added),
             Some(Change::Copied) => ("copied", "=", w.copied),
             None => ("", "", ""),
         }
     }
 }
+
+/// A cell's value and its change apart: a step that only clears a mark leaves the number alone.
+type CellSignals = (RwSignal<f32>, RwSignal<Option<Change>>);
 
 /// The cells after `step`, row by row.
 fn cells(m: &RingModel, step: usize) -> Vec<Vec<Cell>> {
@@ -303,67 +309,187 @@ fn cells(m: &RingModel, step: usize) -> Vec<Vec<Cell>> {
         .collect()
 }
 
-/// Built once per model; a step then updates only the cells it changed. At 64 ranks of 64
-/// values a ring step touches 64 cells and clears the marks of the previous 64, while
-/// rebuilding the table would recreate all 4,096.
-fn values_table(m: &RingModel, step: RwSignal<usize>, w: &'static SimWords) -> impl IntoView {
+/// The rows and columns of the values table that are drawn: the ones in view, and a few more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Window {
+    rows: (usize, usize),
+    cols: (usize, usize),
+}
+
+/// What the table draws before the browser has said what is in view (the server's first frame
+/// and the page as hydrated): enough to fill the box the table scrolls in.
+const FIRST_ROWS: usize = 24;
+const FIRST_COLS: usize = 32;
+/// Rows and columns drawn beyond each edge of the view, so a scroll shows cells already there.
+const SPARE: usize = 4;
+
+impl Window {
+    fn first(ranks: usize, cols: usize) -> Window {
+        Window { rows: (0, ranks.min(FIRST_ROWS)), cols: (0, cols.min(FIRST_COLS)) }
+    }
+
+    /// The window for a view `view` pixels wide and high, scrolled to `scroll`, of a table whose
+    /// head row is `head` high, rows `row` high, row labels `lead` wide and cells `col` wide.
+    #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+    fn in_view(
+        (ranks, cols): (usize, usize),
+        scroll: (f64, f64),
+        view: (f64, f64),
+        (head, row, lead, col): (f64, f64, f64, f64),
+    ) -> Window {
+        let span = |from: f64, len: f64, size: f64, count: usize| {
+            if size <= 0.0 {
+                return (0, count);
+            }
+            let first = (from / size).floor().max(0.0) as usize;
+            let last = ((from + len) / size).ceil().max(0.0) as usize;
+            (first.saturating_sub(SPARE).min(count), (last + SPARE).min(count))
+        };
+        Window {
+            rows: span(scroll.1 - head, view.1, row, ranks),
+            cols: span(scroll.0 - lead, view.0, col, cols),
+        }
+    }
+}
+
+/// Built once per model; a step then updates only the cells it changed.
+///
+/// The table draws only the rows and columns in view (`Window`), placed where the whole table
+/// would have them: at 64 ranks of 256 values, laying out and painting 16,384 cells made a step
+/// take some 100 ms, however few of them it changed, because a change inside a table lays the
+/// table out again. Every cell's state is still kept, so scrolling shows the current step.
+fn values_table(
+    model: Memo<RingModel>,
+    step: RwSignal<usize>,
+    w: &'static SimWords,
+) -> impl IntoView {
     let r = &w.ring;
-    let start = cells(m, step.get_untracked());
-    let signals: Vec<Vec<RwSignal<Cell>>> =
-        start.iter().map(|row| row.iter().map(|&c| RwSignal::new(c)).collect()).collect();
-    let model = m.clone();
-    let grid = signals.clone();
+    let (ranks, cols, start, chunks, chars) = model.with_untracked(|m| {
+        // The widest value is a sum, plus its mark.
+        let chars = m.expected_sum().iter().map(|&v| number(v).len()).max().unwrap_or(1) + 2;
+        let chunks: Vec<usize> = (0..m.inputs[0].len()).map(|i| m.chunk_of(i)).collect();
+        (m.ranks(), m.inputs[0].len(), cells(m, step.get_untracked()), chunks, chars)
+    });
+    let grid: Vec<Vec<CellSignals>> = start
+        .iter()
+        .map(|row| row.iter().map(|c| (RwSignal::new(c.value), RwSignal::new(c.change))).collect())
+        .collect();
+    let grid = StoredValue::new(grid);
+    // What the cells show, to compare against without reading every signal.
+    let shown = StoredValue::new(start);
     // Effects run only in the browser; the server renders `start`.
     Effect::new(move |_| {
-        for (row, now) in grid.iter().zip(cells(&model, step.get())) {
-            for (cell, c) in row.iter().zip(now) {
-                if cell.get_untracked() != c {
-                    cell.set(c);
+        let now = model.with_untracked(|m| cells(m, step.get()));
+        grid.with_value(|grid| {
+            shown.update_value(|shown| {
+                for ((row, was), now) in grid.iter().zip(shown.iter_mut()).zip(now) {
+                    for (((value, change), was), now) in row.iter().zip(was.iter_mut()).zip(now) {
+                        if was.value != now.value {
+                            value.set(now.value);
+                        }
+                        if was.change != now.change {
+                            change.set(now.change);
+                        }
+                        *was = now;
+                    }
                 }
+            })
+        });
+    });
+
+    let window = RwSignal::new(Window::first(ranks, cols));
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    let measure = move || {
+        #[cfg(feature = "hydrate")]
+        if let Some(el) = scroller.get_untracked() {
+            use wasm_bindgen::JsCast;
+            let size = |css: &str, wide: bool| {
+                el.query_selector(css)
+                    .ok()
+                    .flatten()
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                    .map_or(0.0, |e| if wide { e.offset_width() } else { e.offset_height() } as f64)
+            };
+            let sizes = (
+                size("thead tr", false),
+                size("tbody tr", false),
+                size("tbody th", true),
+                size("tbody td", true),
+            );
+            let now = Window::in_view(
+                (ranks, cols),
+                (el.scroll_left() as f64, el.scroll_top() as f64),
+                (el.client_width() as f64, el.client_height() as f64),
+                sizes,
+            );
+            if now != window.get_untracked() {
+                window.set(now);
             }
         }
+    };
+    // The view may be larger than the first window once the page has its real size.
+    Effect::new(move |_| {
+        if scroller.get().is_some() {
+            measure();
+        }
     });
-    let head = (0..m.inputs[0].len())
-        .map(|i| view! { <th scope="col" class=format!("chunk-{}", m.chunk_of(i) % 8)>{format!("c{}", m.chunk_of(i))}</th> })
-        .collect_view();
-    let rows = signals
-        .into_iter()
-        .enumerate()
-        .map(|(rank, row)| {
-            let cells = row
-                .into_iter()
-                .map(|cell| {
-                    view! {
-                        <td
-                            class=move || cell.get().look(r).0
-                            data-value=move || cell.get().value.to_string()
-                            title=move || cell.get().look(r).2
-                        >
-                            <span class="mark" aria-hidden="true">{move || cell.get().look(r).1}</span>
-                            {move || number(cell.get().value)}
-                        </td>
-                    }
-                })
-                .collect_view();
-            view! {
-                <tr data-rank=rank>
-                    <th scope="row">{(w.rank)(rank)}</th>
-                    {cells}
-                </tr>
-            }
-        })
-        .collect_view();
-    // The widest value is a sum, plus its mark.
-    let chars = m.expected_sum().iter().map(|&v| number(v).len()).max().unwrap_or(1) + 2;
-    let size = format!("--cols: {}; --chars: {chars}", m.inputs[0].len());
+
+    let head = move || {
+        let (c0, c1) = window.get().cols;
+        (c0..c1)
+            .map(|i| {
+                let chunk = chunks[i];
+                view! { <th scope="col" class=format!("chunk-{}", chunk % 8) aria-colindex=i + 2>{format!("c{chunk}")}</th> }
+            })
+            .collect_view()
+    };
+    let cell = move |rank: usize, col: usize| {
+        let (value, change) = grid.with_value(|g| g[rank][col]);
+        let look = move || Cell::look(change.get(), r);
+        view! {
+            <td data-value=move || value.get().to_string() aria-colindex=col + 2>
+                <div class="cell">
+                    <div class=move || look().0 title=move || look().2>
+                        <span class="mark" aria-hidden="true">{move || look().1}</span>
+                        {move || number(value.get())}
+                    </div>
+                </div>
+            </td>
+        }
+    };
+    let row = move |rank: usize| {
+        view! {
+            <tr data-rank=rank aria-rowindex=rank + 2>
+                <th scope="row">{(w.rank)(rank)}</th>
+                <For
+                    each=move || { let (c0, c1) = window.get().cols; c0..c1 }
+                    key=|&col| col
+                    children=move |col| cell(rank, col)
+                />
+            </tr>
+        }
+    };
+    let place = move || {
+        let Window { rows: (r0, _), cols: (c0, c1) } = window.get();
+        format!("--r0: {r0}; --c0: {c0}; --cn: {}", c1 - c0)
+    };
+    let size = format!("--rows: {ranks}; --cols: {cols}; --chars: {chars}");
     view! {
-        <div class="table-scroll">
-            <table class="ring-table" data-role="values" style=size>
-                <caption>{r.caption_before} <b>"+"</b> {r.caption_added} <b>"="</b> {r.caption_copied}</caption>
-                <thead><tr><th scope="col">{r.chunk_column}</th>{head}</tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
+        <div class="table-scroll values-scroll" style=size node_ref=scroller on:scroll=move |_| measure()>
+            <div class="values-plane">
+                <table class="ring-table" data-role="values" aria-rowcount=ranks + 1 aria-colcount=cols + 1 style=place>
+                    <thead><tr aria-rowindex=1><th scope="col">{r.chunk_column}</th>{head}</tr></thead>
+                    <tbody>
+                        <For
+                            each=move || { let (r0, r1) = window.get().rows; r0..r1 }
+                            key=|&rank| rank
+                            children=row
+                        />
+                    </tbody>
+                </table>
+            </div>
         </div>
+        <p class="ring-caption">{r.caption_before} <b>"+"</b> {r.caption_added} <b>"="</b> {r.caption_copied}</p>
     }
 }
 
@@ -487,6 +613,24 @@ mod tests {
         assert_eq!(m.steps(), 6);
         assert_eq!(m.chunk_of(1), 0);
         assert_eq!(m.changes(1)[0], vec![Some(Change::Added), Some(Change::Added)]);
+    }
+
+    #[test]
+    fn the_window_covers_the_view_and_a_few_more() {
+        let sizes = (28.0, 28.0, 88.0, 60.0);
+        // At the top left, 400 × 300 pixels show rows 0..10 and columns 0..6.
+        let w = Window::in_view((64, 256), (0.0, 0.0), (400.0, 300.0), sizes);
+        assert_eq!(w, Window { rows: (0, 10 + SPARE), cols: (0, 6 + SPARE) });
+        // Scrolled to the far corner, never past the last row or column.
+        let w = Window::in_view((64, 256), (15_000.0, 1_500.0), (400.0, 300.0), sizes);
+        assert_eq!(w.rows.1, 64);
+        assert_eq!(w.cols.1, 256);
+        assert!(w.rows.0 <= 52 - SPARE && w.cols.0 <= 248 - SPARE, "{w:?}");
+        // Before anything is measured, everything; and a small table is drawn whole.
+        let w = Window::in_view((3, 3), (0.0, 0.0), (400.0, 300.0), (0.0, 0.0, 0.0, 0.0));
+        assert_eq!(w, Window { rows: (0, 3), cols: (0, 3) });
+        assert_eq!(Window::first(3, 3), Window { rows: (0, 3), cols: (0, 3) });
+        assert_eq!(Window::first(64, 256), Window { rows: (0, FIRST_ROWS), cols: (0, FIRST_COLS) });
     }
 
     #[test]
