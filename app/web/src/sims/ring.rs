@@ -475,21 +475,23 @@ fn values_table(
     };
     let size = format!("--rows: {ranks}; --cols: {cols}; --chars: {chars}");
     view! {
-        <div class="table-scroll values-scroll" style=size node_ref=scroller on:scroll=move |_| measure()>
-            <div class="values-plane">
-                <table class="ring-table" data-role="values" aria-rowcount=ranks + 1 aria-colcount=cols + 1 style=place>
-                    <thead><tr aria-rowindex=1><th scope="col">{r.chunk_column}</th>{head}</tr></thead>
-                    <tbody>
-                        <For
-                            each=move || { let (r0, r1) = window.get().rows; r0..r1 }
-                            key=|&rank| rank
-                            children=row
-                        />
-                    </tbody>
-                </table>
+        <div class="ring-values">
+            <div class="table-scroll values-scroll" style=size node_ref=scroller on:scroll=move |_| measure()>
+                <div class="values-plane">
+                    <table class="ring-table" data-role="values" aria-rowcount=ranks + 1 aria-colcount=cols + 1 style=place>
+                        <thead><tr aria-rowindex=1><th scope="col">{r.chunk_column}</th>{head}</tr></thead>
+                        <tbody>
+                            <For
+                                each=move || { let (r0, r1) = window.get().rows; r0..r1 }
+                                key=|&rank| rank
+                                children=row
+                            />
+                        </tbody>
+                    </table>
+                </div>
             </div>
+            <p class="ring-caption">{r.caption_before} <b>"+"</b> {r.caption_added} <b>"="</b> {r.caption_copied}</p>
         </div>
-        <p class="ring-caption">{r.caption_before} <b>"+"</b> {r.caption_added} <b>"="</b> {r.caption_copied}</p>
     }
 }
 
