@@ -111,7 +111,8 @@ where
     }
 }
 
-/// Waits until the browser bundle has hydrated the page (`App` sets `data-hydrated`).
+/// Waits until the browser bundle has hydrated the page (the hydrate crate sets `data-hydrated`
+/// once hydration, the route's lazily loaded part included, has finished).
 pub async fn wait_for_hydration(c: &Client, what: &str) {
     wait_for(what, || async {
         c.execute("return document.documentElement.dataset.hydrated === 'true'", vec![])
