@@ -15,6 +15,7 @@ mod player;
 mod ring;
 mod sampler;
 mod scatter_gather;
+mod window;
 
 use leptos::prelude::*;
 use lockstep_embed::Simulation;

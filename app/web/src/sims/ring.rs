@@ -7,6 +7,7 @@ use lockstep_i18n::sims::{RingWords, SimWords};
 use sim_engine::allreduce::{allreduce, Algorithm, AllReduce, Phase, Transfer};
 use sim_engine::cost::{self, Estimate, Link};
 
+use super::window::{windowed, Measure};
 use super::{bandwidth, duration, number, NumberField, Player};
 
 /// What happened to a value in a step.
@@ -224,27 +225,30 @@ fn ring_diagram(m: &RingModel, step: usize, w: &RingWords) -> impl IntoView {
     } else {
         4.0
     };
-    let arrows = m
-        .sends(step)
-        .iter()
-        .map(|t| {
-            let ((x1, y1), (x2, y2)) = (pos(t.from), pos(t.to));
-            // Stop short of the circles so the arrowheads show.
-            let (dx, dy) = (x2 - x1, y2 - y1);
-            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-            let k = (radius + 2.0) / len;
-            view! {
-                <line
-                    class="send"
-                    x1=x1 + dx * k
-                    y1=y1 + dy * k
-                    x2=x2 - dx * k
-                    y2=y2 - dy * k
-                    marker-end="url(#arrowhead)"
-                />
-            }
-        })
-        .collect_view();
+    // All arrows are two paths, the lines and their heads: a step rewrites two attributes
+    // instead of replacing an element per send (64 at 64 ranks).
+    let (mut lines, mut heads) = (String::new(), String::new());
+    for t in m.sends(step) {
+        let ((x1, y1), (x2, y2)) = (pos(t.from), pos(t.to));
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let (ux, uy) = (dx / len, dy / len);
+        // Stop short of the circles so the heads show.
+        let gap = radius + 2.0;
+        let (sx, sy, ex, ey) = (x1 + ux * gap, y1 + uy * gap, x2 - ux * gap, y2 - uy * gap);
+        // The head: 12 long and 12 wide, its tip just past the line's end.
+        let (tx, ty) = (ex + ux * 1.2, ey + uy * 1.2);
+        let (bx, by) = (ex - ux * 10.8, ey - uy * 10.8);
+        let (nx, ny) = (-uy * 6.0, ux * 6.0);
+        lines.push_str(&format!("M{sx:.2} {sy:.2}L{:.2} {:.2}", ex - ux * 6.0, ey - uy * 6.0));
+        heads.push_str(&format!(
+            "M{tx:.2} {ty:.2}L{:.2} {:.2}L{:.2} {:.2}Z",
+            bx + nx,
+            by + ny,
+            bx - nx,
+            by - ny
+        ));
+    }
     let nodes = (0..n)
         .map(|r| {
             let (x, y) = pos(r);
@@ -266,12 +270,8 @@ fn ring_diagram(m: &RingModel, step: usize, w: &RingWords) -> impl IntoView {
             role="img"
             aria-label=(w.diagram)(n, sends)
         >
-            <defs>
-                <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
-                    <path d="M 0 0 L 10 5 L 0 10 z"/>
-                </marker>
-            </defs>
-            {arrows}
+            <path class="send" d=lines/>
+            <path class="send-head" d=heads/>
             {nodes}
         </svg>
     }
@@ -309,55 +309,14 @@ fn cells(m: &RingModel, step: usize) -> Vec<Vec<Cell>> {
         .collect()
 }
 
-/// The rows and columns of the values table that are drawn: the ones in view, and a few more.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Window {
-    rows: (usize, usize),
-    cols: (usize, usize),
-}
-
-/// What the table draws before the browser has said what is in view (the server's first frame
-/// and the page as hydrated): enough to fill the box the table scrolls in.
-const FIRST_ROWS: usize = 24;
-const FIRST_COLS: usize = 32;
-/// Rows and columns drawn beyond each edge of the view, so a scroll shows cells already there.
-const SPARE: usize = 4;
-
-impl Window {
-    fn first(ranks: usize, cols: usize) -> Window {
-        Window { rows: (0, ranks.min(FIRST_ROWS)), cols: (0, cols.min(FIRST_COLS)) }
-    }
-
-    /// The window for a view `view` pixels wide and high, scrolled to `scroll`, of a table whose
-    /// head row is `head` high, rows `row` high, row labels `lead` wide and cells `col` wide.
-    #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
-    fn in_view(
-        (ranks, cols): (usize, usize),
-        scroll: (f64, f64),
-        view: (f64, f64),
-        (head, row, lead, col): (f64, f64, f64, f64),
-    ) -> Window {
-        let span = |from: f64, len: f64, size: f64, count: usize| {
-            if size <= 0.0 {
-                return (0, count);
-            }
-            let first = (from / size).floor().max(0.0) as usize;
-            let last = ((from + len) / size).ceil().max(0.0) as usize;
-            (first.saturating_sub(SPARE).min(count), (last + SPARE).min(count))
-        };
-        Window {
-            rows: span(scroll.1 - head, view.1, row, ranks),
-            cols: span(scroll.0 - lead, view.0, col, cols),
-        }
-    }
-}
+/// What the table draws before the browser has said what is in view: enough to fill its box.
+const FIRST: (usize, usize) = (24, 32);
 
 /// Built once per model; a step then updates only the cells it changed.
 ///
-/// The table draws only the rows and columns in view (`Window`), placed where the whole table
-/// would have them: at 64 ranks of 256 values, laying out and painting 16,384 cells made a step
-/// take some 100 ms, however few of them it changed, because a change inside a table lays the
-/// table out again. Every cell's state is still kept, so scrolling shows the current step.
+/// The table draws only the rows and columns in view (`super::window`): at 64 ranks of 256
+/// values a step took some 100 ms with all 16,384 cells drawn. Every cell's state is still kept,
+/// so scrolling shows the current step.
 fn values_table(
     model: Memo<RingModel>,
     step: RwSignal<usize>,
@@ -397,42 +356,16 @@ fn values_table(
         });
     });
 
-    let window = RwSignal::new(Window::first(ranks, cols));
-    let scroller = NodeRef::<leptos::html::Div>::new();
-    let measure = move || {
-        #[cfg(feature = "hydrate")]
-        if let Some(el) = scroller.get_untracked() {
-            use wasm_bindgen::JsCast;
-            let size = |css: &str, wide: bool| {
-                el.query_selector(css)
-                    .ok()
-                    .flatten()
-                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-                    .map_or(0.0, |e| if wide { e.offset_width() } else { e.offset_height() } as f64)
-            };
-            let sizes = (
-                size("thead tr", false),
-                size("tbody tr", false),
-                size("tbody th", true),
-                size("tbody td", true),
-            );
-            let now = Window::in_view(
-                (ranks, cols),
-                (el.scroll_left() as f64, el.scroll_top() as f64),
-                (el.client_width() as f64, el.client_height() as f64),
-                sizes,
-            );
-            if now != window.get_untracked() {
-                window.set(now);
-            }
-        }
-    };
-    // The view may be larger than the first window once the page has its real size.
-    Effect::new(move |_| {
-        if scroller.get().is_some() {
-            measure();
-        }
-    });
+    let (window, scroller, measure) = windowed(
+        (ranks, cols),
+        FIRST,
+        Measure {
+            head: Some("thead tr"),
+            lead: Some("tbody th"),
+            row: Some("tbody tr"),
+            col: "tbody tr:first-child td",
+        },
+    );
 
     let head = move || {
         let (c0, c1) = window.get().cols;
@@ -469,10 +402,7 @@ fn values_table(
             </tr>
         }
     };
-    let place = move || {
-        let Window { rows: (r0, _), cols: (c0, c1) } = window.get();
-        format!("--r0: {r0}; --c0: {c0}; --cn: {}", c1 - c0)
-    };
+    let place = move || window.get().place();
     let size = format!("--rows: {ranks}; --cols: {cols}; --chars: {chars}");
     view! {
         <div class="ring-values">
@@ -615,24 +545,6 @@ mod tests {
         assert_eq!(m.steps(), 6);
         assert_eq!(m.chunk_of(1), 0);
         assert_eq!(m.changes(1)[0], vec![Some(Change::Added), Some(Change::Added)]);
-    }
-
-    #[test]
-    fn the_window_covers_the_view_and_a_few_more() {
-        let sizes = (28.0, 28.0, 88.0, 60.0);
-        // At the top left, 400 × 300 pixels show rows 0..10 and columns 0..6.
-        let w = Window::in_view((64, 256), (0.0, 0.0), (400.0, 300.0), sizes);
-        assert_eq!(w, Window { rows: (0, 10 + SPARE), cols: (0, 6 + SPARE) });
-        // Scrolled to the far corner, never past the last row or column.
-        let w = Window::in_view((64, 256), (15_000.0, 1_500.0), (400.0, 300.0), sizes);
-        assert_eq!(w.rows.1, 64);
-        assert_eq!(w.cols.1, 256);
-        assert!(w.rows.0 <= 52 - SPARE && w.cols.0 <= 248 - SPARE, "{w:?}");
-        // Before anything is measured, everything; and a small table is drawn whole.
-        let w = Window::in_view((3, 3), (0.0, 0.0), (400.0, 300.0), (0.0, 0.0, 0.0, 0.0));
-        assert_eq!(w, Window { rows: (0, 3), cols: (0, 3) });
-        assert_eq!(Window::first(3, 3), Window { rows: (0, 3), cols: (0, 3) });
-        assert_eq!(Window::first(64, 256), Window { rows: (0, FIRST_ROWS), cols: (0, FIRST_COLS) });
     }
 
     #[test]

@@ -7,6 +7,7 @@ use lockstep_embed::Sampler;
 use lockstep_i18n::sims::SimWords;
 use sim_engine::sampler::DistributedSampler;
 
+use super::window::{windowed, Measure};
 use super::{NumberField, Player};
 
 /// Epochs the player steps through after the first.
@@ -110,86 +111,198 @@ pub fn SamplerView(params: Sampler) -> impl IntoView {
             </div>
         </header>
         <Player step last=Signal::derive(|| EPOCHS) unit=&w.units.epoch label=t.label/>
+        // The parameters give the shapes (ranks, places, padding); an epoch only changes which
+        // index sits where, so a step updates numbers and colours in place.
         {move || {
-            let epoch = loop_epoch();
-            model.with(|m| match m {
-                Ok(m) => view! { <SamplerBody model=m.clone() loop_epoch=epoch params=state.get() w/> }.into_any(),
-                Err(e) => view! { <p class="error">{e.clone()}</p> }.into_any(),
-            })
+            let params = state.get();
+            match model.with_untracked(Clone::clone) {
+                Ok(first) => view! { <SamplerBody first model loop_epoch=Signal::derive(loop_epoch) params w/> }.into_any(),
+                Err(e) => view! { <p class="error">{e}</p> }.into_any(),
+            }
         }}
     }
 }
 
+/// The ranks a dataset index went to, as its cell in the strip shows them: CSS class and text.
+fn owner_look(owners: &[usize], w: &SimWords) -> (String, String) {
+    match owners {
+        [] => ("cell dropped".to_string(), w.sampler.dropped.to_string()),
+        [r] => (format!("cell rank-{}", r % 8), format!("r{r}")),
+        many => (
+            format!("cell rank-{} duplicate", many[0] % 8),
+            many.iter().map(|r| format!("r{r}")).collect::<Vec<_>>().join("+") + "*",
+        ),
+    }
+}
+
+/// What the ranks' rows and the dataset strip draw before the browser has said what is in view.
+const FIRST_RANKS: (usize, usize) = (16, 48);
+const FIRST_STRIP: (usize, usize) = (1, 48);
+
+/// The ranks' indices and the dataset strip. Both draw only the chips in view (at 1,024 indices
+/// on 16 ranks an epoch changes all 2,048 of them, which took some 50 ms drawn whole).
 #[component]
 fn SamplerBody(
-    model: SamplerModel,
-    loop_epoch: u64,
+    /// The model as the body is built: its shapes hold for every epoch of these parameters.
+    first: SamplerModel,
+    model: Memo<Result<SamplerModel, String>>,
+    loop_epoch: Signal<u64>,
     params: Sampler,
     w: &'static SimWords,
 ) -> impl IntoView {
     let t = &w.sampler;
-    let explain = if !params.shuffle {
-        t.no_shuffle.to_string()
-    } else if params.set_epoch {
-        (t.with_set_epoch)(loop_epoch, params.seed as i128 + loop_epoch as i128)
-    } else {
-        (t.without_set_epoch)(loop_epoch)
+    let explain = move || {
+        let loop_epoch = loop_epoch.get();
+        if !params.shuffle {
+            t.no_shuffle.to_string()
+        } else if params.set_epoch {
+            (t.with_set_epoch)(loop_epoch, params.seed as i128 + loop_epoch as i128)
+        } else {
+            (t.without_set_epoch)(loop_epoch)
+        }
     };
-    let ranks = model
-        .shards
-        .iter()
-        .zip(&model.padding)
-        .enumerate()
-        .map(|(r, (shard, pad))| {
-            let text: Vec<String> = shard.iter().map(u64::to_string).collect();
-            let chips = shard
-                .iter()
-                .zip(pad)
-                .map(|(&i, &p)| {
-                    view! {
-                        <li class=format!("chip rank-{}{}", r % 8, if p { " padding" } else { "" }) title=if p { t.padding_title } else { "" }>
-                            {i.to_string()}
-                            {p.then(|| view! { <sup aria-label=t.padding>"*"</sup> })}
-                        </li>
+    let places: Vec<Vec<RwSignal<u64>>> =
+        first.shards.iter().map(|s| s.iter().map(|&i| RwSignal::new(i)).collect()).collect();
+    let owners: Vec<RwSignal<Vec<usize>>> =
+        first.owners.iter().map(|o| RwSignal::new(o.clone())).collect();
+    let places = StoredValue::new(places);
+    let owners = StoredValue::new(owners);
+    // Effects run only in the browser; the server renders `first`.
+    Effect::new(move |_| {
+        model.with(|m| {
+            let Ok(m) = m else { return };
+            places.with_value(|places| {
+                for (row, shard) in places.iter().zip(&m.shards) {
+                    for (place, &i) in row.iter().zip(shard) {
+                        if place.get_untracked() != i {
+                            place.set(i);
+                        }
                     }
-                })
-                .collect_view();
-            view! {
-                <li class="rank-row" data-role="rank-indices" data-rank=r data-indices=text.join(" ")>
-                    <span class=format!("rank-label rank-{}", r % 8)>{(w.rank)(r)}</span>
-                    <ol class="chips">{chips}</ol>
-                </li>
-            }
+                }
+            });
+            owners.with_value(|owners| {
+                for (cell, o) in owners.iter().zip(&m.owners) {
+                    if cell.with_untracked(|c| c != o) {
+                        cell.set(o.clone());
+                    }
+                }
+            });
         })
-        .collect_view();
-    let cells = model
-        .owners
-        .iter()
-        .enumerate()
-        .map(|(i, owners)| {
-            let (class, who) = match owners.as_slice() {
-                [] => ("cell dropped".to_string(), t.dropped.to_string()),
-                [r] => (format!("cell rank-{}", r % 8), format!("r{r}")),
-                many => (
-                    format!("cell rank-{} duplicate", many[0] % 8),
-                    many.iter().map(|r| format!("r{r}")).collect::<Vec<_>>().join("+") + "*",
-                ),
-            };
-            view! { <li class=class><span class="index">{i}</span><small>{who}</small></li> }
-        })
-        .collect_view();
-    let summary = (t.summary)(
-        model.len,
-        model.shards.len(),
-        model.shards.first().map_or(0, Vec::len),
-        model.padded(),
-        model.dropped(),
+    });
+    let ranks = first.shards.len();
+    let per_rank = first.shards.first().map_or(0, Vec::len);
+    let padding = StoredValue::new(first.padding.clone());
+
+    let (rank_window, rank_box, measure_ranks) = windowed(
+        (ranks, per_rank),
+        FIRST_RANKS,
+        Measure {
+            head: None,
+            lead: Some(".rank-label"),
+            row: Some(".rank-row"),
+            col: ".rank-row:first-child .chip",
+        },
     );
+    let (strip_window, strip_box, measure_strip) = windowed(
+        (1, first.len),
+        FIRST_STRIP,
+        Measure { head: None, lead: None, row: None, col: ".dataset-strip .cell" },
+    );
+
+    let chip = move |r: usize, k: usize| {
+        let i = places.with_value(|p| p[r][k]);
+        let p = padding.with_value(|p| p[r][k]);
+        view! {
+            <li class=format!("chip rank-{}{}", r % 8, if p { " padding" } else { "" }) title=if p { t.padding_title } else { "" }>
+                {move || i.get().to_string()}
+                {p.then(|| view! { <sup aria-label=t.padding>"*"</sup> })}
+            </li>
+        }
+    };
+    let rank_row = move |r: usize| {
+        let text = move || {
+            model.with(|m| {
+                m.as_ref().map_or(String::new(), |m| {
+                    m.shards[r].iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+                })
+            })
+        };
+        view! {
+            <li class="rank-row" data-role="rank-indices" data-rank=r data-indices=text>
+                <span class=format!("rank-label rank-{}", r % 8)>{(w.rank)(r)}</span>
+                <ol class="chips" start=move || rank_window.get().cols.0 + 1>
+                    <For
+                        each=move || { let (c0, c1) = rank_window.get().cols; c0..c1 }
+                        key=|&k| k
+                        children=move |k| chip(r, k)
+                    />
+                </ol>
+            </li>
+        }
+    };
+    let cell = move |i: usize| {
+        let o = owners.with_value(|o| o[i]);
+        view! {
+            <li class=move || o.with(|o| owner_look(o, w).0)>
+                <span class="index">{i}</span>
+                <small>{move || o.with(|o| owner_look(o, w).1)}</small>
+            </li>
+        }
+    };
+    let summary = move || {
+        model.with(|m| {
+            m.as_ref().map_or(String::new(), |m| {
+                (t.summary)(
+                    m.len,
+                    m.shards.len(),
+                    m.shards.first().map_or(0, Vec::len),
+                    m.padded(),
+                    m.dropped(),
+                )
+            })
+        })
+    };
+    let digits = super::window::digits(first.len);
+    // The strip's widest text: an index on every rank that got it ("r3+r12*"), or the word for
+    // a dropped one.
+    let copies = (ranks * per_rank).div_ceil(first.len.max(1)).max(1);
+    let dropped = if params.drop_last { 2 * t.dropped.chars().count() } else { 0 };
+    let who = (copies * (2 + super::window::digits(ranks))).max(dropped);
     view! {
         <p class="sim-explain" data-role="epoch">{explain}</p>
-        <ol class="rank-rows">{ranks}</ol>
+        <div
+            class="sampler-box sampler-ranks"
+            style=format!("--rows: {ranks}; --cols: {per_rank}; --digits: {digits}")
+            node_ref=rank_box
+            on:scroll=move |_| measure_ranks()
+        >
+            <div class="sampler-plane">
+                <ol class="rank-rows" style=move || rank_window.get().place()>
+                    <For
+                        each=move || { let (r0, r1) = rank_window.get().rows; r0..r1 }
+                        key=|&r| r
+                        children=rank_row
+                    />
+                </ol>
+            </div>
+        </div>
         <h4>{t.dataset_title}</h4>
-        <ol class="dataset-strip" data-role="dataset">{cells}</ol>
+        <div
+            class="sampler-box sampler-strip"
+            style=format!("--rows: 1; --cols: {}; --digits: {digits}; --who: {who}", first.len)
+            node_ref=strip_box
+            on:scroll=move |_| measure_strip()
+        >
+            <div class="sampler-plane">
+                <ol class="dataset-strip" data-role="dataset" start=move || strip_window.get().cols.0 + 1 style=move || strip_window.get().place()>
+                    <For
+                        each=move || { let (c0, c1) = strip_window.get().cols; c0..c1 }
+                        key=|&i| i
+                        children=cell
+                    />
+                </ol>
+            </div>
+        </div>
         <p class="muted" data-role="summary">{summary}</p>
     }
 }
