@@ -1,8 +1,9 @@
 //! Drawing only the part of a large grid that is in view: the ring's values table at 64 ranks of
 //! 256 values has 16,384 cells, and the sampler's ranks and dataset 2,048 chips at 1,024 indices.
-//! Chromium lays out and paints a table, a flex line or a grid again as a whole when anything in
-//! it changes, so a step that changed a few hundred cells of such a grid cost 50–100 ms; drawn
-//! cells are what a step costs, so only those in view (and a few more) are drawn.
+//! Drawn whole, a step that changed a few hundred of them cost 50–100 ms: in a trace of a ring
+//! step, Chromium laid the page out from its root with thousands of objects dirty, and CSS
+//! containment on the cells did not keep that in. What a step costs grows with the cells drawn,
+//! so only those in view (and one more on each side) are drawn.
 //!
 //! A windowed grid sits on a "plane" sized by CSS as the whole grid would be, and the drawn part
 //! is placed where the whole grid has it (`--r0`, `--c0`), so the scroll bars and positions are
