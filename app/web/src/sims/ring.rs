@@ -368,8 +368,9 @@ fn values_table(
     );
 
     let head = move || {
-        let (c0, c1) = window.get().cols;
-        (c0..c1)
+        window
+            .get()
+            .drawn_cols()
             .map(|i| {
                 let chunk = chunks[i];
                 view! { <th scope="col" class=format!("chunk-{}", chunk % 8) aria-colindex=i + 2>{format!("c{chunk}")}</th> }
@@ -395,7 +396,7 @@ fn values_table(
             <tr data-rank=rank aria-rowindex=rank + 2>
                 <th scope="row">{(w.rank)(rank)}</th>
                 <For
-                    each=move || { let (c0, c1) = window.get().cols; c0..c1 }
+                    each=move || window.get().drawn_cols()
                     key=|&col| col
                     children=move |col| cell(rank, col)
                 />
@@ -412,7 +413,7 @@ fn values_table(
                         <thead><tr aria-rowindex=1><th scope="col">{r.chunk_column}</th>{head}</tr></thead>
                         <tbody>
                             <For
-                                each=move || { let (r0, r1) = window.get().rows; r0..r1 }
+                                each=move || window.get().drawn_rows()
                                 key=|&rank| rank
                                 children=row
                             />

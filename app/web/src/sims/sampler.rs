@@ -232,7 +232,7 @@ fn SamplerBody(
                 <span class=format!("rank-label rank-{}", r % 8)>{(w.rank)(r)}</span>
                 <ol class="chips" start=move || rank_window.get().cols.0 + 1>
                     <For
-                        each=move || { let (c0, c1) = rank_window.get().cols; c0..c1 }
+                        each=move || rank_window.get().drawn_cols()
                         key=|&k| k
                         children=move |k| chip(r, k)
                     />
@@ -279,7 +279,7 @@ fn SamplerBody(
             <div class="sampler-plane">
                 <ol class="rank-rows" style=move || rank_window.get().place()>
                     <For
-                        each=move || { let (r0, r1) = rank_window.get().rows; r0..r1 }
+                        each=move || rank_window.get().drawn_rows()
                         key=|&r| r
                         children=rank_row
                     />
@@ -296,7 +296,7 @@ fn SamplerBody(
             <div class="sampler-plane">
                 <ol class="dataset-strip" data-role="dataset" start=move || strip_window.get().cols.0 + 1 style=move || strip_window.get().place()>
                     <For
-                        each=move || { let (c0, c1) = strip_window.get().cols; c0..c1 }
+                        each=move || strip_window.get().drawn_cols()
                         key=|&i| i
                         children=cell
                     />

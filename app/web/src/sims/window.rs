@@ -64,6 +64,16 @@ impl Window {
         }
     }
 
+    /// The rows drawn.
+    pub fn drawn_rows(self) -> std::ops::Range<usize> {
+        self.rows.0..self.rows.1
+    }
+
+    /// The columns drawn.
+    pub fn drawn_cols(self) -> std::ops::Range<usize> {
+        self.cols.0..self.cols.1
+    }
+
     /// `--r0` and `--c0`, which place the drawn part on the plane.
     pub fn place(self) -> String {
         format!("--r0: {}; --c0: {}; --cn: {}", self.rows.0, self.cols.0, self.cols.1 - self.cols.0)
@@ -168,5 +178,7 @@ mod tests {
         assert_eq!(Window::first((64, 256), (24, 32)), Window { rows: (0, 24), cols: (0, 32) });
         assert_eq!(Window::first((64, 256), (24, 32)).place(), "--r0: 0; --c0: 0; --cn: 32");
         assert_eq!((digits(10), digits(11), digits(1024), digits(1)), (1, 2, 4, 1));
+        let w = Window { rows: (2, 5), cols: (0, 3) };
+        assert_eq!((w.drawn_rows(), w.drawn_cols()), (2..5, 0..3));
     }
 }
