@@ -379,6 +379,11 @@ pub(crate) fn cargo() -> Command {
         std::env::join_paths(std::iter::once(venv.join("bin")).chain(std::env::split_paths(&path)))
             .expect("PATH entries without separators");
     cmd.env("VIRTUAL_ENV", &venv).env("PATH", path).env("LIBTORCH_USE_PYTORCH", "1");
+    // CI builds once in a fresh clone: incremental state (3 GB for the test command) would only
+    // fill its disk. An explicit CARGO_INCREMENTAL still wins.
+    if std::env::var_os("CI").is_some() && std::env::var_os("CARGO_INCREMENTAL").is_none() {
+        cmd.env("CARGO_INCREMENTAL", "0");
+    }
     cmd
 }
 

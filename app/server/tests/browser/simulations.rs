@@ -4,7 +4,7 @@
 //! the browser is `sim_steps.rs`.)
 //! A second test drives them with the keyboard alone, with reduced motion asked for.
 
-mod common;
+use crate::common;
 
 use common::*;
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};

@@ -7,7 +7,7 @@
 //! The servers trust `X-Forwarded-For`, as behind a proxy, so each case has an address of its
 //! own and does not spend another's.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

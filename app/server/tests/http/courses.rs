@@ -5,7 +5,7 @@
 //! its file) shows it to everyone at once, on SQLite and on PostgreSQL, and on two app processes
 //! sharing one database.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -10,13 +10,13 @@
 //! Needs the release browser bundle and chromium + chromium-driver, set up by `cargo xtask
 //! test`. It fails, never skips, without them.
 
-mod common;
+use crate::common;
 
 use common::*;
 use fantoccini::{Client, Locator};
 use lockstep_store::{Limit, NewComment, Role, Store};
 
-include!("../../comments/tests/data/hostile.rs");
+include!("../../../comments/tests/data/hostile.rs");
 
 const LESSON: &str = "/lessons/distributed-sampler";
 const PASSWORD: &str = "gradient buckets overlap";

@@ -2,7 +2,7 @@
 //! the draft banner and the learner's preview for an instructor, each page hydrated without a
 //! crash.
 
-mod common;
+use crate::common;
 
 use common::*;
 use fantoccini::{Client, Locator};

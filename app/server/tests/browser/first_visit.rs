@@ -5,7 +5,7 @@
 //! Needs the release browser bundle (`LOCKSTEP_SITE_ROOT`, built by `cargo xtask test`) and
 //! Debian's chromium + chromium-driver. It fails, never skips, when they are missing.
 
-mod common;
+use crate::common;
 
 use common::*;
 use fantoccini::Locator;

@@ -2,7 +2,7 @@
 //! real PostgreSQL server: sign up, merge, sign in on a second device, forged and foreign
 //! requests, the sign-in limit, changing the password, signing out.
 
-mod common;
+use crate::common;
 
 use axum::http::{header, StatusCode};
 use common::in_process::*;

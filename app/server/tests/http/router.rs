@@ -1,7 +1,7 @@
 //! The application through its router, in-process: pages, status codes, a broken lesson, live
 //! reload, and recording progress with a plain form post (no JavaScript).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -9,7 +9,7 @@
 //! verdicts (a failure with checks and runs, and an error). Quizzes take no free text.
 //! On SQLite and on the real PostgreSQL server, each with the real server binary.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! words the course is searched by, nothing found, and hostile queries, which get an answer in
 //! words and never reach the page as markup.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::in_process::*;

@@ -3,7 +3,7 @@
 //! before. Each app is built as the server builds itself, with its own store, caches and
 //! listening connection.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 //! deleting with replies, following, what an instructor may do and a learner may not, forged
 //! and foreign requests, refused text kept, limits under parallel posts, and both languages.
 
-mod common;
+use crate::common;
 
 use axum::http::{header, StatusCode};
 use common::in_process::*;

@@ -4,7 +4,7 @@
 //! submission; a terminal token is made on the account page. On SQLite and PostgreSQL. (The
 //! grading itself, by real workers and torch, is `grading.rs`.)
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::in_process::*;

@@ -2,7 +2,7 @@
 //! the language chosen at `/` by the switcher's cookie or `Accept-Language`, and progress that
 //! is the learner's whatever language they read in.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};

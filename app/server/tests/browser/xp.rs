@@ -6,7 +6,7 @@
 //! Needs the release browser bundle and Debian's chromium + chromium-driver, like
 //! `browser.rs`; it fails, never skips, when they are missing.
 
-mod common;
+use crate::common;
 
 use common::*;
 use fantoccini::Locator;

@@ -8,7 +8,7 @@
 //! Needs the release browser bundle and Debian's chromium + chromium-driver, like `browser.rs`;
 //! it fails, never skips, when they are missing.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -8,7 +8,7 @@
 //! Needs the release browser bundle, chromium + chromium-driver and a CJK font
 //! (`fonts-noto-cjk`), all set up by `cargo xtask test`. It fails, never skips, without them.
 
-mod common;
+use crate::common;
 
 use common::*;
 use fantoccini::{Client, Locator};
