@@ -242,12 +242,10 @@ fn SamplerBody(
     };
     let cell = move |i: usize| {
         let o = owners.with_value(|o| o[i]);
-        // Class and text from one look at the owners, not one each.
-        let look = Memo::new(move |_| o.with(|o| owner_look(o, w)));
         view! {
-            <li class=move || look.with(|l| l.0.clone())>
+            <li class=move || o.with(|o| owner_look(o, w).0)>
                 <span class="index">{i}</span>
-                <small>{move || look.with(|l| l.1.clone())}</small>
+                <small>{move || o.with(|o| owner_look(o, w).1)}</small>
             </li>
         }
     };
