@@ -35,6 +35,13 @@ pub fn compare(layers: &[usize], batch: usize, gpus: usize, hardware: CudaPreset
     Comparison { dp, ddp }
 }
 
+impl Comparison {
+    /// The longer iteration of the two: both timelines and the cursor share this time axis.
+    pub fn span(&self) -> f64 {
+        self.dp.summary.iteration_s.max(self.ddp.summary.iteration_s)
+    }
+}
+
 /// Speedup over one device for every GPU count in [`GPU_RANGE`]: (gpus, DP, DDP).
 pub fn speedup_curve(
     layers: &[usize],
@@ -63,10 +70,8 @@ pub fn DpVsDdpView(params: DpVsDdp) -> impl IntoView {
     let model =
         Memo::new(move |_| compare(&layers.get_value(), batch.get(), gpus.get(), hardware.get()));
     let curve = Memo::new(move |_| speedup_curve(&layers.get_value(), batch.get(), hardware.get()));
-    let cursor = Signal::derive(move || {
-        let end = model.with(|m| m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s));
-        end * step.get() as f64 / FRAMES as f64
-    });
+    let cursor =
+        Signal::derive(move || model.with(Comparison::span) * step.get() as f64 / FRAMES as f64);
     view! {
         <header class="sim-head">
             <h3>{t.title}</h3>
@@ -85,10 +90,10 @@ pub fn DpVsDdpView(params: DpVsDdp) -> impl IntoView {
             </p>
         </div>
         <h4>{t.dp_title}</h4>
-        {move || model.with(|m| gantt(&m.dp, cursor, m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), true, t, lang))}
+        {move || model.with(|m| gantt(&m.dp, cursor, m.span(), true, t, lang))}
         {move || model.with(|m| device_table(&m.dp, true, w))}
         <h4>{t.ddp_title}</h4>
-        {move || model.with(|m| gantt(&m.ddp, cursor, m.dp.summary.iteration_s.max(m.ddp.summary.iteration_s), false, t, lang))}
+        {move || model.with(|m| gantt(&m.ddp, cursor, m.span(), false, t, lang))}
         {move || model.with(|m| device_table(&m.ddp, false, w))}
         <Legend/>
         <h4>{t.curve_title}</h4>
