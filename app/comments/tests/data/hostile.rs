@@ -1,6 +1,6 @@
 // The held set of hostile comments, shared by the renderer's test (app/comments/tests/
-// hostile.rs) and the browser's (app/server/tests/browser/comments_browser.rs): included, not a module,
-// so that each test target has it without a crate of its own.
+// hostile.rs) and the browser's (app/server/tests/browser/comments_browser.rs): included, not a
+// module, so that each test target has it without a crate of its own.
 
 /// Comments written to run script, load something, or hide what they say.
 pub const HOSTILE: &[&str] = &[
