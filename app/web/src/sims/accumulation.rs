@@ -75,8 +75,9 @@ pub fn AccumulationView(params: Accumulation) -> impl IntoView {
             </div>
         </header>
         <Player step last unit=&w.units.micro_batch label=t.label start_label=w.start/>
+        // Rebuilt when the parameters change; a step only moves what follows `done`.
         {move || figures.with(|f| match f {
-            Ok(f) => view! { <AccumulationBody figures=f.clone() done=step.get() params=state.get() w=t/> }.into_any(),
+            Ok(f) => view! { <AccumulationBody figures=f.clone() done=step.into() params=state.get() w=t/> }.into_any(),
             Err(e) => view! { <p class="error">{e.clone()}</p> }.into_any(),
         })}
     }
@@ -85,7 +86,7 @@ pub fn AccumulationView(params: Accumulation) -> impl IntoView {
 #[component]
 fn AccumulationBody(
     figures: accumulation::Accumulation,
-    done: usize,
+    done: Signal<usize>,
     params: Accumulation,
     w: &'static AccumulationWords,
 ) -> impl IntoView {
@@ -98,11 +99,13 @@ fn AccumulationBody(
             .enumerate()
             .map(|(i, m)| {
                 let syncs = !no_sync || m.syncs_with_no_sync;
-                let class = format!(
-                    "micro{}{}",
-                    if i < done { " done" } else { "" },
-                    if syncs { " syncs" } else { " local" }
-                );
+                let class = move || {
+                    format!(
+                        "micro{}{}",
+                        if i < done.get() { " done" } else { "" },
+                        if syncs { " syncs" } else { " local" }
+                    )
+                };
                 let label = if syncs { (w.syncs)(buckets) } else { w.no_sync.into() };
                 view! { <li class=class><span class="index">{i + 1}</span><small>{label}</small></li> }
             })
@@ -116,22 +119,27 @@ fn AccumulationBody(
         }
     };
     let (without, with) = figures.allreduces;
-    let done_calls = |no_sync: bool| {
-        let synced = figures
-            .micro_batches
-            .iter()
-            .take(done)
-            .filter(|m| !no_sync || m.syncs_with_no_sync)
-            .count();
-        synced * buckets
+    // Which micro-batches all-reduce with `no_sync`, for what a step has done so far.
+    let syncs_with_no_sync: Vec<bool> =
+        figures.micro_batches.iter().map(|m| m.syncs_with_no_sync).collect();
+    let done_calls = move |done: usize| {
+        let with = syncs_with_no_sync.iter().take(done).filter(|&&s| s).count();
+        (done.min(k) * buckets, with * buckets)
     };
     let parameters: u64 = Mlp::new(params.layers.clone()).map_or(0, |m| m.parameter_count());
+    let explained = {
+        let figures = figures.clone();
+        move || explain(&figures, done.get(), w)
+    };
     view! {
-        <p class="sim-explain" data-role="micro-batch">{explain(&figures, done, w)}</p>
+        <p class="sim-explain" data-role="micro-batch">{explained}</p>
         {row(false)}
         {row(true)}
         <p class="muted" data-role="so-far">
-            {(w.so_far)(done_calls(false), done_calls(true))}
+            {move || {
+                let (without, with) = done_calls(done.get());
+                (w.so_far)(without, with)
+            }}
         </p>
         <table class="cost-table" data-role="accumulation-cost">
             <thead>

@@ -101,14 +101,15 @@ pub fn MemoryView(params: Memory) -> impl IntoView {
         </header>
         <Player step last=Signal::derive(|| Stage::ALL.len() - 1) unit=&w.units.stage label=t.label start_label="DDP"/>
         <p class="sim-explain" data-role="stage">{move || explain(Stage::ALL[step.get()], gpus(), t)}</p>
+        // Rebuilt when the parameters change; a step only moves the active row.
         {move || {
             let p = state.get();
-            figures.with(|f| bars(f, &p, step.get(), w))
+            figures.with(|f| bars(f, &p, step.into(), w))
         }}
     }
 }
 
-fn bars(all: &[PerGpu], p: &Memory, shown: usize, w: &SimWords) -> impl IntoView {
+fn bars(all: &[PerGpu], p: &Memory, shown: Signal<usize>, w: &SimWords) -> impl IntoView {
     let t = &w.memory;
     let cfg = config(p);
     // The scale: the largest bar or the GPU, whichever is taller, so the GPU's line always shows.
@@ -119,11 +120,13 @@ fn bars(all: &[PerGpu], p: &Memory, shown: usize, w: &SimWords) -> impl IntoView
         .enumerate()
         .map(|(i, m)| {
             let fits = memory::fits(&cfg, m);
-            let class = format!(
-                "memory-row{}{}",
-                if i == shown { " active" } else { "" },
-                if fits { " fits" } else { " too-big" }
-            );
+            let class = move || {
+                format!(
+                    "memory-row{}{}",
+                    if i == shown.get() { " active" } else { "" },
+                    if fits { " fits" } else { " too-big" }
+                )
+            };
             let parts = [
                 ("parameters", t.part_parameters, m.parameters),
                 ("gradients", t.part_gradients, m.gradients),

@@ -164,14 +164,15 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
         <Player step last unit=&w.units.step label=r.label start_label=w.start/>
         <p class="sim-explain" data-role="phase">{move || model.with(|m| m.explain(step.get(), r))}</p>
         <div class="ring-layout">
-            {move || model.with(|m| ring_diagram(m, step.get(), r))}
+            // Rebuilt when the model changes; a step only rewrites the arrows.
+            {move || model.with(|m| ring_diagram(m, model, step, r))}
             {move || {
                 model.track();
                 values_table(model, step, w)
             }}
         </div>
         <div class="ring-sends" data-role="sends">
-            {move || model.with(|m| sends_list(m, step.get(), w))}
+            {sends_list(model, step, w)}
         </div>
         {move || model.with(|m| (step.get() == m.steps()).then(|| result(m, r)))}
         <div class="ring-cost">
@@ -212,9 +213,14 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
     }
 }
 
-fn ring_diagram(m: &RingModel, step: usize, w: &RingWords) -> impl IntoView {
+fn ring_diagram(
+    m: &RingModel,
+    model: Memo<RingModel>,
+    step: RwSignal<usize>,
+    w: &'static RingWords,
+) -> impl IntoView {
     let n = m.ranks();
-    let pos = |r: usize| {
+    let pos = move |r: usize| {
         let a = std::f64::consts::TAU * r as f64 / n as f64 - std::f64::consts::FRAC_PI_2;
         (100.0 * a.cos(), 100.0 * a.sin())
     };
@@ -227,8 +233,46 @@ fn ring_diagram(m: &RingModel, step: usize, w: &RingWords) -> impl IntoView {
     };
     // All arrows are two paths, the lines and their heads: a step rewrites two attributes
     // instead of replacing an element per send (64 at 64 ranks).
+    let arrows = Memo::new(move |_| {
+        let step = step.get();
+        model.with(|m| arrow_paths(m.sends(step), pos, radius))
+    });
+    let nodes = (0..n)
+        .map(|r| {
+            let (x, y) = pos(r);
+            let label = (n <= 24)
+                .then(|| view! { <text x=x y=y + 4.0 text-anchor="middle">{r.to_string()}</text> });
+            view! {
+                <g class="rank">
+                    <circle cx=x cy=y r=radius/>
+                    {label}
+                </g>
+            }
+        })
+        .collect_view();
+    view! {
+        <svg
+            class="ring-diagram"
+            viewBox="-125 -125 250 250"
+            role="img"
+            aria-label=move || arrows.with(|a| (w.diagram)(n, a.2))
+        >
+            <path class="send" d=move || arrows.with(|a| a.0.clone())/>
+            <path class="send-head" d=move || arrows.with(|a| a.1.clone())/>
+            {nodes}
+        </svg>
+    }
+}
+
+/// The arrows of `sends` between ranks placed by `pos`, drawn as circles of `radius`: the paths
+/// of their lines and of their heads, and how many there are.
+fn arrow_paths(
+    sends: &[Transfer],
+    pos: impl Fn(usize) -> (f64, f64),
+    radius: f64,
+) -> (String, String, usize) {
     let (mut lines, mut heads) = (String::new(), String::new());
-    for t in m.sends(step) {
+    for t in sends {
         let ((x1, y1), (x2, y2)) = (pos(t.from), pos(t.to));
         let (dx, dy) = (x2 - x1, y2 - y1);
         let len = (dx * dx + dy * dy).sqrt().max(1e-9);
@@ -249,32 +293,7 @@ fn ring_diagram(m: &RingModel, step: usize, w: &RingWords) -> impl IntoView {
             by - ny
         ));
     }
-    let nodes = (0..n)
-        .map(|r| {
-            let (x, y) = pos(r);
-            let label = (n <= 24)
-                .then(|| view! { <text x=x y=y + 4.0 text-anchor="middle">{r.to_string()}</text> });
-            view! {
-                <g class="rank">
-                    <circle cx=x cy=y r=radius/>
-                    {label}
-                </g>
-            }
-        })
-        .collect_view();
-    let sends = m.sends(step).len();
-    view! {
-        <svg
-            class="ring-diagram"
-            viewBox="-125 -125 250 250"
-            role="img"
-            aria-label=(w.diagram)(n, sends)
-        >
-            <path class="send" d=lines/>
-            <path class="send-head" d=heads/>
-            {nodes}
-        </svg>
-    }
+    (lines, heads, sends.len())
 }
 
 /// One cell of the values table: what it shows after the current step.
@@ -445,26 +464,47 @@ fn values_table(
     }
 }
 
-fn sends_list(m: &RingModel, step: usize, w: &SimWords) -> impl IntoView {
+/// The step's first sends in words, and how many more: list items made once, whose texts a
+/// step rewrites and hides when the step has fewer sends.
+fn sends_list(
+    model: Memo<RingModel>,
+    step: RwSignal<usize>,
+    w: &'static SimWords,
+) -> impl IntoView {
     const SHOWN: usize = 8;
-    let sends = m.sends(step);
-    let chunks = m.run.chunks.len();
-    let items = sends
-        .iter()
-        .take(SHOWN)
-        .map(|t| {
-            let what =
-                if chunks > 1 { (w.ring.chunk)(t.chunk) } else { w.ring.whole_tensor.to_string() };
-            let values: Vec<String> = t.values.iter().take(6).map(|&v| number(v)).collect();
-            let more = if t.values.len() > 6 { " …" } else { "" };
-            let values = format!("{}{more}", values.join(", "));
-            view! { <li>{(w.ring.send)(t.from, t.to, &what, &values)}</li> }
+    let said = Memo::new(move |_| {
+        model.with(|m| {
+            let sends = m.sends(step.get());
+            let chunks = m.run.chunks.len();
+            let items: Vec<String> = sends
+                .iter()
+                .take(SHOWN)
+                .map(|t| {
+                    let what = if chunks > 1 {
+                        (w.ring.chunk)(t.chunk)
+                    } else {
+                        w.ring.whole_tensor.to_string()
+                    };
+                    let values: Vec<String> = t.values.iter().take(6).map(|&v| number(v)).collect();
+                    let more = if t.values.len() > 6 { " …" } else { "" };
+                    (w.ring.send)(t.from, t.to, &what, &format!("{}{more}", values.join(", ")))
+                })
+                .collect();
+            (items, sends.len().saturating_sub(SHOWN))
         })
-        .collect_view();
-    let rest = sends.len().saturating_sub(SHOWN);
+    });
+    let item = move |i: usize| {
+        view! {
+            <li hidden={move || said.with(|s| i >= s.0.len())}>
+                {move || said.with(|s| s.0.get(i).cloned().unwrap_or_default())}
+            </li>
+        }
+    };
     view! {
-        <ul>{items}</ul>
-        {(rest > 0).then(|| view! { <p class="muted">{(w.ring.more_sends)(rest)}</p> })}
+        <ul>{(0..SHOWN).map(item).collect_view()}</ul>
+        <p class="muted" hidden={move || said.with(|s| s.1 == 0)}>
+            {move || said.with(|s| if s.1 > 0 { (w.ring.more_sends)(s.1) } else { String::new() })}
+        </p>
     }
 }
 

@@ -80,39 +80,54 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
         <p class="sim-explain" data-role="phase">
             {move || step.get().checked_sub(1).map_or(t.press_next, |i| DP_PHASES[i].1(&t.phases))}
         </p>
-        {move || model.with(|m| phase_devices(m, step.get(), w, lang))}
+        // Rebuilt when the parameters change; a step only changes classes and texts.
+        {move || model.with(|m| phase_devices(m, step.into(), w, lang))}
         <h4>{t.chart_title}</h4>
         {move || curve.with(|c| master_chart(c, gpus.get(), w))}
     }
 }
 
-/// What each device does in the current phase.
+/// What each device does in the current phase. Each card has as many list items as the device
+/// does things in its busiest phase, filled and shown as the phase needs them, so that a step
+/// changes texts and attributes and adds or removes no nodes.
 fn phase_devices(
     t: &Timeline,
-    step: usize,
+    step: Signal<usize>,
     w: &'static SimWords,
     lang: crate::Lang,
 ) -> impl IntoView {
-    let phase = step.checked_sub(1).map(|i| DP_PHASES[i].0);
+    let phase = move || step.get().checked_sub(1);
     let cards = (0..t.devices)
         .map(|d| {
-            let work: Vec<String> = t
-                .events
+            // What device `d` does in each phase, in `DP_PHASES`' order.
+            let work: Vec<Vec<String>> = DP_PHASES
                 .iter()
-                .filter(|e| Some(e.activity) == phase && e.device == d && e.lane != Lane::Host)
-                .map(|e| format!("{} ({})", super::label(e.label, lang), duration(e.end_s - e.start_s)))
+                .map(|&(activity, _)| {
+                    t.events
+                        .iter()
+                        .filter(|e| e.activity == activity && e.device == d && e.lane != Lane::Host)
+                        .map(|e| format!("{} ({})", super::label(e.label, lang), duration(e.end_s - e.start_s)))
+                        .collect()
+                })
                 .collect();
-            let active = !work.is_empty();
+            let slots = work.iter().map(Vec::len).max().unwrap_or(0);
+            let work = StoredValue::new(work);
+            let doing = move || phase().map_or(0, |i| work.with_value(|w| w[i].len()));
+            let item = move |n: usize| {
+                let text = move || {
+                    phase().and_then(|i| work.with_value(|w| w[i].get(n).cloned())).unwrap_or_default()
+                };
+                view! { <li hidden={move || n >= doing()}>{text}</li> }
+            };
             let dev = &t.summary.devices[d];
             view! {
-                <li class=if active { "device active" } else { "device" } data-device=d>
+                <li class={move || if doing() > 0 { "device active" } else { "device" }} data-device=d>
                     <strong>{if d == 0 { w.master_gpu.to_string() } else { format!("GPU {d}") }}</strong>
                     <span class="muted">{(w.scatter_gather.device)(dev.samples, &bytes(dev.memory_bytes as f64))}</span>
-                    {if active {
-                        view! { <ul>{work.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul> }.into_any()
-                    } else {
-                        view! { <p class="idle">{if phase.is_some() { w.scatter_gather.idle } else { "" }}</p> }.into_any()
-                    }}
+                    <ul hidden={move || doing() == 0}>{(0..slots).map(item).collect_view()}</ul>
+                    <p class="idle" hidden={move || doing() > 0}>
+                        {move || if phase().is_some() { w.scatter_gather.idle } else { "" }}
+                    </p>
                 </li>
             }
         })
@@ -191,5 +206,18 @@ mod tests {
         assert!(DP_PHASES[0].1(words).starts_with("Scatter"));
         assert!(DP_PHASES[8].1(words).starts_with("Optimizer step"));
         assert_eq!(torch_chunk_sizes(10, 4), vec![3, 3, 3, 1]);
+    }
+
+    /// Before the first phase every card says who it is and what it holds, and nothing else:
+    /// its list of work is there, empty and hidden, for the steps to fill.
+    #[test]
+    fn the_first_frame_has_every_gpu_idle() {
+        let sim = lockstep_embed::Simulation::parse("scatter-gather batch=8 gpus=2").unwrap();
+        let html = Owner::new().with(|| view! { <crate::sims::SimulationView sim/> }.to_html());
+        let devices = html.split(r#"data-role="devices""#).nth(1).unwrap();
+        let devices = devices.split("</ol>").next().unwrap();
+        assert_eq!(devices.matches(r#"class="device""#).count(), 2, "{devices}");
+        assert_eq!(devices.matches("<ul hidden").count(), 2, "{devices}");
+        assert_eq!(devices.matches(r#"<p class="idle" hidden"#).count(), 0, "{devices}");
     }
 }
