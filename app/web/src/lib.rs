@@ -185,7 +185,7 @@ pub fn App() -> impl IntoView {
 fn Pages() -> impl leptos_router::MatchNestedRoutes + Clone {
     use lockstep_routes as r;
     use pages::lazy;
-    view! {
+    let routes = view! {
         <Route path=StaticSegment(r::XP_SEGMENT) view={Lazy::<lazy::Xp>::new()} ssr=SsrMode::Async/>
         <Route path=StaticSegment(r::SEARCH_SEGMENT) view={Lazy::<lazy::Search>::new()} ssr=SsrMode::Async/>
         <Route path=StaticSegment(r::ACCOUNT_SEGMENT) view={Lazy::<lazy::Account>::new()} ssr=SsrMode::Async/>
@@ -196,5 +196,10 @@ fn Pages() -> impl leptos_router::MatchNestedRoutes + Clone {
         <Route path=(StaticSegment(r::EXERCISES_SEGMENT), ParamSegment("id")) view={Lazy::<lazy::Exercise>::new()} ssr=SsrMode::Async/>
         <Route path=(StaticSegment(r::SUBMISSIONS_SEGMENT), ParamSegment("id")) view={Lazy::<lazy::Submission>::new()} ssr=SsrMode::Async/>
     }
-    .into_inner()
+    .into_inner();
+    // With components erased, the routes a transparent component returns must be erased by it:
+    // `Routes` takes its children's routes as one erased type.
+    #[cfg(erase_components)]
+    let routes = leptos_router::any_nested_route::IntoAnyNestedRoute::into_any_nested_route(routes);
+    routes
 }

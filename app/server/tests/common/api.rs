@@ -131,7 +131,7 @@ pub async fn get_text(http: &Http, url: &str) -> (u16, String) {
     let res = http.request(req).await.unwrap();
     let status = res.status().as_u16();
     let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
+    (status, super::without_markers(&String::from_utf8_lossy(&bytes)))
 }
 
 /// Reads the submission's server-sent events until the stream ends: (id, event name, data).

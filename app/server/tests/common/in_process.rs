@@ -108,7 +108,8 @@ pub async fn send(app: &App, req: Request<Body>) -> Page {
     let status = res.status();
     let headers = res.headers().clone();
     let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    Page { status, headers, body: String::from_utf8(bytes.to_vec()).unwrap() }
+    let body = super::without_markers(std::str::from_utf8(&bytes).unwrap());
+    Page { status, headers, body }
 }
 
 pub async fn get(app: &App, path: &str, cookie: Option<&str>) -> Page {

@@ -305,6 +305,13 @@ pub fn shown_quiz(page: &str, index: u32) -> ShownQuiz {
     ShownQuiz { attempt, order, options }
 }
 
+/// A page's HTML as the tests read it: without the empty comments (`<!>`) that Leptos writes
+/// after text nodes for hydration, with components erased. They are bookkeeping, not content,
+/// and would split every string a test looks for at a text's end (`<h1>Title<!></h1>`).
+pub fn without_markers(html: &str) -> String {
+    html.replace("<!>", "")
+}
+
 /// The text of some HTML: tags dropped, the usual entities decoded.
 pub fn plain_text(html: &str) -> String {
     let mut out = String::new();

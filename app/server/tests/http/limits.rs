@@ -92,7 +92,8 @@ impl Apps {
             .body(Full::new(Bytes::new()))
             .unwrap();
         let res = self.http.request(req).await.unwrap();
-        String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap()
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        common::without_markers(std::str::from_utf8(&bytes).unwrap())
     }
 
     /// The error the account page shows the session, if any.
