@@ -80,7 +80,7 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
         <p class="sim-explain" data-role="phase">
             {move || step.get().checked_sub(1).map_or(t.press_next, |i| DP_PHASES[i].1(&t.phases))}
         </p>
-        // Rebuilt when the parameters change; a step only changes classes and texts.
+        // Rebuilt when the parameters change; a step only changes classes, attributes and texts.
         {move || model.with(|m| phase_devices(m, step.into(), w, lang))}
         <h4>{t.chart_title}</h4>
         {move || curve.with(|c| master_chart(c, gpus.get(), w))}
