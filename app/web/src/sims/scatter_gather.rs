@@ -89,7 +89,9 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
 
 /// What each device does in the current phase. Each card has as many list items as the device
 /// does things in its busiest phase, filled and shown as the phase needs them, so that a step
-/// changes texts and attributes and adds or removes no nodes.
+/// changes texts and attributes and adds or removes no nodes; and every card keeps room for the
+/// busiest phase of any (`--lines`), so that a step changes no card's size (but where an item
+/// wraps to a second line) and the grid of cards keeps its rows.
 fn phase_devices(
     t: &Timeline,
     step: Signal<usize>,
@@ -97,19 +99,32 @@ fn phase_devices(
     lang: crate::Lang,
 ) -> impl IntoView {
     let phase = move || step.get().checked_sub(1);
-    let cards = (0..t.devices)
+    // What each device does in each phase, in `DP_PHASES`' order.
+    let works: Vec<Vec<Vec<String>>> = (0..t.devices)
         .map(|d| {
-            // What device `d` does in each phase, in `DP_PHASES`' order.
-            let work: Vec<Vec<String>> = DP_PHASES
+            DP_PHASES
                 .iter()
                 .map(|&(activity, _)| {
                     t.events
                         .iter()
                         .filter(|e| e.activity == activity && e.device == d && e.lane != Lane::Host)
-                        .map(|e| format!("{} ({})", super::label(e.label, lang), duration(e.end_s - e.start_s)))
+                        .map(|e| {
+                            format!(
+                                "{} ({})",
+                                super::label(e.label, lang),
+                                duration(e.end_s - e.start_s)
+                            )
+                        })
                         .collect()
                 })
-                .collect();
+                .collect()
+        })
+        .collect();
+    let lines = works.iter().flatten().map(Vec::len).max().unwrap_or(0).max(1);
+    let cards = works
+        .into_iter()
+        .enumerate()
+        .map(|(d, work)| {
             let slots = work.iter().map(Vec::len).max().unwrap_or(0);
             let work = StoredValue::new(work);
             let doing = move || phase().map_or(0, |i| work.with_value(|w| w[i].len()));
@@ -132,7 +147,7 @@ fn phase_devices(
             }
         })
         .collect_view();
-    view! { <ol class="devices" data-role="devices">{cards}</ol> }
+    view! { <ol class="devices" data-role="devices" style=format!("--lines: {lines}")>{cards}</ol> }
 }
 
 fn master_chart(
