@@ -236,7 +236,6 @@ fn drafts_and_publishing_on_postgres() {
 #[test]
 fn publishing_reaches_two_app_processes_at_once() {
     use common::{free_port, server_process_with};
-    use http_body_util::{BodyExt, Full};
     on_runtime(async {
         let url = postgres_database("courses_two_apps").await;
         let root = two_courses();
@@ -254,23 +253,17 @@ fn publishing_reaches_two_app_processes_at_once() {
         let http = common::api::http();
         let fetch = |url: String| {
             let http = http.clone();
-            async move {
-                let req = axum::http::Request::get(url).body(Full::new(axum::body::Bytes::new()));
-                let res = http.request(req.unwrap()).await.unwrap();
-                let status = res.status();
-                let body = res.into_body().collect().await.unwrap().to_bytes();
-                (status, String::from_utf8_lossy(&body).into_owned())
-            }
+            async move { common::api::get_text(&http, &url).await }
         };
         for base in &bases {
-            assert_eq!(fetch(format!("{base}{DRAFT}")).await.0, StatusCode::NOT_FOUND);
+            assert_eq!(fetch(format!("{base}{DRAFT}")).await.0, StatusCode::NOT_FOUND.as_u16());
             let (_, found) = fetch(format!("{base}/search?q={DRAFT_WORD}")).await;
             assert!(!found.contains(DRAFT), "{base}");
         }
         publish(root.path());
         for base in &bases {
             let (status, page) = fetch(format!("{base}{DRAFT}")).await;
-            assert_eq!(status, StatusCode::OK, "{base}");
+            assert_eq!(status, StatusCode::OK.as_u16(), "{base}");
             assert!(page.contains(DRAFT_WORD));
             let (_, found) = fetch(format!("{base}/search?q={DRAFT_WORD}")).await;
             assert!(found.contains(DRAFT), "{base}: {found}");
