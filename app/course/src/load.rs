@@ -29,6 +29,10 @@ pub struct CourseMeta {
     pub order: Option<u32>,
     #[serde(default)]
     pub authors: Vec<String>,
+    /// The languages the course is written in, its own (`en`) first: a declaration that
+    /// `lessons check` holds against the translation folders. Their folders decide when absent.
+    #[serde(default)]
+    pub languages: Option<Vec<String>>,
     /// `draft` while it is being written: learners see none of it.
     #[serde(default)]
     pub status: Status,
@@ -156,7 +160,8 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
         })
         .collect();
 
-    let (meta, course_problems, visibility) = read_meta(dir);
+    let (meta, mut course_problems, visibility) = read_meta(dir);
+    course_problems.extend(language_problems(dir, &meta, source.is_some()));
     let link_warnings = links_to_drafts(&parsed);
     let lessons = cross_check(parsed, source);
     Ok(Course { meta, lessons, course_problems, visibility, link_warnings })
@@ -297,6 +302,58 @@ fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>, Visibility) {
             (fallback, problems, Visibility::declared_in(&text))
         }
     }
+}
+
+/// Where `languages` and the translation folders disagree. A translation's own `course.toml`
+/// may not declare them: the source course's list is the one that counts.
+fn language_problems(dir: &Path, meta: &CourseMeta, translation: bool) -> Vec<Diagnostic> {
+    let Some(declared) = &meta.languages else { return Vec::new() };
+    let line = std::fs::read_to_string(dir.join(COURSE_FILE))
+        .ok()
+        .and_then(|text| crate::front_matter::key_line(&text, "languages"))
+        .unwrap_or(1);
+    let problem = |message: String| Diagnostic::new(COURSE_FILE, line, message);
+    if translation {
+        let message = "languages: a translation's course.toml cannot declare them; list them in \
+                       the source course's course.toml";
+        return vec![problem(message.into())];
+    }
+    let known = Lang::ALL.map(Lang::code).join(", ");
+    let mut problems = Vec::new();
+    let mut langs = Vec::new();
+    for code in declared {
+        match Lang::from_code(code) {
+            Some(lang) if langs.contains(&lang) => {
+                problems.push(problem(format!("languages: `{code}` is listed twice")));
+            }
+            Some(lang) => langs.push(lang),
+            None => problems.push(problem(format!(
+                "languages: `{code}` is not a language of the site (it has {known})"
+            ))),
+        }
+    }
+    if langs.first() != Some(&Lang::En) {
+        problems.push(problem(
+            "languages: the course's own language, `en`, comes first (its lessons are written in \
+             it; translations follow)"
+                .into(),
+        ));
+    }
+    for lang in Lang::ALL.into_iter().filter(|l| *l != Lang::En) {
+        let folder = translation_dir(dir, lang);
+        let name = lang.code();
+        match (langs.contains(&lang), folder.is_dir()) {
+            (true, false) => problems.push(problem(format!(
+                "languages: `{name}` is listed, but there is no translation folder `{name}/`"
+            ))),
+            (false, true) => problems.push(problem(format!(
+                "languages: the translation in `{name}/` is not listed; add `{name}`, or move the \
+                 folder away while it is not ready"
+            ))),
+            _ => {}
+        }
+    }
+    problems
 }
 
 /// A published lesson's links to a draft or to a lesson published later: learners following one
@@ -594,6 +651,54 @@ mod tests {
         assert!(matches!(c.lessons[0], LessonEntry::Ready(_)));
         assert!(matches!(c.lessons[1], LessonEntry::Broken { .. }));
         assert_eq!(messages(&c)[0], "02-b.md:3: front matter: unknown field `level`, expected one of `title`, `order`, `tags`, `xp`, `summary`, `translated_from`, `status`, `publish_at`");
+    }
+
+    #[test]
+    fn declared_languages_are_held_against_the_translation_folders() {
+        let (dir, _) = course(&[("01-a.md", lesson("A", 1, ""))]);
+        let with = |languages: &str| {
+            let meta = format!("title = \"C\"\nsummary = \"S\"\nlanguages = {languages}\n");
+            std::fs::write(dir.path().join(COURSE_FILE), meta).unwrap();
+            load(dir.path())
+                .unwrap()
+                .course_problems
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<String>>()
+        };
+        let none: Vec<String> = Vec::new();
+        assert_eq!(with("[\"en\"]"), none);
+        assert_eq!(
+            with("[\"en\", \"ko\"]"),
+            ["course.toml:3: languages: `ko` is listed, but there is no translation folder `ko/`"]
+        );
+        assert_eq!(
+            with("[\"ko\", \"fr\"]"),
+            [
+                "course.toml:3: languages: `fr` is not a language of the site (it has en, ko)",
+                "course.toml:3: languages: the course's own language, `en`, comes first (its \
+                 lessons are written in it; translations follow)",
+                "course.toml:3: languages: `ko` is listed, but there is no translation folder `ko/`",
+            ]
+        );
+
+        let ko = dir.path().join("ko");
+        std::fs::create_dir(&ko).unwrap();
+        assert_eq!(with("[\"en\", \"ko\"]"), none);
+        assert_eq!(
+            with("[\"en\"]"),
+            ["course.toml:3: languages: the translation in `ko/` is not listed; add `ko`, or \
+                 move the folder away while it is not ready"]
+        );
+        std::fs::write(ko.join(COURSE_FILE), "title = \"C\"\nsummary = \"S\"\nlanguages = []\n")
+            .unwrap();
+        let source = load(dir.path()).unwrap();
+        let t = load_translation(&source, &ko, Lang::Ko).unwrap();
+        assert_eq!(
+            t.course.course_problems.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+            ["course.toml:3: languages: a translation's course.toml cannot declare them; list \
+                 them in the source course's course.toml"]
+        );
     }
 
     #[test]
