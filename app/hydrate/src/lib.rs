@@ -4,8 +4,6 @@
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub async fn hydrate() {
     lockstep_web::crash::install();
-    // The parts of the bundle loaded on demand that this page was drawn with, first.
-    lockstep_web::sims::preload_for_page().await;
     // What `hydrate_lazy` does, but awaited here: the route's part of the bundle is loaded
     // before its page is hydrated, and the page is marked hydrated only once all of it is.
     let body = leptos::prelude::document().body().expect("a page has a body");

@@ -51,16 +51,19 @@ fn the_bundle_is_hashed_kept_for_a_year_and_compressed_as_asked() {
             assert!(page.body.contains(&named), "{named}");
         }
         assert_eq!(header(&page, header::CACHE_CONTROL), "no-cache");
-        // Its simulations' part of the bundle is fetched at once, beside the main module; a
-        // page without simulations does not name it.
-        let sims = |body: &str| {
-            body.split("<link")
-                .any(|l| l.contains(r#"rel="preload""#) && l.contains("split_simulation"))
+        // Its part of the bundle (the lessons' group) is fetched at once, beside the main
+        // module; the simulations' part is not: the browser loads it when a simulation comes
+        // near the view. A page without lessons names neither.
+        let preloads = |body: &str, part: &str| {
+            body.split("<link").any(|l| l.contains(r#"rel="preload""#) && l.contains(part))
         };
-        assert!(sims(&page.body), "{}", page.body);
+        assert!(preloads(&page.body, "split_lesson"), "{}", page.body);
+        assert!(!preloads(&page.body, "split_simulation"), "{}", page.body);
         let (catalogue, _) = fetch(&app, "/", None).await;
         assert!(
-            !sims(&catalogue.body) && catalogue.body.contains(&format!("{bundle}/lockstep.js"))
+            !preloads(&catalogue.body, "split_simulation")
+                && !preloads(&catalogue.body, "split_lesson")
+                && catalogue.body.contains(&format!("{bundle}/lockstep.js"))
         );
         let (exercise, _) = fetch(&app, "/exercises/ddp-conversion", None).await;
         assert_eq!(exercise.status, StatusCode::OK);

@@ -1,5 +1,6 @@
 //! What a first visit to a page downloads besides its HTML (wasm, JS, CSS, as the browser
-//! received them: `transferSize` from the Performance API, in the encoding it asked for) and
+//! received them: `transferSize` from the Performance API, in the encoding it asked for; all of
+//! it until the page is hydrated and its loads have settled, the reader not scrolling) and
 //! when the page became interactive (hydrated: the `lockstep-hydrated` mark), in headless
 //! Chromium on the release bundle, each page in a fresh profile. A lesson page is also loaded
 //! under Chromium's "Fast 3G" (562.5 ms latency, 180,000 B/s down).
@@ -13,6 +14,7 @@ mod common;
 use common::*;
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::Client;
+use std::time::{Duration, Instant};
 
 const KB: f64 = 1000.0;
 
@@ -79,7 +81,26 @@ impl Load {
 
 async fn load(c: &Client, url: &str) -> Load {
     c.goto(url).await.unwrap();
-    wait_for_hydration(c, url).await;
+    wait_for_hydration_only(c, url).await;
+    // What the page goes on to load without the reader doing anything belongs to its first load
+    // too: a simulation near the first view (within half a screen below it) loads its part
+    // right after hydration. Counted once those are drawn live and nothing new has arrived for
+    // a second and a half.
+    const SETTLED: &str = r#"
+        const near = [...document.querySelectorAll('section.sim:not([data-live])')]
+            .filter(s => s.getClientRects().length && s.getBoundingClientRect().top < innerHeight * 1.5);
+        return [performance.getEntriesByType('resource').length, near.length];
+    "#;
+    let (deadline, mut seen) = (Instant::now() + WAIT, (0, Instant::now()));
+    while seen.1.elapsed() < Duration::from_millis(1500) {
+        assert!(Instant::now() < deadline, "{url}: its loads did not settle");
+        let got = c.execute(SETTLED, vec![]).await.unwrap();
+        let (count, near) = (got[0].as_u64().unwrap(), got[1].as_u64().unwrap());
+        if count != seen.0 || near > 0 {
+            seen = (count, Instant::now());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let script = r#"
         const hydrated = performance.getEntriesByName('lockstep-hydrated')[0];
         return {

@@ -478,3 +478,66 @@ async fn simulations_by_keyboard_with_reduced_motion() {
 
     c.close().await.unwrap();
 }
+
+/// A simulation out of view is the server's drawing until the reader comes near it: the page is
+/// interactive without the simulations' part of the bundle, and nothing of it is downloaded; near
+/// it, the part loads and the simulation is drawn live with what the server drew.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_simulation_out_of_view_is_drawn_live_when_the_reader_comes_near() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = serve_course(tmp.path()).await;
+    let (_driver, webdriver) = start_chromedriver().await;
+    let c = browser(&webdriver, &tmp.path().join("profile"), &[]).await;
+    c.goto(&format!("{base}/lessons/ddp-allreduce")).await.unwrap();
+    wait_for_hydration_only(&c, "lesson 3 to hydrate").await;
+    c.execute(
+        "window.__errors = []; \
+         addEventListener('error', e => __errors.push(String(e.message))); \
+         addEventListener('unhandledrejection', e => __errors.push(String(e.reason)));",
+        vec![],
+    )
+    .await
+    .unwrap();
+
+    const STATE: &str = r#"
+        const sim = document.querySelector('[data-sim="ring-allreduce"]');
+        const controls = sim.querySelector('.sim-controls');
+        return {
+            below: sim.getBoundingClientRect().top / innerHeight,
+            live: sim.hasAttribute('data-live'),
+            controls: controls ? getComputedStyle(controls).display : 'missing',
+            values: sim.querySelector('[data-role="values"]').innerText,
+            explain: sim.querySelector('.sim-explain').innerText,
+            part: performance.getEntriesByType('resource').some(e => e.name.includes('split_simulation')),
+        };
+    "#;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let before = c.execute(STATE, vec![]).await.unwrap();
+    assert!(before["below"].as_f64().unwrap() > 1.5, "the ring is out of view: {before}");
+    assert_eq!(before["live"], json!(false), "{before}");
+    assert_eq!(before["controls"], json!("none"), "no controls before it is live: {before}");
+    assert_eq!(before["part"], json!(false), "the simulations' part is not downloaded: {before}");
+    assert!(before["values"].as_str().unwrap().contains('9'), "the server's first frame: {before}");
+
+    let ring = sim(&c, "ring-allreduce").await;
+    wait_for("the ring drawn live", || async {
+        c.execute(STATE, vec![]).await.unwrap()["live"] == json!(true)
+    })
+    .await;
+    let after = c.execute(STATE, vec![]).await.unwrap();
+    assert_eq!(after["part"], json!(true), "{after}");
+    assert_ne!(after["controls"], json!("none"), "{after}");
+    assert_eq!(
+        (&after["values"], &after["explain"]),
+        (&before["values"], &before["explain"]),
+        "drawn live, it shows what the server drew"
+    );
+    click(&c, &within(&ring, ".sim-step").await).await;
+    wait_for("a step of the ring", || async {
+        ring_values(&c).await != vec![vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]]
+    })
+    .await;
+    let errors = c.execute("return window.__errors", vec![]).await.unwrap();
+    assert_eq!(errors, json!([]), "no error in the page");
+    c.close().await.unwrap();
+}

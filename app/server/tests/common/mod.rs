@@ -112,8 +112,38 @@ where
 }
 
 /// Waits until the browser bundle has hydrated the page (the hydrate crate sets `data-hydrated`
-/// once hydration, the route's lazily loaded part included, has finished).
+/// once hydration, the route's lazily loaded part included, has finished), and every simulation
+/// the page shows is drawn live: a simulation is drawn live once it comes near the view, so each
+/// is scrolled to, and the page scrolled back to where it was.
 pub async fn wait_for_hydration(c: &Client, what: &str) {
+    wait_for_hydration_only(c, what).await;
+    const NEAR_EACH: &str = r#"
+        const done = arguments[arguments.length - 1];
+        const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+        (async () => {
+            const [x, y] = [window.scrollX, window.scrollY];
+            const waiting = [...document.querySelectorAll('section.sim:not([data-live])')]
+                .filter(s => s.getClientRects().length > 0);
+            for (const s of waiting) {
+                s.scrollIntoView({ block: 'center', behavior: 'instant' });
+                await frame(); await frame();
+            }
+            if (waiting.length) window.scrollTo({ left: x, top: y, behavior: 'instant' });
+            done(waiting.length);
+        })();
+    "#;
+    c.execute_async(NEAR_EACH, vec![]).await.unwrap();
+    wait_for(&format!("{what}: its simulations drawn live"), || async {
+        let script = "return [...document.querySelectorAll('section.sim:not([data-live])')]\
+                      .filter(s => s.getClientRects().length > 0).length";
+        c.execute(script, vec![]).await.unwrap() == serde_json::json!(0)
+    })
+    .await;
+}
+
+/// Waits until the browser bundle has hydrated the page, and for nothing else: the simulations
+/// out of view are still the server's drawing.
+pub async fn wait_for_hydration_only(c: &Client, what: &str) {
     wait_for(what, || async {
         c.execute("return document.documentElement.dataset.hydrated === 'true'", vec![])
             .await

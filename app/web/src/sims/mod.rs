@@ -28,10 +28,13 @@ pub use player::{OnExplored, Player};
 /// One simulation. `explored`, when given, is called once the learner has stepped or played it
 /// to its end.
 ///
-/// The simulations' code is a part of the browser bundle of its own, loaded on the first page
-/// that has one (`#[lazy]`): pages without simulations never download it. On the server it is
-/// awaited like any other, so the first state is in the page as before; a page that arrives with
-/// simulations loads the part before it is hydrated (`preload_for_page`).
+/// The server draws its first state into the page. The simulations' code is a part of the
+/// browser bundle of its own (`#[lazy]`), and a page does not wait for it: hydration leaves the
+/// server's drawing as it is (an `inner_html` is not set again on hydration), and the part is
+/// loaded once the simulation comes near the view, which then draws it live in place of the
+/// server's (the same first state; its controls show from then on, `data-live`). So a lesson
+/// is interactive without the simulations' code, and a reader who never scrolls to one never
+/// downloads it. A page reached by a link draws its simulations as soon as the part is there.
 #[component]
 pub fn SimulationView(
     sim: Simulation,
@@ -41,15 +44,21 @@ pub fn SimulationView(
         provide_context(OnExplored(explored));
     }
     let name = sim.name();
-    view! {
-        <section class="sim" data-sim=name>
-            {Suspend::new(async move { simulation(sim).await })}
-        </section>
-    }
+    // Drawn through Leptos's escaping like any view; only the server has it.
+    #[cfg(feature = "ssr")]
+    let first = draw(sim.clone()).to_html();
+    #[cfg(not(feature = "ssr"))]
+    let first = String::new();
+    let section = NodeRef::<leptos::html::Section>::new();
+    #[cfg(feature = "hydrate")]
+    live::draw_when_near(section, sim);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = sim;
+    view! { <section class="sim" data-sim=name node_ref=section inner_html=first></section> }
 }
 
-#[lazy]
-fn simulation(sim: Simulation) -> AnyView {
+/// The simulation's view, drawn from its first state.
+fn draw(sim: Simulation) -> AnyView {
     match sim {
         Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
         Simulation::Sampler(p) => view! { <sampler::SamplerView params=p/> }.into_any(),
@@ -64,16 +73,93 @@ fn simulation(sim: Simulation) -> AnyView {
     }
 }
 
-/// Loads the simulations' part of the bundle if the page has a simulation, before the page is
-/// hydrated: hydration must find the code that drew what the server sent.
+/// The browser's way to [`draw`]: through the part of the bundle that has the simulations.
 #[cfg(feature = "hydrate")]
-pub async fn preload_for_page() {
-    let has_sim = document().query_selector("section.sim").ok().flatten().is_some();
-    if has_sim {
-        __preload_simulation().await;
-    }
+#[lazy]
+fn simulation(sim: Simulation) -> AnyView {
+    draw(sim)
 }
 
+#[cfg(feature = "hydrate")]
+mod live {
+    use super::*;
+    use leptos::tachys::view::{Mountable, Render};
+    use wasm_bindgen::{closure::Closure, JsCast};
+    use web_sys::js_sys::Array;
+    use web_sys::{IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
+
+    /// How far below (or above) the view a simulation starts loading: half a screen, so that
+    /// a reader scrolling down meets it drawn live.
+    const AHEAD: &str = "50% 0px";
+
+    type Watch = (IntersectionObserver, Closure<dyn FnMut(Array, IntersectionObserver)>);
+
+    pub fn draw_when_near(section: NodeRef<leptos::html::Section>, sim: Simulation) {
+        let Some(owner) = Owner::current() else { return };
+        let hydrating = Owner::current_shared_context().is_some_and(|c| c.during_hydration());
+        let watch = StoredValue::new_local(None::<Watch>);
+        // The observer goes with the page: its callback must not outlive it.
+        on_cleanup(move || {
+            watch.try_update_value(|w| w.take().map(|(observer, _)| observer.disconnect()));
+        });
+        section.on_load(move |el: web_sys::HtmlElement| {
+            let target = el.clone();
+            let mut go = Some(move || {
+                let task = draw_live(el, sim);
+                owner.with(|| leptos::task::spawn_local_scoped_with_cancellation(task));
+            });
+            // Reached by a link, nothing of it is on the page yet; and a browser without
+            // observers draws it at once.
+            let observes = web_sys::js_sys::Reflect::has(&window(), &"IntersectionObserver".into())
+                .unwrap_or(false);
+            if !hydrating || !observes {
+                if let Some(go) = go.take() {
+                    go();
+                }
+                return;
+            }
+            let near = Closure::<dyn FnMut(Array, IntersectionObserver)>::new(
+                move |entries: Array, observer: IntersectionObserver| {
+                    let seen = entries
+                        .iter()
+                        .any(|e| e.unchecked_into::<IntersectionObserverEntry>().is_intersecting());
+                    if seen {
+                        observer.disconnect();
+                        if let Some(go) = go.take() {
+                            go();
+                        }
+                    }
+                },
+            );
+            let init = IntersectionObserverInit::new();
+            init.set_root_margin(AHEAD);
+            let Ok(observer) =
+                IntersectionObserver::new_with_options(near.as_ref().unchecked_ref(), &init)
+            else {
+                return;
+            };
+            observer.observe(&target);
+            watch.set_value(Some((observer, near)));
+        });
+    }
+
+    /// Loads the simulations' part (the first time), draws the simulation, and puts it in place
+    /// of the server's drawing in one go. Run under the component's owner (its context: the
+    /// page's language, what exploring it earns; dropped, and the task with it, when the reader
+    /// leaves the page).
+    async fn draw_live(el: web_sys::HtmlElement, sim: Simulation) {
+        let view = simulation(sim).await;
+        if !el.is_connected() {
+            return;
+        }
+        let mut state = view.build();
+        el.replace_children_with_node_0();
+        state.mount(&el, None);
+        let _ = el.set_attribute("data-live", "");
+        // Kept while the page is: what updates the simulation lives in it.
+        StoredValue::new_local(state);
+    }
+}
 /// What a timeline's event is, in the reader's language.
 pub(crate) fn label(label: Label, lang: crate::Lang) -> String {
     match lang {
