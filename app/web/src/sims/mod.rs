@@ -160,6 +160,7 @@ mod live {
         StoredValue::new_local(state);
     }
 }
+
 /// What a timeline's event is, in the reader's language.
 pub(crate) fn label(label: Label, lang: crate::Lang) -> String {
     match lang {
