@@ -490,14 +490,7 @@ async fn a_simulation_out_of_view_is_drawn_live_when_the_reader_comes_near() {
     let c = browser(&webdriver, &tmp.path().join("profile"), &[]).await;
     c.goto(&format!("{base}/lessons/ddp-allreduce")).await.unwrap();
     wait_for_hydration_only(&c, "lesson 3 to hydrate").await;
-    c.execute(
-        "window.__errors = []; \
-         addEventListener('error', e => __errors.push(String(e.message))); \
-         addEventListener('unhandledrejection', e => __errors.push(String(e.reason)));",
-        vec![],
-    )
-    .await
-    .unwrap();
+    catch_page_errors(&c).await;
 
     const STATE: &str = r#"
         const sim = document.querySelector('[data-sim="ring-allreduce"]');
@@ -537,7 +530,6 @@ async fn a_simulation_out_of_view_is_drawn_live_when_the_reader_comes_near() {
         ring_values(&c).await != vec![vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]]
     })
     .await;
-    let errors = c.execute("return window.__errors", vec![]).await.unwrap();
-    assert_eq!(errors, json!([]), "no error in the page");
+    assert_eq!(page_errors(&c).await, json!([]), "no error in the page");
     c.close().await.unwrap();
 }

@@ -118,15 +118,8 @@ async fn the_loop(base: &str, profiles: &std::path::Path) {
 async fn complete_and_reset_a_lesson_with_a_simulation(c: &fantoccini::Client, base: &str) {
     c.goto(&format!("{base}/lessons/why-distributed")).await.unwrap();
     wait_for_hydration(c, "lesson 1").await;
-    c.execute(
-        "window.__errors = []; \
-         addEventListener('error', e => __errors.push(String(e.message))); \
-         addEventListener('unhandledrejection', e => __errors.push(String(e.reason)));",
-        vec![],
-    )
-    .await
-    .unwrap();
-    let errors = || async { c.execute("return window.__errors", vec![]).await.unwrap() };
+    catch_page_errors(c).await;
+    let errors = || page_errors(c);
     let scroll_y = || async { c.execute("return window.scrollY", vec![]).await.unwrap().as_f64() };
     let xp = || async {
         text(c, "[data-role=xp]").await.unwrap().trim_end_matches(" XP").parse::<u32>().unwrap()

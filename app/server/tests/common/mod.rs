@@ -153,6 +153,23 @@ pub async fn wait_for_hydration_only(c: &Client, what: &str) {
     .await;
 }
 
+/// From now on, keeps the page's uncaught errors and rejected promises for [`page_errors`].
+pub async fn catch_page_errors(c: &Client) {
+    c.execute(
+        "window.__errors = []; \
+         addEventListener('error', e => __errors.push(String(e.message))); \
+         addEventListener('unhandledrejection', e => __errors.push(String(e.reason)));",
+        vec![],
+    )
+    .await
+    .unwrap();
+}
+
+/// The errors the page has had since [`catch_page_errors`].
+pub async fn page_errors(c: &Client) -> serde_json::Value {
+    c.execute("return window.__errors", vec![]).await.unwrap()
+}
+
 pub async fn text(c: &Client, css: &str) -> Option<String> {
     c.find(Locator::Css(css)).await.ok()?.text().await.ok()
 }
