@@ -160,8 +160,7 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
         })
         .collect();
 
-    let (meta, mut course_problems, visibility) = read_meta(dir);
-    course_problems.extend(language_problems(dir, &meta, source.is_some()));
+    let (meta, course_problems, visibility) = read_meta(dir, source.is_some());
     let link_warnings = links_to_drafts(&parsed);
     let lessons = cross_check(parsed, source);
     Ok(Course { meta, lessons, course_problems, visibility, link_warnings })
@@ -274,7 +273,7 @@ fn unreadable(name: &str, message: String) -> Parsed {
     }
 }
 
-fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>, Visibility) {
+fn read_meta(dir: &Path, translation: bool) -> (CourseMeta, Vec<Diagnostic>, Visibility) {
     let fallback = CourseMeta { title: "Course".into(), ..CourseMeta::default() };
     let text = match std::fs::read_to_string(dir.join(COURSE_FILE)) {
         Ok(text) => text,
@@ -292,6 +291,7 @@ fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>, Visibility) {
                 crate::front_matter::publishing_problems(meta.status, meta.publish_at.as_ref())
                     .into_iter()
                     .map(|m| Diagnostic::new(COURSE_FILE, line, m))
+                    .chain(language_problems(dir, &meta, &text, translation))
                     .collect();
             let visibility = Visibility::of(meta.status, meta.publish_at.as_ref());
             (meta, problems, visibility)
@@ -306,12 +306,14 @@ fn read_meta(dir: &Path) -> (CourseMeta, Vec<Diagnostic>, Visibility) {
 
 /// Where `languages` and the translation folders disagree. A translation's own `course.toml`
 /// may not declare them: the source course's list is the one that counts.
-fn language_problems(dir: &Path, meta: &CourseMeta, translation: bool) -> Vec<Diagnostic> {
+fn language_problems(
+    dir: &Path,
+    meta: &CourseMeta,
+    text: &str,
+    translation: bool,
+) -> Vec<Diagnostic> {
     let Some(declared) = &meta.languages else { return Vec::new() };
-    let line = std::fs::read_to_string(dir.join(COURSE_FILE))
-        .ok()
-        .and_then(|text| crate::front_matter::key_line(&text, "languages"))
-        .unwrap_or(1);
+    let line = crate::front_matter::key_line(text, "languages").unwrap_or(1);
     let problem = |message: String| Diagnostic::new(COURSE_FILE, line, message);
     if translation {
         let message = "languages: a translation's course.toml cannot declare them; list them in \
