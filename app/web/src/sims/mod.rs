@@ -104,20 +104,19 @@ mod live {
         });
         section.on_load(move |el: web_sys::HtmlElement| {
             let target = el.clone();
-            let mut go = Some(move || {
+            let go = move || {
                 let task = draw_live(el, sim);
                 owner.with(|| leptos::task::spawn_local_scoped_with_cancellation(task));
-            });
+            };
             // Reached by a link, nothing of it is on the page yet; and a browser without
             // observers draws it at once.
             let observes = web_sys::js_sys::Reflect::has(&window(), &"IntersectionObserver".into())
                 .unwrap_or(false);
             if !hydrating || !observes {
-                if let Some(go) = go.take() {
-                    go();
-                }
+                go();
                 return;
             }
+            let mut go = Some(go);
             let near = Closure::<dyn FnMut(Array, IntersectionObserver)>::new(
                 move |entries: Array, observer: IntersectionObserver| {
                     let seen = entries
