@@ -14,6 +14,7 @@ pub mod crash;
 pub mod model;
 mod pages;
 mod quiz;
+mod resource;
 pub mod sims;
 #[cfg(feature = "ssr")]
 pub mod ssr;

@@ -14,7 +14,7 @@ use crate::model::AccountPage as Page;
 #[component]
 pub fn AccountPage() -> impl IntoView {
     let t = crate::use_t();
-    let page = Resource::new(|| (), |_| get_account());
+    let page = crate::resource::resource(|| (), |_| get_account());
     view! {
         <Title text=t.account.title/>
         <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>

@@ -19,7 +19,7 @@ pub fn ExercisePage() -> impl IntoView {
     let from = move || query.read().get("from");
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).exercise;
-    let page = Resource::new(
+    let page = crate::resource::resource(
         move || (id(), from(), lang),
         |(id, from, lang)| get_exercise(id, from, lang),
     );

@@ -11,7 +11,7 @@ use crate::model::{CatalogueView, CourseCard, CourseOverview};
 pub fn CataloguePage() -> impl IntoView {
     let lang = crate::use_lang();
     let t = crate::use_t();
-    let catalogue = Resource::new(move || lang, get_catalogue);
+    let catalogue = crate::resource::resource(move || lang, get_catalogue);
     view! {
         <Suspense fallback=move || view! { <p class="loading">{t.course.loading}</p> }>
             {move || Suspend::new(async move {
@@ -32,7 +32,7 @@ pub fn CoursePage() -> impl IntoView {
     let params = use_params_map();
     let slug = move || params.read().get("slug").unwrap_or_default();
     let overview =
-        Resource::new(move || (slug(), lang), |(slug, lang)| get_course_overview(slug, lang));
+        crate::resource::resource(move || (slug(), lang), |(slug, lang)| get_course_overview(slug, lang));
     view! {
         <Suspense fallback=move || view! { <p class="loading">{t.course.loading}</p> }>
             {move || Suspend::new(async move {

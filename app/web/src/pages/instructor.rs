@@ -22,7 +22,7 @@ pub fn InstructorPage() -> impl IntoView {
     let query = leptos_router::hooks::use_query_map();
     let course = move || query.read().get("course");
     let page =
-        Resource::new(move || (lang, course()), |(lang, course)| get_instructor(lang, course));
+        crate::resource::resource(move || (lang, course()), |(lang, course)| get_instructor(lang, course));
     view! {
         <Title text=w.title/>
         <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>

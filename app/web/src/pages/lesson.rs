@@ -19,7 +19,7 @@ pub fn LessonPage() -> impl IntoView {
     let slug = move || params.read().get("slug").unwrap_or_default();
     let lang = crate::use_lang();
     let t = lockstep_i18n::t(lang);
-    let page = Resource::new(
+    let page = crate::resource::resource(
         move || (slug(), lang, as_learner()),
         |(slug, lang, as_learner)| get_lesson(slug, lang, as_learner),
     );
@@ -28,7 +28,7 @@ pub fn LessonPage() -> impl IntoView {
     // lesson updates it in place (`Lesson`): fetching it again here would render the whole
     // lesson anew, disposing its simulations under their own running timers and handlers.
     let learner =
-        Resource::new(move || (slug(), lang), |(slug, lang)| get_lesson_learner(slug, lang));
+        crate::resource::resource(move || (slug(), lang), |(slug, lang)| get_lesson_learner(slug, lang));
     view! {
         <Suspense fallback=move || view! { <p class="loading">{t.lesson.loading}</p> }>
             {move || Suspend::new(async move {

@@ -14,7 +14,7 @@ use crate::model::{NotificationItem, NotificationsPage as Page};
 pub fn NotificationsPage() -> impl IntoView {
     let lang = crate::use_lang();
     let t = lockstep_i18n::t(lang);
-    let page = Resource::new(move || lang, get_notifications);
+    let page = crate::resource::resource(move || lang, get_notifications);
     view! {
         <Title text=t.notifications.title/>
         <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>

@@ -16,7 +16,7 @@ pub fn SearchPage() -> impl IntoView {
     let w = &lockstep_i18n::t(lang).search;
     let query = use_query_map();
     let q = move || query.read().get("q").unwrap_or_default();
-    let results = Resource::new(
+    let results = crate::resource::resource(
         move || (q(), lang),
         |(q, lang)| async move {
             if q.trim().is_empty() {

@@ -21,7 +21,7 @@ pub fn SubmissionPage() -> impl IntoView {
     let id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok());
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).submission;
-    let page = Resource::new(
+    let page = crate::resource::resource(
         move || (id(), lang),
         |(id, lang)| async move {
             match id {

@@ -11,7 +11,7 @@ use crate::model::XpRules;
 pub fn XpPage() -> impl IntoView {
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).xp;
-    let rules = Resource::new(move || lang, get_xp_rules);
+    let rules = crate::resource::resource(move || lang, get_xp_rules);
     view! {
         <Title text=w.title/>
         <Suspense fallback=move || view! { <p class="loading">{w.loading}</p> }>
