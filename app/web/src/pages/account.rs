@@ -10,11 +10,12 @@ use lockstep_routes::{
 use crate::api::get_account;
 use crate::components::{ProgressPanel, Toast};
 use crate::model::AccountPage as Page;
+use crate::resource::resource;
 
 #[component]
 pub fn AccountPage() -> impl IntoView {
     let t = crate::use_t();
-    let page = crate::resource::resource(|| (), |_| get_account());
+    let page = resource(|| (), |_| get_account());
     view! {
         <Title text=t.account.title/>
         <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>

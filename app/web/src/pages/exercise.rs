@@ -10,6 +10,7 @@ use lockstep_routes::{ACCOUNT, DRAFTS_API, SUBMISSIONS_API};
 use crate::api::get_exercise;
 use crate::components::{ProgressPanel, TextArea, Toast};
 use crate::model::{ExercisePage as Page, SubmissionRow};
+use crate::resource::resource;
 
 #[component]
 pub fn ExercisePage() -> impl IntoView {
@@ -19,10 +20,8 @@ pub fn ExercisePage() -> impl IntoView {
     let from = move || query.read().get("from");
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).exercise;
-    let page = crate::resource::resource(
-        move || (id(), from(), lang),
-        |(id, from, lang)| get_exercise(id, from, lang),
-    );
+    let page =
+        resource(move || (id(), from(), lang), |(id, from, lang)| get_exercise(id, from, lang));
     view! {
         <Suspense fallback=move || view! { <p class="loading">{w.loading}</p> }>
             {move || Suspend::new(async move {

@@ -5,13 +5,14 @@ use leptos_router::hooks::use_params_map;
 use crate::api::{get_catalogue, get_course_overview};
 use crate::components::{ProgressPanel, Tags, Toast};
 use crate::model::{CatalogueView, CourseCard, CourseOverview};
+use crate::resource::resource;
 
 /// `/`: every course, with the reader's progress in each.
 #[component]
 pub fn CataloguePage() -> impl IntoView {
     let lang = crate::use_lang();
     let t = crate::use_t();
-    let catalogue = crate::resource::resource(move || lang, get_catalogue);
+    let catalogue = resource(move || lang, get_catalogue);
     view! {
         <Suspense fallback=move || view! { <p class="loading">{t.course.loading}</p> }>
             {move || Suspend::new(async move {
@@ -31,8 +32,7 @@ pub fn CoursePage() -> impl IntoView {
     let t = crate::use_t();
     let params = use_params_map();
     let slug = move || params.read().get("slug").unwrap_or_default();
-    let overview =
-        crate::resource::resource(move || (slug(), lang), |(slug, lang)| get_course_overview(slug, lang));
+    let overview = resource(move || (slug(), lang), |(slug, lang)| get_course_overview(slug, lang));
     view! {
         <Suspense fallback=move || view! { <p class="loading">{t.course.loading}</p> }>
             {move || Suspend::new(async move {

@@ -12,6 +12,7 @@ use crate::api::get_instructor;
 use crate::components::ProgressPanel;
 use crate::components::TextArea;
 use crate::model::{InstructorView, ReportRow, REPORT_STATUSES};
+use crate::resource::resource;
 
 #[component]
 pub fn InstructorPage() -> impl IntoView {
@@ -21,8 +22,7 @@ pub fn InstructorPage() -> impl IntoView {
     // `?course=<slug>`: the view of one course.
     let query = leptos_router::hooks::use_query_map();
     let course = move || query.read().get("course");
-    let page =
-        crate::resource::resource(move || (lang, course()), |(lang, course)| get_instructor(lang, course));
+    let page = resource(move || (lang, course()), |(lang, course)| get_instructor(lang, course));
     view! {
         <Title text=w.title/>
         <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>

@@ -6,6 +6,7 @@ use crate::api::{get_lesson, get_lesson_learner, CompleteLesson, ExploreSimulati
 use crate::components::{on_lesson_click, ProgressPanel, Tags, Toast, Toc, TocFolded};
 use crate::model::{BodyBlock, LessonLearner, LessonLookup, LessonView, ProgressView};
 use crate::quiz::QuizView;
+use crate::resource::resource;
 use crate::sims::SimulationView;
 
 #[component]
@@ -19,7 +20,7 @@ pub fn LessonPage() -> impl IntoView {
     let slug = move || params.read().get("slug").unwrap_or_default();
     let lang = crate::use_lang();
     let t = lockstep_i18n::t(lang);
-    let page = crate::resource::resource(
+    let page = resource(
         move || (slug(), lang, as_learner()),
         |(slug, lang, as_learner)| get_lesson(slug, lang, as_learner),
     );
@@ -27,8 +28,7 @@ pub fn LessonPage() -> impl IntoView {
     // for everyone and this per request (`crate::ssr::template`). Completing or resetting the
     // lesson updates it in place (`Lesson`): fetching it again here would render the whole
     // lesson anew, disposing its simulations under their own running timers and handlers.
-    let learner =
-        crate::resource::resource(move || (slug(), lang), |(slug, lang)| get_lesson_learner(slug, lang));
+    let learner = resource(move || (slug(), lang), |(slug, lang)| get_lesson_learner(slug, lang));
     view! {
         <Suspense fallback=move || view! { <p class="loading">{t.lesson.loading}</p> }>
             {move || Suspend::new(async move {

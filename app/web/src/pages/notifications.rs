@@ -9,12 +9,13 @@ use lockstep_routes::{ACCOUNT_SIGN_IN, NOTIFICATIONS_READ};
 use crate::api::get_notifications;
 use crate::components::{ProgressPanel, Toast};
 use crate::model::{NotificationItem, NotificationsPage as Page};
+use crate::resource::resource;
 
 #[component]
 pub fn NotificationsPage() -> impl IntoView {
     let lang = crate::use_lang();
     let t = lockstep_i18n::t(lang);
-    let page = crate::resource::resource(move || lang, get_notifications);
+    let page = resource(move || lang, get_notifications);
     view! {
         <Title text=t.notifications.title/>
         <Suspense fallback=move || view! { <p class="loading">{t.xp.loading}</p> }>

@@ -9,6 +9,7 @@ use leptos_router::NavigateOptions;
 
 use crate::api::search;
 use crate::model::{SearchHit, SearchResults};
+use crate::resource::resource;
 
 #[component]
 pub fn SearchPage() -> impl IntoView {
@@ -16,7 +17,7 @@ pub fn SearchPage() -> impl IntoView {
     let w = &lockstep_i18n::t(lang).search;
     let query = use_query_map();
     let q = move || query.read().get("q").unwrap_or_default();
-    let results = crate::resource::resource(
+    let results = resource(
         move || (q(), lang),
         |(q, lang)| async move {
             if q.trim().is_empty() {

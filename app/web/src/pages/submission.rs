@@ -14,6 +14,7 @@ use leptos_router::hooks::use_params_map;
 use crate::api::get_submission;
 use crate::components::{ProgressPanel, ReportForm, Toast};
 use crate::model::{LiveEvent, SubmissionPage as Page, SubmissionView};
+use crate::resource::resource;
 
 #[component]
 pub fn SubmissionPage() -> impl IntoView {
@@ -21,7 +22,7 @@ pub fn SubmissionPage() -> impl IntoView {
     let id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok());
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).submission;
-    let page = crate::resource::resource(
+    let page = resource(
         move || (id(), lang),
         |(id, lang)| async move {
             match id {

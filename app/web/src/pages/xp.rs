@@ -6,12 +6,13 @@ use leptos_meta::Title;
 use crate::api::get_xp_rules;
 use crate::components::{ProgressPanel, Toast};
 use crate::model::XpRules;
+use crate::resource::resource;
 
 #[component]
 pub fn XpPage() -> impl IntoView {
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).xp;
-    let rules = crate::resource::resource(move || lang, get_xp_rules);
+    let rules = resource(move || lang, get_xp_rules);
     view! {
         <Title text=w.title/>
         <Suspense fallback=move || view! { <p class="loading">{w.loading}</p> }>
