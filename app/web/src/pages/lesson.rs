@@ -1,4 +1,5 @@
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -149,13 +150,17 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
                     {move || if done() {
                         view! { <p class="done">{(w.completed)(xp)}</p> }.into_any()
                     } else {
-                        let slug = slug.clone();
+                        let (slug, lang) = (slug.clone(), crate::use_lang());
+                        let input = {
+                            let slug = slug.clone();
+                            move || CompleteLesson { slug: slug.clone(), lang }
+                        };
                         view! {
-                            <ActionForm action=complete>
+                            <form action=CompleteLesson::url() method="post" on:submit=post(complete, input)>
                                 <input type="hidden" name="slug" value=slug/>
-                                <input type="hidden" name="lang" value=crate::use_lang().code()/>
+                                <input type="hidden" name="lang" value=lang.code()/>
                                 <button type="submit" class="primary">{(w.mark_complete)(xp)}</button>
-                            </ActionForm>
+                            </form>
                         }
                             .into_any()
                     }}
@@ -167,16 +172,38 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
                             <details class="reset-lesson" data-role="reset">
                                 <summary>{w.reset_summary}</summary>
                                 <p class="muted">{w.reset_explain}</p>
-                                <ActionForm action=reset>
-                                    <input type="hidden" name="slug" value=slug/>
+                                <form action=ResetLesson::url() method="post" on:submit=post(reset, move || ResetLesson { slug: slug.clone() })>
+                                    <input type="hidden" name="slug" value=slug.clone()/>
                                     <button type="submit" class="danger" data-role="reset-confirm">{w.reset_confirm}</button>
-                                </ActionForm>
+                                </form>
                             </details>
                         }
                     })}
                 </section>
             }
             .into_any()
+        }
+    }
+}
+
+/// What a lesson's form does in the browser: it dispatches `action` with `input`, the
+/// arguments the page already knows. Without JavaScript the same form is a plain post to the
+/// server function, which sends the learner back to the lesson. Not Leptos's `ActionForm`,
+/// which reads the arguments back from the form's fields: that needs a parser of form data in
+/// the bundle for two forms whose fields the page wrote itself.
+fn post<S>(
+    action: ServerAction<S>,
+    input: impl Fn() -> S + 'static,
+) -> impl FnMut(leptos::ev::SubmitEvent) + 'static
+where
+    S: leptos::server_fn::ServerFn + Clone + Send + Sync + 'static,
+    S::Output: Send + Sync + 'static,
+    S::Error: Send + Sync + 'static,
+{
+    move |ev| {
+        if !ev.default_prevented() {
+            ev.prevent_default();
+            action.dispatch(input());
         }
     }
 }
