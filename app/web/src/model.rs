@@ -284,7 +284,7 @@ pub struct LessonLearner {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum BodyBlock {
     Html(String),
-    Simulation(lockstep_embed::Simulation),
+    Simulation(crate::sims::Embedded),
     Quiz(QuizBlock),
 }
 

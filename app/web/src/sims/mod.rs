@@ -25,6 +25,29 @@ pub use format::{bandwidth, bytes, count, duration, number, plural, si_bytes};
 pub use number_field::NumberField;
 pub use player::{OnExplored, Player};
 
+/// A simulation as a page carries it: the name of its kind, and its parameters as JSON that
+/// only the simulations' part of the bundle reads. The lesson's part then has no code to read
+/// a simulation's parameters, which it would only hand on.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Embedded {
+    name: String,
+    params: String,
+}
+
+impl From<Simulation> for Embedded {
+    fn from(sim: Simulation) -> Embedded {
+        let params = serde_json::to_string(&sim).expect("a simulation is plain data");
+        Embedded { name: sim.name().to_string(), params }
+    }
+}
+
+impl Embedded {
+    /// The simulation back, as it was given.
+    fn simulation(&self) -> Result<Simulation, serde_json::Error> {
+        serde_json::from_slice(self.params.as_bytes())
+    }
+}
+
 /// One simulation. `explored`, when given, is called once the learner has stepped or played it
 /// to its end.
 ///
@@ -37,23 +60,24 @@ pub use player::{OnExplored, Player};
 /// downloads it. A page reached by a link draws its simulations as soon as the part is there.
 #[component]
 pub fn SimulationView(
-    sim: Simulation,
+    #[prop(into)] sim: Embedded,
     #[prop(optional)] explored: Option<Callback<()>>,
 ) -> impl IntoView {
     if let Some(explored) = explored {
         provide_context(OnExplored(explored));
     }
-    let name = sim.name();
-    // Drawn through Leptos's escaping like any view; only the server has it.
+    // Drawn through Leptos's escaping like any view; only the server has it. The server made
+    // `sim` from a `Simulation`, so it reads back.
     #[cfg(feature = "ssr")]
-    let first = draw(sim.clone()).to_html();
+    let first = sim.simulation().map(|s| draw(s).to_html()).unwrap_or_default();
     #[cfg(not(feature = "ssr"))]
     let first = String::new();
     let section = NodeRef::<leptos::html::Section>::new();
+    let Embedded { name, params } = sim;
     #[cfg(feature = "hydrate")]
-    live::draw_when_near(section, sim);
+    live::draw_when_near(section, params);
     #[cfg(not(feature = "hydrate"))]
-    let _ = sim;
+    let _ = params;
     view! { <section class="sim" data-sim=name node_ref=section inner_html=first></section> }
 }
 
@@ -73,11 +97,20 @@ fn draw(sim: Simulation) -> AnyView {
     }
 }
 
-/// The browser's way to [`draw`]: through the part of the bundle that has the simulations.
+/// The browser's way to [`draw`]: through the part of the bundle that has the simulations,
+/// which reads the parameters ([`Embedded`]'s) too. `None` where they do not read (the server
+/// wrote them, so never): the server's drawing then stays.
 #[cfg(feature = "hydrate")]
 #[lazy]
-fn simulation(sim: Simulation) -> AnyView {
-    draw(sim)
+fn simulation(params: String) -> Option<AnyView> {
+    let sim = Embedded { name: String::new(), params };
+    match sim.simulation() {
+        Ok(sim) => Some(draw(sim)),
+        Err(e) => {
+            leptos::logging::error!("a simulation's parameters do not read: {e}");
+            None
+        }
+    }
 }
 
 #[cfg(feature = "hydrate")]
@@ -94,7 +127,7 @@ mod live {
 
     type Watch = (IntersectionObserver, Closure<dyn FnMut(Array, IntersectionObserver)>);
 
-    pub fn draw_when_near(section: NodeRef<leptos::html::Section>, sim: Simulation) {
+    pub fn draw_when_near(section: NodeRef<leptos::html::Section>, params: String) {
         let Some(owner) = Owner::current() else { return };
         let hydrating = Owner::current_shared_context().is_some_and(|c| c.during_hydration());
         let watch = StoredValue::new_local(None::<Watch>);
@@ -105,7 +138,7 @@ mod live {
         section.on_load(move |el: web_sys::HtmlElement| {
             let target = el.clone();
             let go = move || {
-                let task = draw_live(el, sim);
+                let task = draw_live(el, params);
                 owner.with(|| leptos::task::spawn_local_scoped_with_cancellation(task));
             };
             // Reached by a link, nothing of it is on the page yet; and a browser without
@@ -146,8 +179,8 @@ mod live {
     /// of the server's drawing in one go. Run under the component's owner (its context: the
     /// page's language, what exploring it earns; dropped, and the task with it, when the reader
     /// leaves the page).
-    async fn draw_live(el: web_sys::HtmlElement, sim: Simulation) {
-        let view = simulation(sim).await;
+    async fn draw_live(el: web_sys::HtmlElement, params: String) {
+        let Some(view) = simulation(params).await else { return };
         if !el.is_connected() {
             return;
         }

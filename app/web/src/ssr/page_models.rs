@@ -169,7 +169,7 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
                 .iter()
                 .map(|b| match b {
                     Block::Html(h) => BodyBlock::Html(h.clone()),
-                    Block::Simulation(s) => BodyBlock::Simulation(s.clone()),
+                    Block::Simulation(s) => BodyBlock::Simulation(s.clone().into()),
                     Block::Quiz(q) => {
                         quizzes += 1;
                         BodyBlock::Quiz(quiz_block(lang, slug, quizzes - 1, q))
