@@ -114,7 +114,7 @@ where
 /// Waits until the browser bundle has hydrated the page (the hydrate crate sets `data-hydrated`
 /// once hydration, the route's lazily loaded part included, has finished), and every simulation
 /// the page shows is drawn live: a simulation is drawn live once it comes near the view, so each
-/// is scrolled to, and the page scrolled back to where it was.
+/// is scrolled to and kept in view until it is, and the page scrolled back to where it was.
 pub async fn wait_for_hydration(c: &Client, what: &str) {
     wait_for_hydration_only(c, what).await;
     const NEAR_EACH: &str = r#"
@@ -126,7 +126,11 @@ pub async fn wait_for_hydration(c: &Client, what: &str) {
                 .filter(s => s.getClientRects().length > 0);
             for (const s of waiting) {
                 s.scrollIntoView({ block: 'center', behavior: 'instant' });
-                await frame(); await frame();
+                // In view until it is drawn live (or a while has passed): on a busy machine
+                // the observer may not have been told it is near within a frame or two, and
+                // scrolled away again it never would be.
+                const until = performance.now() + 5000;
+                do { await frame(); } while (!s.hasAttribute('data-live') && performance.now() < until);
             }
             if (waiting.length) window.scrollTo({ left: x, top: y, behavior: 'instant' });
             done(waiting.length);
