@@ -196,7 +196,7 @@ fn post<S>(
     input: impl Fn() -> S + 'static,
 ) -> impl FnMut(leptos::ev::SubmitEvent) + 'static
 where
-    S: leptos::server_fn::ServerFn + Clone + Send + Sync + 'static,
+    S: ServerFn + Clone + Send + Sync + 'static,
     S::Output: Send + Sync + 'static,
     S::Error: Send + Sync + 'static,
 {
