@@ -151,13 +151,9 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState
                         view! { <p class="done">{(w.completed)(xp)}</p> }.into_any()
                     } else {
                         let (slug, lang) = (slug.clone(), crate::use_lang());
-                        let input = {
-                            let slug = slug.clone();
-                            move || CompleteLesson { slug: slug.clone(), lang }
-                        };
                         view! {
-                            <form action=CompleteLesson::url() method="post" on:submit=post(complete, input)>
-                                <input type="hidden" name="slug" value=slug/>
+                            <form action=CompleteLesson::url() method="post" on:submit=post(complete, move || CompleteLesson { slug: slug.clone(), lang })>
+                                <input type="hidden" name="slug" value=slug.clone()/>
                                 <input type="hidden" name="lang" value=lang.code()/>
                                 <button type="submit" class="primary">{(w.mark_complete)(xp)}</button>
                             </form>

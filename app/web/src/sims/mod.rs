@@ -73,11 +73,11 @@ pub fn SimulationView(
     #[cfg(not(feature = "ssr"))]
     let first = String::new();
     let section = NodeRef::<leptos::html::Section>::new();
-    let Embedded { name, params } = sim;
+    let name = sim.name.clone();
     #[cfg(feature = "hydrate")]
-    live::draw_when_near(section, params);
+    live::draw_when_near(section, sim);
     #[cfg(not(feature = "hydrate"))]
-    let _ = params;
+    let _ = sim;
     view! { <section class="sim" data-sim=name node_ref=section inner_html=first></section> }
 }
 
@@ -102,8 +102,7 @@ fn draw(sim: Simulation) -> AnyView {
 /// wrote them, so never): the server's drawing then stays.
 #[cfg(feature = "hydrate")]
 #[lazy]
-fn simulation(params: String) -> Option<AnyView> {
-    let sim = Embedded { name: String::new(), params };
+fn simulation(sim: Embedded) -> Option<AnyView> {
     match sim.simulation() {
         Ok(sim) => Some(draw(sim)),
         Err(e) => {
@@ -127,7 +126,7 @@ mod live {
 
     type Watch = (IntersectionObserver, Closure<dyn FnMut(Array, IntersectionObserver)>);
 
-    pub fn draw_when_near(section: NodeRef<leptos::html::Section>, params: String) {
+    pub fn draw_when_near(section: NodeRef<leptos::html::Section>, sim: Embedded) {
         let Some(owner) = Owner::current() else { return };
         let hydrating = Owner::current_shared_context().is_some_and(|c| c.during_hydration());
         let watch = StoredValue::new_local(None::<Watch>);
@@ -138,7 +137,7 @@ mod live {
         section.on_load(move |el: web_sys::HtmlElement| {
             let target = el.clone();
             let go = move || {
-                let task = draw_live(el, params);
+                let task = draw_live(el, sim);
                 owner.with(|| leptos::task::spawn_local_scoped_with_cancellation(task));
             };
             // Reached by a link, nothing of it is on the page yet; and a browser without
@@ -179,8 +178,8 @@ mod live {
     /// of the server's drawing in one go. Run under the component's owner (its context: the
     /// page's language, what exploring it earns; dropped, and the task with it, when the reader
     /// leaves the page).
-    async fn draw_live(el: web_sys::HtmlElement, params: String) {
-        let Some(view) = simulation(params).await else { return };
+    async fn draw_live(el: web_sys::HtmlElement, sim: Embedded) {
+        let Some(view) = simulation(sim).await else { return };
         if !el.is_connected() {
             return;
         }
