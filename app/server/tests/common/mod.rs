@@ -113,24 +113,39 @@ where
 
 /// Waits until the browser bundle has hydrated the page (the hydrate crate sets `data-hydrated`
 /// once hydration, the route's lazily loaded part included, has finished), and every simulation
-/// the page shows is drawn live: a simulation is drawn live once it comes near the view, so each
-/// is scrolled to and kept in view until it is, and the page scrolled back to where it was.
+/// the page shows is drawn live: a simulation is drawn live once it comes near the view, so,
+/// once the page has stopped scrolling on its own, each is scrolled to and kept in view until it
+/// is, and the page scrolled back to where it was.
 pub async fn wait_for_hydration(c: &Client, what: &str) {
     wait_for_hydration_only(c, what).await;
     const NEAR_EACH: &str = r#"
         const done = arguments[arguments.length - 1];
         const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
         (async () => {
+            // A page opened at a fragment scrolls there smoothly (the site's `scroll-behavior`),
+            // and that scroll would carry the page away from a simulation scrolled to meanwhile:
+            // wait until the page is at rest first.
+            let [last, still] = [NaN, 0];
+            const calm = performance.now() + 5000;
+            while (still < 5 && performance.now() < calm) {
+                await frame();
+                [last, still] = scrollY === last ? [last, still + 1] : [scrollY, 0];
+            }
             const [x, y] = [window.scrollX, window.scrollY];
             const waiting = [...document.querySelectorAll('section.sim:not([data-live])')]
                 .filter(s => s.getClientRects().length > 0);
             for (const s of waiting) {
-                s.scrollIntoView({ block: 'center', behavior: 'instant' });
-                // In view until it is drawn live (or a while has passed): on a busy machine
-                // the observer may not have been told it is near within a frame or two, and
-                // scrolled away again it never would be.
+                // In view until it is drawn live (or a while has passed): on a busy machine the
+                // observer may not be told it is near within a frame or two, and scrolled away
+                // again it never would be.
                 const until = performance.now() + 5000;
-                do { await frame(); } while (!s.hasAttribute('data-live') && performance.now() < until);
+                do {
+                    const r = s.getBoundingClientRect();
+                    if (r.bottom < 0 || r.top > innerHeight) {
+                        s.scrollIntoView({ block: 'center', behavior: 'instant' });
+                    }
+                    await frame();
+                } while (!s.hasAttribute('data-live') && performance.now() < until);
             }
             if (waiting.length) window.scrollTo({ left: x, top: y, behavior: 'instant' });
             done(waiting.length);
