@@ -17,8 +17,9 @@ type Stop = Box<dyn FnOnce() + Send>;
 
 /// Services to stop, with the id each was registered under.
 static STOPS: Mutex<Vec<(u64, Stop)>> = Mutex::new(Vec::new());
-/// The process group of the command running now (cargo test and everything it starts).
-static GROUP: Mutex<Option<u32>> = Mutex::new(None);
+/// The process groups of the commands running now (cargo, the test binaries and everything
+/// they start).
+static GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 static NEXT: AtomicU64 = AtomicU64::new(1);
 /// Set once a signal came: from then on the signal's thread stops everything and exits.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -35,7 +36,7 @@ pub fn install() -> std::io::Result<()> {
             use std::io::Write;
             let _ =
                 writeln!(std::io::stderr(), "xtask: {name}: stopping the tests and their services");
-            if let Some(group) = *GROUP.lock().unwrap_or_else(|e| e.into_inner()) {
+            for group in GROUPS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
                 let _ = Command::new("kill")
                     .args(["-TERM", "--", &format!("-{group}")])
                     .stderr(Stdio::null())
@@ -72,7 +73,7 @@ impl Drop for Registered {
 pub fn spawn_group(cmd: &mut Command) -> std::io::Result<Group> {
     use std::os::unix::process::CommandExt;
     let child = cmd.process_group(0).spawn()?;
-    *GROUP.lock().unwrap_or_else(|e| e.into_inner()) = Some(child.id());
+    GROUPS.lock().unwrap_or_else(|e| e.into_inner()).push(child.id());
     Ok(Group(child))
 }
 
@@ -97,6 +98,7 @@ impl Group {
 
 impl Drop for Group {
     fn drop(&mut self) {
-        *GROUP.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        let id = self.0.id();
+        GROUPS.lock().unwrap_or_else(|e| e.into_inner()).retain(|g| *g != id);
     }
 }

@@ -16,6 +16,7 @@ mod setup;
 mod site;
 mod slurm;
 mod stages;
+mod test_binaries;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -236,15 +237,33 @@ fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
     })?;
     let pg = stages.time("PostgreSQL start", postgres::TestServer::start)?;
     let cluster = stages.time("Slurm start", slurm::TestCluster::start)?;
-    let mut cmd = cargo();
-    cmd.current_dir(root)
-        .args(["test", "--workspace", "--exclude", "lockstep-hydrate", "--no-fail-fast"])
-        .env("LOCKSTEP_SITE_ROOT", site::site_dir(root));
-    with_services(&mut cmd, &pg, &cluster);
-    let result = stages.time("cargo test (build and run)", || run_tests(&mut cmd));
+    let cargo_test = || {
+        let mut cmd = cargo();
+        cmd.current_dir(root).args(["test", "--workspace", "--exclude", "lockstep-hydrate"]);
+        cmd
+    };
+    let jobs = stages.time("cargo test --no-run", || {
+        let mut doc = cargo_test();
+        doc.arg("--doc");
+        test_binaries::build(&mut cargo_test(), doc)
+    })?;
+    let site = site::site_dir(root);
+    let outcome = stages.time("tests", || {
+        let logs = root.join("target/test-logs");
+        let outcome = test_binaries::run(jobs, 2, &logs, |cmd| {
+            with_services(cmd.env("LOCKSTEP_SITE_ROOT", &site), &pg, &cluster);
+        });
+        match outcome.failed.is_empty() {
+            true => Ok(outcome.summary),
+            false => Err(TestsFailed {
+                reason: format!("failed: {}", outcome.failed.join(", ")),
+                summary: outcome.summary,
+            }),
+        }
+    });
     drop(cluster);
     drop(pg);
-    let (summary, result) = match result {
+    let (summary, result) = match outcome {
         Ok(summary) => (summary, Ok(())),
         Err(e) => (e.summary.clone(), Err(e.into())),
     };
@@ -328,45 +347,6 @@ impl std::fmt::Display for TestsFailed {
 }
 
 impl std::error::Error for TestsFailed {}
-
-/// Runs `cargo test`, passing its output through, and returns one line totalling every test
-/// binary's `test result:` line, so the last line of the run can speak for all of them.
-fn run_tests(cmd: &mut Command) -> Result<String, TestsFailed> {
-    use std::io::{BufRead, BufReader};
-
-    eprintln!("xtask: {}", format!("{cmd:?}").replace('"', ""));
-    let failed = |summary: String, reason: String| TestsFailed { summary, reason };
-    let mut child = interrupt::spawn_group(cmd.stdout(std::process::Stdio::piped()))
-        .map_err(|e| failed(String::new(), format!("cannot start cargo test: {e}")))?;
-    let (mut passed, mut fails, mut ignored) = (0u64, 0u64, 0u64);
-    let stdout = child.stdout().expect("stdout was piped");
-    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-        println!("{line}");
-        if let Some(rest) = line.strip_prefix("test result: ") {
-            for part in rest.split(';') {
-                let mut words = part.split_whitespace().rev();
-                let (Some(what), Some(n)) = (words.next(), words.next()) else { continue };
-                let n: u64 = n.parse().unwrap_or(0);
-                match what {
-                    "passed" => passed += n,
-                    "failed" => fails += n,
-                    "ignored" => ignored += n,
-                    _ => {}
-                }
-            }
-        }
-    }
-    let status =
-        child.wait().map_err(|e| failed(String::new(), format!("waiting for cargo test: {e}")))?;
-    let summary = format!("summary: {passed} passed, {fails} failed, {ignored} skipped");
-    if !status.success() {
-        return Err(failed(summary, format!("cargo test failed: {status}")));
-    }
-    if passed == 0 {
-        return Err(failed(summary, "cargo test ran no test".into()));
-    }
-    Ok(summary)
-}
 
 /// Cargo, with the set-up's Python environment active: `tch` (in gpu-runner) builds against the
 /// libtorch inside that environment's torch (`LIBTORCH_USE_PYTORCH`), which it finds by running
