@@ -123,7 +123,7 @@ fn package_name(id: &str) -> Option<&str> {
 /// What the run of every job came to.
 pub struct Outcome {
     pub summary: String,
-    /// The labels of the jobs that failed.
+    /// The labels of the jobs that failed, or "no test passed".
     pub failed: Vec<String>,
 }
 
@@ -187,6 +187,9 @@ pub fn run(jobs: Vec<Job>, lanes: usize, logs: &Path, configure: impl Fn(&mut Co
     println!("\nxtask: time by test binary (a second or more)");
     for (label, wall) in times.iter().take_while(|(_, wall)| wall.as_secs() >= 1) {
         println!("  {label:<48} {:>7.1} s", wall.as_secs_f64());
+    }
+    if totals.passed == 0 {
+        failed.push("no test passed".into());
     }
     Outcome { summary: totals.summary(), failed }
 }

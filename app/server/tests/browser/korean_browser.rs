@@ -119,6 +119,10 @@ async fn a_korean_reader_takes_the_course_in_korean() {
     })
     .await;
     assert_eq!(c.current_url().await.unwrap().path(), "/ko/lessons/dataparallel");
+    // The quiz came back as a new page at `#quiz-0`: until it is hydrated the switcher has no
+    // handler, and until its smooth scroll to the quiz has ended that scroll carries the page
+    // away from the section scrolled to below.
+    wait_for_hydration(&c, "the Korean lesson after its quiz").await;
 
     // The switcher goes to the section being read, in English, and is remembered.
     let ids = |attr: &'static str| {
