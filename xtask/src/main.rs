@@ -253,13 +253,13 @@ fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
         let outcome = test_binaries::run(jobs, 2, &logs, |cmd| {
             with_services(cmd.env("LOCKSTEP_SITE_ROOT", &site), &pg, &cluster);
         });
-        match outcome.failed.is_empty() {
-            true => Ok(outcome.summary),
-            false => Err(TestsFailed {
-                reason: format!("failed: {}", outcome.failed.join(", ")),
-                summary: outcome.summary,
-            }),
+        if outcome.failed.is_empty() {
+            return Ok(outcome.summary);
         }
+        Err(TestsFailed {
+            reason: format!("failed: {}", outcome.failed.join(", ")),
+            summary: outcome.summary,
+        })
     });
     drop(cluster);
     drop(pg);
