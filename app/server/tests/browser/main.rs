@@ -1,9 +1,8 @@
 //! The site in headless Chromium, untimed: one test binary for all of them, since each binary
 //! links the whole server (some 200 MB unoptimised) and CI's disk and linker pay for every
-//! copy. The timed ones (`sim_steps`, `bundle_budget`) stay binaries of their own, which the
-//! test command runs with nothing beside them, and so do those that run real workers
-//! (`grading`, `grading_browser`, `slurm`), so that no other test shares their binary's test
-//! threads.
+//! copy. The timed ones (`sim_steps`, `bundle_budget`) and those that run real workers
+//! (`grading`, `grading_browser`, `slurm`) stay binaries of their own: the test command runs
+//! the timed ones, and the gradings that time a speedup, with nothing beside them.
 
 #[path = "../common/mod.rs"]
 mod common;
