@@ -23,8 +23,8 @@ use crate::interrupt;
 /// failed `speedup` (0.96× against the 1.05× it needs).
 const ALONE: &[&str] = &["grade", "grading", "grading_browser", "sim_steps", "bundle_budget"];
 
-/// The binaries that take longest, longest first (each 1 to 6 minutes run alone on two cores);
-/// the rest take seconds.
+/// The binaries that take longest, longest first (from about 6 minutes down to half a minute,
+/// each run alone on two cores); the rest take seconds.
 const LONGEST: &[&str] = &[
     "grade",
     "browser",
@@ -51,6 +51,8 @@ pub struct Job {
     /// What the output calls it: the package, and the target unless it is the library.
     label: String,
     share: Share,
+    /// Its place in [`LONGEST`], that list's length when it is not there.
+    longest: usize,
     command: Command,
 }
 
@@ -77,12 +79,9 @@ pub fn build(build: &mut Command, doc: Command) -> Result<Vec<Job>> {
     if jobs.is_empty() {
         bail!("cargo test --no-run built no test binary");
     }
-    jobs.push(Job { label: "doc-tests".into(), share: Share::Shared, command: doc });
-    jobs.sort_by_key(|job| {
-        let name = job.label.rsplit(' ').next().unwrap_or_default();
-        let longest = LONGEST.iter().position(|l| *l == name).unwrap_or(LONGEST.len());
-        (job.share == Share::Alone, longest)
-    });
+    let (share, longest) = (Share::Shared, LONGEST.len());
+    jobs.push(Job { label: "doc-tests".into(), share, longest, command: doc });
+    jobs.sort_by_key(|job| (job.share == Share::Alone, job.longest));
     Ok(jobs)
 }
 
@@ -109,7 +108,8 @@ fn test_binary(line: &str) -> Option<Job> {
     command.current_dir(dir).env("CARGO_MANIFEST_DIR", dir).env("CARGO_PKG_NAME", package);
     let alone = kind == "test" && ALONE.contains(&name);
     let share = if alone { Share::Alone } else { Share::Shared };
-    Some(Job { label, share, command })
+    let longest = LONGEST.iter().position(|l| *l == name).unwrap_or(LONGEST.len());
+    Some(Job { label, share, longest, command })
 }
 
 /// The package's name in a package id: `path+file:///work/app/server#lockstep-server@0.1.0`
