@@ -77,22 +77,31 @@ impl DistributedSampler {
 
     /// The indices this rank iterates in `epoch` (after `set_epoch(epoch)`).
     pub fn indices(&self, epoch: u64) -> Result<Vec<u64>, SamplerError> {
-        let base = if self.shuffle {
-            let mut rng = Mt19937::from_python_seed(self.seed as i128 + epoch as i128)
-                .ok_or(SamplerError::SeedOverflow)?;
-            Some(randperm_compact(self.len, &mut rng))
-        } else {
-            None
-        };
+        Ok(self.indices_of(self.order(epoch)?.as_ref()))
+    }
+
+    /// The order of the whole dataset in `epoch`, before padding and sharding: the permutation
+    /// `torch.randperm(len, generator=g)` gives (`None`: not shuffled, `range(len)`). It is the
+    /// same on every rank of the same dataset, seed and epoch, so a view of every rank draws it
+    /// once and gives it to each rank's `indices_of`.
+    pub fn order(&self, epoch: u64) -> Result<Option<Permutation>, SamplerError> {
+        if !self.shuffle {
+            return Ok(None);
+        }
+        let mut rng = Mt19937::from_python_seed(self.seed as i128 + epoch as i128)
+            .ok_or(SamplerError::SeedOverflow)?;
+        Ok(Some(randperm_compact(self.len, &mut rng)))
+    }
+
+    /// This rank's indices of the dataset in the order `order` gave.
+    pub fn indices_of(&self, order: Option<&Permutation>) -> Vec<u64> {
         if self.len == 0 {
-            return Ok(Vec::new());
+            return Vec::new();
         }
         // Position i of the padded (or truncated) list holds base[i % len]: padding repeats the
         // list from its start as often as needed. Only this rank's positions are produced.
-        let at = |i: usize| {
-            base.as_ref().map_or((i % self.len) as u64, |p: &Permutation| p.get(i % self.len))
-        };
-        Ok((self.rank..self.total_size()).step_by(self.num_replicas).map(at).collect())
+        let at = |i: usize| order.map_or((i % self.len) as u64, |p| p.get(i % self.len));
+        (self.rank..self.total_size()).step_by(self.num_replicas).map(at).collect()
     }
 
     /// Whether the `k`-th index of this rank's shard is padding: a repeat of an index another

@@ -53,6 +53,66 @@ async fn set_number(c: &Client, sim: &Element, label: &str, value: usize) {
         .unwrap();
 }
 
+/// What the sampler draws, checked against the indices each rank row carries (`data-indices`,
+/// which the other checks hold to torch): each rank's chips read its indices from the first
+/// drawn place on, and each dataset cell names the ranks that got its index ("r1", "r0+r3*"
+/// when padding gave it to several). Returns how many chips and cells were compared.
+async fn sampler_drawn_as_indices(c: &Client, sampler: &Element) -> (usize, usize) {
+    let script = r#"
+        const sim = arguments[0];
+        const rows = [...sim.querySelectorAll('[data-role="rank-indices"]')].map(row => ({
+            rank: Number(row.dataset.rank),
+            indices: row.dataset.indices.split(' ').filter(x => x).map(Number),
+            start: Number(row.querySelector('ol.chips').getAttribute('start')) - 1,
+            chips: [...row.querySelectorAll('.chip')].map(li => li.firstChild.textContent),
+        }));
+        const strip = sim.querySelector('[data-role="dataset"]');
+        const cells = [...strip.querySelectorAll('li')].map(li => [
+            Number(li.querySelector('.index').textContent), li.querySelector('small').textContent,
+        ]);
+        return { rows, cells };"#;
+    let got = c.execute(script, vec![serde_json::to_value(sampler).unwrap()]).await.unwrap();
+    let rows = got["rows"].as_array().unwrap();
+    let mut owners: std::collections::BTreeMap<u64, Vec<u64>> = Default::default();
+    let mut chips = 0;
+    for row in rows {
+        let rank = row["rank"].as_u64().unwrap();
+        let indices: Vec<u64> =
+            row["indices"].as_array().unwrap().iter().map(|i| i.as_u64().unwrap()).collect();
+        let start = row["start"].as_u64().unwrap() as usize;
+        for (k, chip) in row["chips"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(
+                chip.as_str().unwrap(),
+                indices[start + k].to_string(),
+                "rank {rank}, place {}: the chip and the rank's indices {indices:?}",
+                start + k
+            );
+            chips += 1;
+        }
+        for i in indices {
+            let o = owners.entry(i).or_default();
+            if !o.contains(&rank) {
+                o.push(rank);
+            }
+        }
+    }
+    let cells = got["cells"].as_array().unwrap();
+    for cell in cells {
+        let i = cell[0].as_u64().unwrap();
+        let shown = cell[1].as_str().unwrap();
+        match owners.get(&i).map(Vec::as_slice) {
+            Some([r]) => assert_eq!(shown, format!("r{r}"), "index {i}"),
+            Some(many) => {
+                let names: Vec<String> = many.iter().map(|r| format!("r{r}")).collect();
+                assert_eq!(shown, format!("{}*", names.join("+")), "index {i}")
+            }
+            // Dropped: no rank got it, and the cell says so in words.
+            None => assert!(!shown.starts_with('r'), "index {i} went to no rank: {shown}"),
+        }
+    }
+    (chips, cells.len())
+}
+
 fn column_sums(values: &[Vec<f64>]) -> Vec<f64> {
     (0..values[0].len()).map(|i| values.iter().map(|r| r[i]).sum()).collect()
 }
@@ -167,6 +227,7 @@ async fn simulations_in_the_course() {
         }
     };
     let epoch0 = indices(2).await;
+    assert_eq!(sampler_drawn_as_indices(&c, &sampler).await, (12, 10), "every place and index");
     // torch 2.13: list(DistributedSampler(range(10), num_replicas=4, rank=2, seed=0)) is [7, 0, 4]
     assert_eq!(epoch0, "7 0 4", "epoch 0 as torch yields it");
     let next = within(&sampler, ".sim-step").await;
@@ -174,6 +235,7 @@ async fn simulations_in_the_course() {
     wait_for("epoch 1", || async { indices(2).await != epoch0 }).await;
     // ... after set_epoch(1): [1, 9, 5]
     assert_eq!(indices(2).await, "1 9 5");
+    assert_eq!(sampler_drawn_as_indices(&c, &sampler).await, (12, 10), "epoch 1 drawn");
     std::fs::write(artifacts().join("sim-sampler.png"), sampler.screenshot().await.unwrap())
         .unwrap();
 
@@ -188,6 +250,7 @@ async fn simulations_in_the_course() {
     })
     .await;
     assert_eq!(indices(2).await, epoch0, "without set_epoch every epoch repeats epoch 0");
+    sampler_drawn_as_indices(&c, &sampler).await;
     let explain = within(&sampler, "[data-role=epoch]").await.text().await.unwrap();
     assert!(explain.contains("set_epoch is never called"), "{explain}");
 

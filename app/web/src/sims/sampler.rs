@@ -32,6 +32,9 @@ impl SamplerModel {
         let mut shards = Vec::new();
         let mut padding = Vec::new();
         let mut owners = vec![Vec::new(); p.len];
+        // Every rank shards the same order: drawn once, not once per rank (a sixteenth of the
+        // work at 16 ranks).
+        let mut order = None;
         for rank in 0..p.replicas {
             let s = DistributedSampler::new(
                 p.len,
@@ -42,7 +45,10 @@ impl SamplerModel {
                 p.drop_last,
             )
             .map_err(|e| e.to_string())?;
-            let shard = s.indices(sampler_epoch).map_err(|e| e.to_string())?;
+            if order.is_none() {
+                order = Some(s.order(sampler_epoch).map_err(|e| e.to_string())?);
+            }
+            let shard = s.indices_of(order.as_ref().and_then(Option::as_ref));
             for &i in &shard {
                 if !owners[i as usize].contains(&rank) {
                     owners[i as usize].push(rank);
@@ -161,34 +167,6 @@ fn SamplerBody(
             (t.without_set_epoch)(loop_epoch)
         }
     };
-    let places: Vec<Vec<RwSignal<u64>>> =
-        first.shards.iter().map(|s| s.iter().map(|&i| RwSignal::new(i)).collect()).collect();
-    let owners: Vec<RwSignal<Vec<usize>>> =
-        first.owners.iter().map(|o| RwSignal::new(o.clone())).collect();
-    let places = StoredValue::new(places);
-    let owners = StoredValue::new(owners);
-    // Effects run only in the browser; the server renders `first`.
-    Effect::new(move |_| {
-        model.with(|m| {
-            let Ok(m) = m else { return };
-            places.with_value(|places| {
-                for (row, shard) in places.iter().zip(&m.shards) {
-                    for (place, &i) in row.iter().zip(shard) {
-                        if place.get_untracked() != i {
-                            place.set(i);
-                        }
-                    }
-                }
-            });
-            owners.with_value(|owners| {
-                for (cell, o) in owners.iter().zip(&m.owners) {
-                    if cell.with_untracked(|c| c != o) {
-                        cell.set(o.clone());
-                    }
-                }
-            });
-        })
-    });
     let ranks = first.shards.len();
     let per_rank = first.shards.first().map_or(0, Vec::len);
     let padding = StoredValue::new(first.padding.clone());
@@ -209,12 +187,19 @@ fn SamplerBody(
         Measure { head: None, lead: None, row: None, col: ".dataset-strip .cell" },
     );
 
+    // A chip reads its index from the model: only the chips drawn follow it, and one whose
+    // index stays leaves its text alone. (A signal per chip, drawn or not, meant 2,048 signals
+    // made at hydration and compared and set every epoch.)
     let chip = move |r: usize, k: usize| {
-        let i = places.with_value(|p| p[r][k]);
+        // Parameters that change the shapes rebuild the body; until then a chip may outlive
+        // its place.
+        let i = move || {
+            model.with(|m| m.as_ref().ok().and_then(|m| m.shards.get(r)?.get(k).copied()))
+        };
         let p = padding.with_value(|p| p[r][k]);
         view! {
             <li class=format!("chip rank-{}{}", r % 8, if p { " padding" } else { "" }) title=if p { t.padding_title } else { "" }>
-                {move || i.get().to_string()}
+                {move || i().map_or(String::new(), |i| i.to_string())}
                 {p.then(|| view! { <sup aria-label=t.padding>"*"</sup> })}
             </li>
         }
@@ -223,7 +208,9 @@ fn SamplerBody(
         let text = move || {
             model.with(|m| {
                 m.as_ref().map_or(String::new(), |m| {
-                    m.shards[r].iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+                    m.shards.get(r).map_or(String::new(), |s| {
+                        s.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+                    })
                 })
             })
         };
@@ -241,11 +228,15 @@ fn SamplerBody(
         }
     };
     let cell = move |i: usize| {
-        let o = owners.with_value(|o| o[i]);
+        let look = move || {
+            model.with(|m| {
+                m.as_ref().ok().and_then(|m| Some(owner_look(m.owners.get(i)?, w))).unwrap_or_default()
+            })
+        };
         view! {
-            <li class=move || o.with(|o| owner_look(o, w).0)>
+            <li class=move || look().0>
                 <span class="index">{i}</span>
-                <small>{move || o.with(|o| owner_look(o, w).1)}</small>
+                <small>{move || look().1}</small>
             </li>
         }
     };
