@@ -193,9 +193,8 @@ fn SamplerBody(
     let chip = move |r: usize, k: usize| {
         // Parameters that change the shapes rebuild the body; until then a chip may outlive
         // its place.
-        let i = move || {
-            model.with(|m| m.as_ref().ok().and_then(|m| m.shards.get(r)?.get(k).copied()))
-        };
+        let i =
+            move || model.with(|m| m.as_ref().ok().and_then(|m| m.shards.get(r)?.get(k).copied()));
         let p = padding.with_value(|p| p[r][k]);
         view! {
             <li class=format!("chip rank-{}{}", r % 8, if p { " padding" } else { "" }) title=if p { t.padding_title } else { "" }>
@@ -230,7 +229,10 @@ fn SamplerBody(
     let cell = move |i: usize| {
         let look = move || {
             model.with(|m| {
-                m.as_ref().ok().and_then(|m| Some(owner_look(m.owners.get(i)?, w))).unwrap_or_default()
+                m.as_ref()
+                    .ok()
+                    .and_then(|m| Some(owner_look(m.owners.get(i)?, w)))
+                    .unwrap_or_default()
             })
         };
         view! {
