@@ -511,7 +511,8 @@ fn sends_list(
 fn result(m: &RingModel, w: &RingWords) -> impl IntoView {
     let n = m.ranks();
     let sum = &m.run.sum[0];
-    let agrees = m.run.sum.iter().all(|v| v == &m.expected_sum());
+    let expected = m.expected_sum();
+    let agrees = m.run.sum.iter().all(|v| v == &expected);
     let fmt = |v: &[f32]| v.iter().map(|&x| number(x)).collect::<Vec<_>>().join(" ");
     view! {
         <div class="ring-result" data-role="result">
