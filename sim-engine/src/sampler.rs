@@ -98,7 +98,7 @@ impl DistributedSampler {
         if self.len == 0 {
             return Vec::new();
         }
-        // Position i of the padded (or truncated) list holds base[i % len]: padding repeats the
+        // Position i of the padded (or truncated) list holds order[i % len]: padding repeats the
         // list from its start as often as needed. Only this rank's positions are produced.
         let at = |i: usize| order.map_or((i % self.len) as u64, |p| p.get(i % self.len));
         (self.rank..self.total_size()).step_by(self.num_replicas).map(at).collect()
