@@ -222,31 +222,42 @@ fn test(root: &Path) -> Result<()> {
 fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
     stages.time("set-up", || setup::ensure(root, setup::Purpose::Test))?;
     // Cheap checks first: a formatting slip should not cost a 30-minute run.
-    lint(root, stages)?;
-    // The browser tests load the bundle exactly as it ships.
-    stages.time("browser bundle (release)", || site::build(root, site::Profile::Release))?;
-    // sim-engine must keep building for the browser.
-    stages.time("sim-engine for wasm32", || {
-        run(cargo().current_dir(root).args([
-            "build",
-            "--package",
-            "sim-engine",
-            "--target",
-            site::WASM_TARGET,
-        ]))
-    })?;
+    rustfmt(root, stages)?;
+    invariants(root, stages)?;
+    // The bundle's build leaves a core idle for much of its time (each of its crates and the
+    // final link is one LLVM unit: `codegen-units = 1`, fat LTO, then wasm-opt), and it holds
+    // only cargo's locks on its own profile's folders, so the native side builds beside it.
+    let (_, jobs) = stages.beside(
+        "browser bundle beside the tests' build",
+        // The browser tests load the bundle exactly as it ships.
+        |stages| {
+            stages.time("browser bundle (release)", || site::build(root, site::Profile::Release))
+        },
+        |stages| {
+            clippy_wasm32(root, stages)?;
+            // sim-engine must keep building for the browser.
+            stages.time("sim-engine for wasm32", || {
+                run(cargo().current_dir(root).args([
+                    "build",
+                    "--package",
+                    "sim-engine",
+                    "--target",
+                    site::WASM_TARGET,
+                ]))
+            })?;
+            stages.time("cargo test --no-run, with clippy", || {
+                let mut doc = cargo_test(root);
+                doc.arg("--doc");
+                // Every target, as `cargo clippy --all-targets` checks them: the benches and
+                // examples are built for their lints and not run.
+                let mut build = cargo_test(root);
+                build.arg("--all-targets");
+                test_binaries::build(&mut build, doc)
+            })
+        },
+    )?;
     let pg = stages.time("PostgreSQL start", postgres::TestServer::start)?;
     let cluster = stages.time("Slurm start", slurm::TestCluster::start)?;
-    let cargo_test = || {
-        let mut cmd = cargo();
-        cmd.current_dir(root).args(["test", "--workspace", "--exclude", "lockstep-hydrate"]);
-        cmd
-    };
-    let jobs = stages.time("cargo test --no-run", || {
-        let mut doc = cargo_test();
-        doc.arg("--doc");
-        test_binaries::build(&mut cargo_test(), doc)
-    })?;
     let site = site::site_dir(root);
     let outcome = stages.time("tests", || {
         let logs = root.join("target/test-logs");
@@ -271,37 +282,74 @@ fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
     result
 }
 
+/// `cargo test` on the workspace, its own crates compiled by clippy's driver (see
+/// `clippy_while_building`). The doc-tests' run must use it too: a build without the driver
+/// would compile every library of the workspace again.
+fn cargo_test(root: &Path) -> Command {
+    let mut cmd = cargo();
+    cmd.current_dir(root).args(["test", "--workspace", "--exclude", "lockstep-hydrate"]);
+    clippy_while_building(&mut cmd);
+    cmd
+}
+
+/// Clippy's verdict: any warning fails.
+const CLIPPY_DENY: [&str; 2] = ["-D", "warnings"];
+
+/// Makes `cargo` compile the workspace's own crates with clippy's driver, which lints each
+/// crate (with [`CLIPPY_DENY`]) and then compiles it as rustc would: `cargo clippy`'s lints,
+/// in a build instead of a check. A separate `cargo clippy` checks every dependency once more,
+/// in a mode the build cannot reuse (214 s of the test command from an empty `target/`).
+/// Dependencies are compiled by plain rustc either way.
+///
+/// The driver turns MIR optimisations off in the crates it lints (its MIR lints read the
+/// unoptimised MIR), so the test binaries differ a little from `cargo test`'s; the browser
+/// bundle, which the tests measure, is never built this way.
+fn clippy_while_building(cmd: &mut Command) {
+    // The driver beside the cargo running xtask is the same toolchain's; rustup's proxies sit
+    // side by side as well.
+    let driver = std::env::var_os("CARGO")
+        .map(PathBuf::from)
+        .and_then(|cargo| Some(cargo.parent()?.join("clippy-driver")))
+        .filter(|driver| driver.is_file())
+        .unwrap_or_else(|| "clippy-driver".into());
+    // `cargo clippy -- ARGS` hands ARGS to the driver in this variable, in this form.
+    let args: String = CLIPPY_DENY.iter().map(|a| format!("{a}__CLIPPY_HACKERY__")).collect();
+    cmd.env("RUSTC_WORKSPACE_WRAPPER", driver).env("CLIPPY_ARGS", args);
+}
+
 /// Formatting, clippy (warnings are errors) on the native workspace and on the browser crate
-/// for wasm32, and the invariants: the web app never links libtorch, and raw HTML is written
-/// only where `html_sinks` lists it.
+/// for wasm32, and the invariants. The test command runs the same checks, the native clippy
+/// within its build.
 fn lint(root: &Path, stages: &mut Stages) -> Result<()> {
+    rustfmt(root, stages)?;
+    stages.time("clippy (native)", || {
+        run(cargo()
+            .current_dir(root)
+            .args(["clippy", "--workspace", "--exclude", "lockstep-hydrate", "--all-targets"])
+            .arg("--")
+            .args(CLIPPY_DENY))
+    })?;
+    clippy_wasm32(root, stages)?;
+    invariants(root, stages)
+}
+
+fn rustfmt(root: &Path, stages: &mut Stages) -> Result<()> {
     stages.time("rustfmt --check", || {
         run(cargo().current_dir(root).args(["fmt", "--all", "--check"]))
-    })?;
-    stages.time("clippy (native)", || {
-        run(cargo().current_dir(root).args([
-            "clippy",
-            "--workspace",
-            "--exclude",
-            "lockstep-hydrate",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ]))
-    })?;
+    })
+}
+
+fn clippy_wasm32(root: &Path, stages: &mut Stages) -> Result<()> {
     stages.time("clippy (wasm32)", || {
-        run(cargo().current_dir(root).args([
-            "clippy",
-            "--package",
-            "lockstep-hydrate",
-            "--target",
-            site::WASM_TARGET,
-            "--",
-            "-D",
-            "warnings",
-        ]))
-    })?;
+        run(cargo()
+            .current_dir(root)
+            .args(["clippy", "--package", "lockstep-hydrate", "--target", site::WASM_TARGET, "--"])
+            .args(CLIPPY_DENY))
+    })
+}
+
+/// The web app never links libtorch, and raw HTML is written only where `html_sinks` lists it.
+fn invariants(root: &Path, stages: &mut Stages) -> Result<()> {
     stages.time("invariants", || {
         no_libtorch_in_the_web_app(root)?;
         html_sinks::check(root)

@@ -95,6 +95,11 @@ fn test_binary(line: &str) -> Option<Job> {
     let target = &message["target"];
     let name = target["name"].as_str()?;
     let kind = target["kind"][0].as_str()?;
+    // Built for their lints (the test build is also the clippy run), not to be run: a bench
+    // measures rather than checks.
+    if matches!(kind, "bench" | "example") {
+        return None;
+    }
     let manifest = Path::new(message["manifest_path"].as_str()?);
     let dir = manifest.parent()?;
     let package = package_name(message["package_id"].as_str()?).unwrap_or(name);
@@ -267,6 +272,10 @@ mod tests {
         assert_eq!(job.command.get_current_dir(), Some(Path::new("/w/app/server")));
         let bin = test.replace(r#""test":true"#, r#""test":false"#);
         assert!(test_binary(&bin).is_none(), "a binary built for the tests to run is not one");
+        for kind in ["bench", "example"] {
+            let built = test.replace(r#"["test"]"#, &format!(r#"["{kind}"]"#));
+            assert!(test_binary(&built).is_none(), "a {kind} is built for its lints only");
+        }
         assert!(test_binary(r#"{"reason":"build-finished","success":true}"#).is_none());
     }
 
