@@ -173,6 +173,29 @@ async fn simulations_in_the_course() {
     assert_eq!(sum, column_sums(&start));
     assert_eq!(ring_values(&c).await, vec![sum.clone(); 5]);
 
+    // A step fades in the cells it changed; a reset, even from the first step, shows them at
+    // once and stops the fades still running.
+    let fades: Vec<u64> = serde_json::from_value(
+        c.execute(
+            r#"const sim = document.querySelector('[data-sim="ring-allreduce"]');
+               const fades = () => document.getAnimations()
+                   .filter(a => a.effect && sim.contains(a.effect.target)).length;
+               const settle = () => new Promise(done => setTimeout(done, 0));
+               const press = (button) => { sim.querySelector(button).click(); return settle(); };
+               let afterStep;
+               return press('.sim-reset')
+                   .then(() => press('.sim-step'))
+                   .then(() => { afterStep = fades(); return press('.sim-reset'); })
+                   .then(() => [afterStep, fades()]);"#,
+            vec![],
+        )
+        .await
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(fades[0] > 0, "a step fades in what it changed: {fades:?}");
+    assert_eq!(fades[1], 0, "a reset fades nothing: {fades:?}");
+
     // 64 ranks of 256 values: the table draws the cells in view, and scrolling to the far
     // corner shows that corner's cells as the current step has them (every rank holds the sum;
     // column i sums r·256 + i + 1 over 64 ranks: 516,096 + 64·(i + 1)).
