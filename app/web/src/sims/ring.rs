@@ -356,7 +356,7 @@ fn values_table(
     // What the cells show and after which step, to compare against without reading every signal.
     let shown = StoredValue::new((step.get_untracked(), start));
     // Whether the last move was a jump (a reset): it redraws every drawn cell at once, which a
-    // fade would only blur, and painting all those fades made the next step slow.
+    // fade would only blur, and the steps taken within the fade would paint it.
     let jumped = RwSignal::new(false);
     // Effects run only in the browser; the server renders `start`.
     Effect::new(move |_| {
