@@ -288,10 +288,13 @@ fn test_stages(root: &Path, stages: &mut Stages) -> Result<()> {
 /// would compile every library of the workspace again.
 fn cargo_test(root: &Path) -> Command {
     let mut cmd = cargo();
-    cmd.current_dir(root).args(["test", "--workspace", "--exclude", "lockstep-hydrate"]);
+    cmd.current_dir(root).args(["test", "--workspace"]).args(BROWSER_ONLY);
     clippy_while_building(&mut cmd);
     cmd
 }
+
+/// Excludes the crates built only for wasm32 (the browser's entry points) from a native build.
+const BROWSER_ONLY: [&str; 4] = ["--exclude", "lockstep-hydrate", "--exclude", "lockstep-islands"];
 
 /// Clippy's verdict: any warning fails.
 const CLIPPY_DENY: [&str; 2] = ["-D", "warnings"];
@@ -326,7 +329,8 @@ fn lint(root: &Path, stages: &mut Stages) -> Result<()> {
     stages.time("clippy (native)", || {
         run(cargo()
             .current_dir(root)
-            .args(["clippy", "--workspace", "--exclude", "lockstep-hydrate", "--all-targets"])
+            .args(["clippy", "--workspace", "--all-targets"])
+            .args(BROWSER_ONLY)
             .arg("--")
             .args(CLIPPY_DENY))
     })?;
@@ -344,7 +348,8 @@ fn clippy_wasm32(root: &Path, stages: &mut Stages) -> Result<()> {
     stages.time("clippy (wasm32)", || {
         run(cargo()
             .current_dir(root)
-            .args(["clippy", "--package", "lockstep-hydrate", "--target", site::WASM_TARGET, "--"])
+            .args(["clippy", "--package", "lockstep-hydrate", "--package", "lockstep-islands"])
+            .args(["--target", site::WASM_TARGET, "--"])
             .args(CLIPPY_DENY))
     })
 }

@@ -1,4 +1,5 @@
-//! Builds the browser side of the site into `target/site`: the hydrate crate compiled to wasm,
+//! Builds the browser side of the site into `target/site`: the hydrate crate (the application)
+//! and the islands crate (the site's pages, which hydrate only their islands) compiled to wasm,
 //! wasm-bindgen's JS glue, wasm-opt, the stylesheet and the public files, with gzip and Brotli
 //! copies the server sends to browsers that accept them.
 //!
@@ -19,6 +20,8 @@ use crate::{cargo, run, setup};
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// Must equal `lockstep_web::OUTPUT_NAME`; the server asks for `/pkg/{OUTPUT_NAME}.js`.
 const OUTPUT_NAME: &str = "lockstep";
+/// Must equal `lockstep_web::ISLANDS_OUTPUT_NAME`.
+const ISLANDS_OUTPUT_NAME: &str = "islands";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
@@ -55,19 +58,16 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     };
     // `--emit-relocs` on the final link only: the splitter reads the relocations to move each
     // lazily loaded part's code out of the main module.
-    run(cargo().current_dir(root).args([
-        "rustc",
-        "--package",
-        "lockstep-hydrate",
-        "--lib",
-        "--target",
-        WASM_TARGET,
-        "--profile",
-        cargo_profile,
-        "--",
-        "-C",
-        "link-arg=--emit-relocs",
-    ]))?;
+    let wasm_crate = |package: &str| {
+        let mut cmd = cargo();
+        cmd.current_dir(root).args(["rustc", "--package", package, "--lib", "--target"]);
+        cmd.args([WASM_TARGET, "--profile", cargo_profile]);
+        cmd
+    };
+    run(wasm_crate("lockstep-hydrate").args(["--", "-C", "link-arg=--emit-relocs"]))?;
+    // lockstep-web once more, without the application (its `app` feature): the other libraries
+    // are the ones just compiled.
+    run(&mut wasm_crate("lockstep-islands"))?;
 
     let site = site_dir(root);
     if site.exists() {
@@ -79,15 +79,19 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
 
     let out = root.join("target").join(WASM_TARGET).join(profile_dir);
     let parts = split(&out.join("lockstep_hydrate.wasm"), &pkg)?;
-    run(Command::new("wasm-bindgen")
-        .args(["--target", "web", "--no-typescript", "--keep-lld-exports", "--no-demangle"])
-        .args(["--out-name", OUTPUT_NAME, "--out-dir"])
-        .arg(&pkg)
-        .arg(out.join(SPLIT_MAIN)))?;
+    let bindgen = |name: &str, wasm: PathBuf| {
+        run(Command::new("wasm-bindgen")
+            .args(["--target", "web", "--no-typescript", "--keep-lld-exports", "--no-demangle"])
+            .args(["--out-name", name, "--out-dir"])
+            .arg(&pkg)
+            .arg(wasm))
+    };
+    bindgen(OUTPUT_NAME, out.join(SPLIT_MAIN))?;
+    bindgen(ISLANDS_OUTPUT_NAME, out.join("lockstep_islands.wasm"))?;
 
-    let wasm = pkg.join(format!("{OUTPUT_NAME}_bg.wasm"));
+    let mains = [OUTPUT_NAME, ISLANDS_OUTPUT_NAME].map(|name| pkg.join(format!("{name}_bg.wasm")));
     if profile == Profile::Release {
-        for module in std::iter::once(&wasm).chain(&parts) {
+        for module in mains.iter().chain(&parts) {
             // The features rustc enables by default for wasm32 must be declared, or wasm-opt
             // rejects the module.
             run(Command::new(setup::wasm_opt_path(root))

@@ -4,12 +4,7 @@
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub async fn hydrate() {
     lockstep_web::crash::install();
-    // What `hydrate_lazy` does, but awaited here: the route's part of the bundle is loaded
-    // before its page is hydrated, and the page is marked hydrated only once all of it is.
-    let body = leptos::prelude::document().body().expect("a page has a body");
-    let owner = leptos::mount::hydrate_from_async(body, lockstep_web::App).await;
-    lockstep_web::mark_hydrated();
-    owner.forget();
+    lockstep_web::hydrate().await;
 }
 
 /// Panics on purpose, so that an operator (or a test) can see the crash notice and its line in

@@ -59,17 +59,28 @@ fn the_bundle_is_hashed_kept_for_a_year_and_compressed_as_asked() {
         };
         assert!(preloads(&page.body, "split_lesson"), "{}", page.body);
         assert!(!preloads(&page.body, "split_simulation"), "{}", page.body);
-        let (catalogue, _) = fetch(&app, "/", None).await;
-        assert!(
-            !preloads(&catalogue.body, "split_simulation")
-                && !preloads(&catalogue.body, "split_lesson")
-                && catalogue.body.contains(&format!("{bundle}/lockstep.js"))
-        );
+        // The site's pages load the islands bundle instead, and no part of the application's.
+        for site_page in ["/", "/ko", "/xp", "/ko/search?q=ddp", "/account", "/courses/ddp"] {
+            let (page, _) = fetch(&app, site_page, None).await;
+            for part in ["split_", "__wasm_split", "lockstep.js", "lockstep_bg.wasm"] {
+                assert!(!page.body.contains(part), "{site_page} names {part}");
+            }
+            for named in [format!("{bundle}/islands.js"), format!("{bundle}/islands_bg.wasm")] {
+                assert!(page.body.contains(&named), "{site_page} does not name {named}");
+            }
+        }
         let (exercise, _) = fetch(&app, "/exercises/ddp-conversion", None).await;
         assert_eq!(exercise.status, StatusCode::OK);
         assert!(exercise.body.contains(&format!(r#"src="{bundle}/editor.js""#)));
 
-        for file in ["lockstep_bg.wasm", "lockstep.js", "lockstep.css", "editor.js"] {
+        for file in [
+            "lockstep_bg.wasm",
+            "lockstep.js",
+            "islands_bg.wasm",
+            "islands.js",
+            "lockstep.css",
+            "editor.js",
+        ] {
             let path = format!("{bundle}/{file}");
             for (asked, sent, suffix) in [
                 (Some("gzip, deflate, br, zstd"), "br", ".br"),

@@ -24,7 +24,7 @@ pub fn SiteHeader() -> impl IntoView {
                 <A href=lang.path(lockstep_routes::XP)>{t.site.nav_xp}</A>
                 <A href=lang.path(lockstep_routes::ACCOUNT)>{t.site.nav_account}</A>
             </nav>
-            <Bell/>
+            <Bell follows_navigation=true/>
             <form method="get" action=lang.path(lockstep_routes::SEARCH) role="search" class="header-search">
                 <input type="search" name="q" aria-label=t.search.label placeholder=t.site.search_placeholder maxlength="200"/>
             </form>
@@ -144,11 +144,16 @@ pub fn ReportForm(
 /// (`talk_live::watch_bell`); the server renders it without a number, as the page is the same
 /// for everyone. Without JavaScript it is a link to the notifications page, which lists them.
 #[component]
-fn Bell() -> impl IntoView {
+pub(crate) fn Bell(
+    /// Reads the count again on each navigation: in the application, not on a page that
+    /// hydrates only its islands, which has no router and whose links load a new page.
+    #[prop(optional)]
+    follows_navigation: bool,
+) -> impl IntoView {
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).notifications;
     let unread = RwSignal::new(0i64);
-    crate::talk_live::watch_bell(unread);
+    crate::talk_live::watch_bell(unread, follows_navigation);
     view! {
         <a class="bell" data-role="bell" href=lang.path(lockstep_routes::NOTIFICATIONS) aria-label=move || (w.bell)(unread.get())>
             <span aria-hidden="true">"🔔"</span>

@@ -11,6 +11,8 @@
 pub mod api;
 mod components;
 pub mod crash;
+#[cfg(feature = "hydrate")]
+mod islands;
 pub mod model;
 mod pages;
 mod quiz;
@@ -30,14 +32,18 @@ pub use lockstep_i18n::Lang;
 /// `lockstep_bg.wasm`, `lockstep.css`. The build (`cargo xtask`) writes them under this name.
 pub const OUTPUT_NAME: &str = "lockstep";
 
+/// The name of the islands bundle's files beside them: `islands.js`, `islands_bg.wasm`
+/// ([`hydrates_only_islands`]).
+pub const ISLANDS_OUTPUT_NAME: &str = "islands";
+
 /// Marks the document once the browser bundle has hydrated the whole page, the route's lazily
 /// loaded part included: CSS shows the controls that need JavaScript (copy buttons, the
 /// contents toggle) only from then on, browser tests wait for it, and the `lockstep-hydrated`
 /// performance mark is when the page became interactive (`tests/bundle_budget.rs`). Called by
-/// the hydrate crate after hydration has finished, not from an effect: an effect of `App`
-/// runs while a lazy route's part is still loading.
+/// [`hydrate`] after hydration has finished, not from an effect: an effect of `App` runs while
+/// a lazy route's part is still loading.
 #[cfg(feature = "hydrate")]
-pub fn mark_hydrated() {
+fn mark_hydrated() {
     if let Some(root) = document().document_element() {
         let _ = root.set_attribute("data-hydrated", "true");
     }
@@ -129,6 +135,10 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
         })
         .collect_view();
     let x_default = format!("{origin}{}", lockstep_routes::HOME);
+    let mut options = options;
+    if hydrates_only_islands(&path) {
+        options.output_name = ISLANDS_OUTPUT_NAME.into();
+    }
     view! {
         <!DOCTYPE html>
         <html lang=lang.code()>
@@ -148,6 +158,46 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <App/>
             </body>
         </html>
+    }
+}
+
+/// Makes the server's page interactive as a whole: the browser bundle's entry point
+/// (`lockstep-hydrate`). Marks the page hydrated ([`mark_hydrated`]) once all of it is.
+#[cfg(feature = "hydrate")]
+pub async fn hydrate() {
+    // What `hydrate_lazy` does, but awaited here: the route's part of the bundle is loaded
+    // before its page is hydrated, and the page is marked hydrated only once all of it is.
+    let body = document().body().expect("a page has a body");
+    let owner = leptos::mount::hydrate_from_async(body, App).await;
+    owner.forget();
+    mark_hydrated();
+}
+
+/// Makes only the islands of the server's page interactive ([`hydrates_only_islands`]): the
+/// islands bundle's entry point (`lockstep-islands`).
+#[cfg(feature = "hydrate")]
+pub fn hydrate_islands() {
+    islands::hydrate();
+    mark_hydrated();
+}
+
+/// Whether the page at `path` is one the browser makes interactive only where its islands are
+/// (the bell, the toast, the search box), with a bundle of their own, and not as a whole with the
+/// application's: the site's pages (`pages::lazy::Site`), which read what they show from the
+/// server and have no control of their own. A link from one is an ordinary page load. Read from
+/// the address because the page's head, which loads one bundle or the other, is written before
+/// its route is rendered.
+pub fn hydrates_only_islands(path: &str) -> bool {
+    use lockstep_routes as r;
+    let path = Lang::strip(path);
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    match segments.as_slice() {
+        [] => true,
+        [page] => [r::XP_SEGMENT, r::SEARCH_SEGMENT, r::ACCOUNT_SEGMENT, r::NOTIFICATIONS_SEGMENT]
+            .contains(page),
+        [courses, _slug] => *courses == r::COURSES_SEGMENT,
+        _ => false,
     }
 }
 
@@ -203,4 +253,32 @@ fn Pages() -> impl leptos_router::MatchNestedRoutes + Clone {
     #[cfg(erase_components)]
     let routes = leptos_router::any_nested_route::IntoAnyNestedRoute::into_any_nested_route(routes);
     routes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hydrates_only_islands;
+
+    #[test]
+    fn the_site_pages_hydrate_only_their_islands_in_either_language() {
+        for path in ["/", "/ko", "/ko/", "/xp", "/ko/search", "/search?q=ddp", "/account#sign-in"]
+            .into_iter()
+            .chain(["/notifications", "/courses/ddp", "/ko/courses/ddp"])
+        {
+            assert!(hydrates_only_islands(path), "{path}");
+        }
+        for path in
+            ["/lessons/ddp-allreduce", "/ko/lessons/ddp-allreduce", "/exercises/ddp-conversion"]
+                .into_iter()
+                .chain([
+                    "/submissions/3",
+                    "/instructor",
+                    "/courses",
+                    "/courses/ddp/more",
+                    "/nowhere",
+                ])
+        {
+            assert!(!hydrates_only_islands(path), "{path}");
+        }
+    }
 }

@@ -35,20 +35,25 @@ pub fn report_here(ev: leptos::ev::MouseEvent) {
 }
 
 /// Keeps `unread` at the learner's number of unread notifications: read when the page loads,
-/// on each navigation, whenever the comments on the page change, and every minute.
-pub fn watch_bell(unread: leptos::prelude::RwSignal<i64>) {
+/// on each navigation (where it `follows_navigation`), whenever the comments on the page
+/// change, and every minute.
+pub fn watch_bell(unread: leptos::prelude::RwSignal<i64>, follows_navigation: bool) {
     #[cfg(feature = "hydrate")]
     {
         use leptos::prelude::*;
-        let location = leptos_router::hooks::use_location();
         live::bell_listeners(unread);
-        Effect::new(move |_| {
-            location.pathname.track();
+        if follows_navigation {
+            let location = leptos_router::hooks::use_location();
+            Effect::new(move |_| {
+                location.pathname.track();
+                live::read_bell(unread);
+            });
+        } else {
             live::read_bell(unread);
-        });
+        }
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = unread;
+    let _ = (unread, follows_navigation);
 }
 
 #[cfg(feature = "hydrate")]

@@ -19,6 +19,8 @@ pub use lesson::LessonPage;
 pub(crate) use lesson::{learner_part, LearnerPart, LearnerState};
 pub use not_found::NotFound;
 pub use notifications::NotificationsPage;
+#[cfg(feature = "hydrate")]
+pub(crate) use search::follow_typing;
 pub use search::SearchPage;
 pub use submission::SubmissionPage;
 pub use xp::XpPage;
@@ -40,8 +42,17 @@ fn set_status(code: u16) {
 /// not open. Groups, not one part per page, because what several parts share becomes a part of
 /// its own: one per page made a lesson page ask for a hundred files. The server renders the
 /// pages as before; a page that arrives from the server has its part loaded before it is
-/// hydrated (`hydrate_from_async`, in the hydrate crate, through each route's `preload`). Each page reads its own
-/// resources, so `data` has nothing to start ahead of the code.
+/// hydrated (`hydrate_from_async`, in [`crate::hydrate`], through each route's `preload`).
+/// Each page reads its own resources, so `data` has nothing to start ahead of the code.
+///
+/// Each part is a `#[lazy]` function where the bundle is the application's (the `app` feature;
+/// and on the server, which preloads the parts its page needs), and a plain one elsewhere: a
+/// lazy function is exported for the splitter, and the islands bundle, which is not split and
+/// reaches none of them, would otherwise keep every part's code.
+///
+/// The site's pages (`Site`) arrive from the server hydrating only their islands, with a bundle
+/// of their own ([`crate::hydrates_only_islands`]), so the server does not preload their part:
+/// the browser loads it only when the application, started on another page, goes to one.
 pub mod lazy {
     use leptos::prelude::*;
     use leptos_router::LazyRoute;
@@ -58,8 +69,8 @@ pub mod lazy {
         Notifications,
     }
 
-    #[lazy]
-    fn site(page: Site) -> AnyView {
+    /// A site page, as both the server and the site's part of the bundle render it.
+    fn site_page(page: Site) -> AnyView {
         match page {
             Site::Catalogue => super::CataloguePage().into_any(),
             Site::Course => super::CoursePage().into_any(),
@@ -70,9 +81,15 @@ pub mod lazy {
         }
     }
 
+    #[cfg(not(feature = "ssr"))]
+    #[cfg_attr(feature = "app", lazy)]
+    async fn site(page: Site) -> AnyView {
+        site_page(page)
+    }
+
     /// A lesson: alone, as the page most readers open first.
-    #[lazy]
-    fn lesson() -> AnyView {
+    #[cfg_attr(any(feature = "app", not(feature = "hydrate")), lazy)]
+    async fn lesson() -> AnyView {
         super::LessonPage().into_any()
     }
 
@@ -84,8 +101,8 @@ pub mod lazy {
         Instructor,
     }
 
-    #[lazy]
-    fn work(page: Work) -> AnyView {
+    #[cfg_attr(any(feature = "app", not(feature = "hydrate")), lazy)]
+    async fn work(page: Work) -> AnyView {
         match page {
             Work::Exercise => super::ExercisePage().into_any(),
             Work::Submission => super::SubmissionPage().into_any(),
@@ -93,10 +110,13 @@ pub mod lazy {
         }
     }
 
-    /// A route whose view is `$view` (an awaited lazy function) and whose part of the bundle
-    /// is `$preload`.
+    /// A route whose part of the bundle is `$preload` and whose view is `$view` (an awaited lazy
+    /// function); where given, whether it hydrates only its islands, and its view on the server.
     macro_rules! route {
         ($name:ident, $view:expr, $preload:ident) => {
+            route!($name, false, $view, $view, $preload);
+        };
+        ($name:ident, $islands:expr, $server:expr, $view:expr, $preload:ident) => {
             pub struct $name;
 
             impl LazyRoute for $name {
@@ -106,23 +126,49 @@ pub mod lazy {
 
                 async fn view(this: Self) -> AnyView {
                     let $name = this;
+                    // The head, written before the route was known, loaded the bundle the
+                    // address names (`hydrates_only_islands`): it must be the page's own, or
+                    // the page would not become interactive. Every page a test renders checks.
+                    #[cfg(feature = "ssr")]
+                    debug_assert_eq!(
+                        crate::hydrates_only_islands(&crate::page_path()),
+                        $islands,
+                        "{}: the bundle its address names is not its own",
+                        crate::page_path()
+                    );
+                    #[cfg(feature = "ssr")]
+                    return $server.await;
+                    #[cfg(not(feature = "ssr"))]
                     $view.await
                 }
 
                 async fn preload() {
-                    #[cfg(feature = "hydrate")]
+                    #[cfg(all(feature = "hydrate", feature = "app"))]
                     $preload().await;
                 }
             }
         };
     }
 
-    route!(Catalogue, site(Site::Catalogue), __preload_site);
-    route!(Course, site(Site::Course), __preload_site);
-    route!(Xp, site(Site::Xp), __preload_site);
-    route!(Search, site(Site::Search), __preload_site);
-    route!(Account, site(Site::Account), __preload_site);
-    route!(Notifications, site(Site::Notifications), __preload_site);
+    /// A site page's route: rendered on the server without its part of the bundle.
+    macro_rules! site_route {
+        ($name:ident) => {
+            route!(
+                $name,
+                true,
+                async { site_page(Site::$name) },
+                site(Site::$name),
+                __preload_site
+            );
+        };
+    }
+
+    site_route!(Catalogue);
+    site_route!(Course);
+    site_route!(Xp);
+    site_route!(Search);
+    site_route!(Account);
+    site_route!(Notifications);
     route!(Lesson, lesson(), __preload_lesson);
     route!(Exercise, work(Work::Exercise), __preload_work);
     route!(Submission, work(Work::Submission), __preload_work);

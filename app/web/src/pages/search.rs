@@ -47,23 +47,84 @@ pub fn SearchPage() -> impl IntoView {
                 <button type="submit" class="primary">{w.button}</button>
             </form>
             <p class="muted">{w.hint}</p>
-            <Transition fallback=move || view! { <p class="loading">{w.loading}</p> }>
-                {move || Suspend::new(async move {
-                    match results.await {
-                        Ok(None) => ().into_any(),
-                        Ok(Some(SearchResults::Refused(why))) => {
-                            view! { <p class="form-error" role="alert" data-role="search-refused">{why}</p> }.into_any()
-                        }
-                        Ok(Some(SearchResults::Hits(hits))) if hits.is_empty() => {
-                            view! { <p data-role="search-nothing">{(w.nothing)(&q())}</p> }.into_any()
-                        }
-                        Ok(Some(SearchResults::Hits(hits))) => view! { <Hits hits/> }.into_any(),
-                        Err(e) => view! { <p class="error">{w.failed} {e.to_string()}</p> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <div data-role="search-live">
+                <Transition fallback=move || view! { <p class="loading">{w.loading}</p> }>
+                    {move || Suspend::new(async move { answer(results.await, q()) })}
+                </Transition>
+            </div>
         </section>
     }
+}
+
+/// What a search shows for `q`, given the server's answer: the same on the server's page, in the
+/// application, and on a page that hydrates only its islands ([`follow_typing`]).
+fn answer(got: Result<Option<SearchResults>, ServerFnError>, q: String) -> AnyView {
+    let w = &crate::use_t().search;
+    match got {
+        Ok(None) => ().into_any(),
+        Ok(Some(SearchResults::Refused(why))) => {
+            view! { <p class="form-error" role="alert" data-role="search-refused">{why}</p> }
+                .into_any()
+        }
+        Ok(Some(SearchResults::Hits(hits))) if hits.is_empty() => {
+            view! { <p data-role="search-nothing">{(w.nothing)(&q)}</p> }.into_any()
+        }
+        Ok(Some(SearchResults::Hits(hits))) => view! { <Hits hits/> }.into_any(),
+        Err(e) => view! { <p class="error">{w.failed} {e.to_string()}</p> }.into_any(),
+    }
+}
+
+/// On a page that hydrates only its islands: the results follow what is typed into the search
+/// page's box, as the application's page does (its address too), each answer replacing the
+/// last; an answer that arrives after a later letter's is dropped.
+#[cfg(feature = "hydrate")]
+pub(crate) fn follow_typing(lang: crate::Lang) {
+    use std::cell::{Cell, RefCell};
+    use wasm_bindgen::{closure::Closure, JsCast};
+
+    let doc = document();
+    let (Some(input), Ok(Some(live))) =
+        (doc.get_element_by_id("search-q"), doc.query_selector("[data-role=search-live]"))
+    else {
+        return;
+    };
+    thread_local! {
+        static LATEST: Cell<u64> = const { Cell::new(0) };
+        static SHOWN: RefCell<Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>> =
+            const { RefCell::new(None) };
+    }
+    let owner = leptos::reactive::owner::Owner::current().expect("the islands' root owner");
+    let action = lang.path(lockstep_routes::SEARCH);
+    let typed = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        let q = event_target_value(&ev);
+        let to = format!("{action}?q={}", lockstep_routes::percent_encode(&q, |_| false));
+        let _ = window()
+            .history()
+            .and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&to)));
+        let this = LATEST.with(|l| {
+            l.set(l.get() + 1);
+            l.get()
+        });
+        let (live, owner) = (live.clone(), owner.clone());
+        leptos::task::spawn_local(async move {
+            let got = if q.trim().is_empty() {
+                Ok(None)
+            } else {
+                search(q.clone(), lang).await.map(Some)
+            };
+            if LATEST.with(Cell::get) != this {
+                return;
+            }
+            let view = owner.with(|| answer(got, q));
+            // The server's results go with the first answer; each later one unmounts the last.
+            drop(SHOWN.with(|s| s.borrow_mut().take()));
+            live.set_text_content(None);
+            let shown = leptos::mount::mount_to(live.unchecked_into(), move || view);
+            SHOWN.with(|s| *s.borrow_mut() = Some(shown));
+        });
+    });
+    let _ = input.add_event_listener_with_callback("input", typed.as_ref().unchecked_ref());
+    typed.forget();
 }
 
 #[component]

@@ -99,10 +99,11 @@ fn draw(sim: Simulation) -> AnyView {
 
 /// The browser's way to [`draw`]: through the part of the bundle that has the simulations,
 /// which reads the parameters ([`Embedded`]'s) too. `None` where they do not read (the server
-/// wrote them, so never): the server's drawing then stays.
+/// wrote them, so never): the server's drawing then stays. Lazy in the application's bundle
+/// only, as the pages' parts are (`pages::lazy`).
 #[cfg(feature = "hydrate")]
-#[lazy]
-fn simulation(sim: Embedded) -> Option<AnyView> {
+#[cfg_attr(feature = "app", lazy)]
+async fn simulation(sim: Embedded) -> Option<AnyView> {
     match sim.simulation() {
         Ok(sim) => Some(draw(sim)),
         Err(e) => {
