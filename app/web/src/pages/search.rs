@@ -88,10 +88,10 @@ pub(crate) fn follow_typing(lang: crate::Lang) {
     else {
         return;
     };
+    type Shown = leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>;
     thread_local! {
         static LATEST: Cell<u64> = const { Cell::new(0) };
-        static SHOWN: RefCell<Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>> =
-            const { RefCell::new(None) };
+        static SHOWN: RefCell<Option<Shown>> = const { RefCell::new(None) };
     }
     let owner = leptos::reactive::owner::Owner::current().expect("the islands' root owner");
     let action = lang.path(lockstep_routes::SEARCH);
