@@ -189,16 +189,11 @@ pub fn hydrate_islands() {
 /// its route is rendered.
 pub fn hydrates_only_islands(path: &str) -> bool {
     use lockstep_routes as r;
-    let path = Lang::strip(path);
-    let path = path.split(['?', '#']).next().unwrap_or_default();
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    match segments.as_slice() {
-        [] => true,
-        [page] => [r::XP_SEGMENT, r::SEARCH_SEGMENT, r::ACCOUNT_SEGMENT, r::NOTIFICATIONS_SEGMENT]
-            .contains(page),
-        [courses, _slug] => *courses == r::COURSES_SEGMENT,
-        _ => false,
-    }
+    let path = Lang::strip(path).split(['?', '#']).next().unwrap_or_default();
+    let page = path.trim_end_matches('/');
+    page.is_empty()
+        || [r::XP, r::SEARCH, r::ACCOUNT, r::NOTIFICATIONS].contains(&page)
+        || r::course_slug(page).is_some()
 }
 
 #[component]
