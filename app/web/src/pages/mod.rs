@@ -46,7 +46,7 @@ fn set_status(code: u16) {
 /// Each page reads its own resources, so `data` has nothing to start ahead of the code.
 ///
 /// Each part is a `#[lazy]` function where the bundle is the application's (the `app` feature;
-/// and on the server, which preloads the parts its page needs), and a plain one elsewhere: a
+/// and on the server, for the parts it preloads), and a plain one elsewhere: a
 /// lazy function is exported for the splitter, and the islands bundle, which is not split and
 /// reaches none of them, would otherwise keep every part's code.
 ///
