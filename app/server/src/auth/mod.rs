@@ -280,15 +280,27 @@ static DUMMY_HASH: LazyLock<String> =
     LazyLock::new(|| password_auth::generate_hash("no account has this password"));
 
 async fn hash(password: String) -> Result<String, AuthError> {
-    tokio::task::spawn_blocking(move || password_auth::generate_hash(password))
-        .await
-        .map_err(|e| AuthError::Hashing(e.to_string()))
+    argon2(move || password_auth::generate_hash(password)).await
 }
 
 async fn verify(password: String, hash: String) -> Result<bool, AuthError> {
-    tokio::task::spawn_blocking(move || password_auth::verify_password(password, &hash).is_ok())
-        .await
-        .map_err(|e| AuthError::Hashing(e.to_string()))
+    argon2(move || password_auth::verify_password(password, &hash).is_ok()).await
+}
+
+/// Argon2 runs one per core at most, first come first served. Each run takes a core for tens
+/// of milliseconds and 19 MiB, so a burst of sign-ins all hashing at once would take memory
+/// without bound, and it starved the database's threads of the cores: on SQLite, one holding
+/// the write lock then kept the others waiting past `busy_timeout`, and a sign-in got a 500
+/// (60 parallel sign-ins beside a browser test, on two cores).
+static ARGON2_TURNS: LazyLock<tokio::sync::Semaphore> = LazyLock::new(|| {
+    tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+});
+
+async fn argon2<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, AuthError> {
+    let _turn = ARGON2_TURNS.acquire().await.map_err(|e| AuthError::Hashing(e.to_string()))?;
+    tokio::task::spawn_blocking(work).await.map_err(|e| AuthError::Hashing(e.to_string()))
 }
 
 /// A form error goes back to the account page, said in words; anything else is logged.
