@@ -51,14 +51,13 @@ fn the_bundle_is_hashed_kept_for_a_year_and_compressed_as_asked() {
             assert!(page.body.contains(&named), "{named}");
         }
         assert_eq!(header(&page, header::CACHE_CONTROL), "no-cache");
-        // Its part of the bundle (the lessons' group) is fetched at once, beside the main
-        // module; the simulations' part is not: the browser loads it when a simulation comes
-        // near the view. A page without lessons names neither.
+        // A lesson's code is in the main module: the page preloads no part. Not the
+        // simulations' either: the browser loads it when a simulation comes near the view.
         let preloads = |body: &str, part: &str| {
             body.split("<link").any(|l| l.contains(r#"rel="preload""#) && l.contains(part))
         };
-        assert!(preloads(&page.body, "split_lesson"), "{}", page.body);
-        assert!(!preloads(&page.body, "split_simulation"), "{}", page.body);
+        assert!(!preloads(&page.body, "split_"), "{}", page.body);
+        assert!(!preloads(&page.body, "chunk_"), "{}", page.body);
         // The site's pages load the islands bundle instead, and no part of the application's.
         for site_page in ["/", "/ko", "/xp", "/ko/search?q=ddp", "/account", "/courses/ddp"] {
             let (page, _) = fetch(&app, site_page, None).await;
@@ -72,6 +71,8 @@ fn the_bundle_is_hashed_kept_for_a_year_and_compressed_as_asked() {
         let (exercise, _) = fetch(&app, "/exercises/ddp-conversion", None).await;
         assert_eq!(exercise.status, StatusCode::OK);
         assert!(exercise.body.contains(&format!(r#"src="{bundle}/editor.js""#)));
+        // Graded work is a group of pages with a part of its own, preloaded.
+        assert!(preloads(&exercise.body, "split_work"), "{}", exercise.body);
 
         for file in [
             "lockstep_bg.wasm",

@@ -37,13 +37,17 @@ fn set_status(code: u16) {
     let _ = code;
 }
 
-/// The pages as routes, each loaded with a part of the browser bundle: a reader downloads the
-/// code of a group of pages with the first visit to one of them, and never the groups they do
-/// not open. Groups, not one part per page, because what several parts share becomes a part of
-/// its own: one per page made a lesson page ask for a hundred files. The server renders the
-/// pages as before; a page that arrives from the server has its part loaded before it is
-/// hydrated (`hydrate_from_async`, in [`crate::hydrate`], through each route's `preload`).
+/// The pages as routes. A lesson's code is in the application's main module; the other pages
+/// come in groups, each a part of the browser bundle that a reader downloads with the first
+/// visit to one of its pages, and never when they open none. Groups, not one part per page,
+/// because what several parts share becomes a part of its own: one per page made a lesson page
+/// ask for a hundred files. A page that arrives from the server has its part loaded before it
+/// is hydrated (`hydrate_from_async`, in [`crate::hydrate`], through each route's `preload`).
 /// Each page reads its own resources, so `data` has nothing to start ahead of the code.
+///
+/// The lesson is not a part because every page the application starts on is a lesson or graded
+/// work: as a part, the lesson's code and what it shares with the others were eight files, and
+/// a lesson page loaded 298 kB of wasm (Brotli); in the main module, one file of 256 kB.
 ///
 /// Each part is a `#[lazy]` function where the bundle is the application's (the `app` feature;
 /// and on the server, for the parts it preloads), and a plain one elsewhere: a
@@ -87,8 +91,7 @@ pub mod lazy {
         site_page(page)
     }
 
-    /// A lesson: alone, as the page most readers open first.
-    #[cfg_attr(any(feature = "app", not(feature = "hydrate")), lazy)]
+    /// A lesson: in the main module.
     async fn lesson() -> AnyView {
         super::LessonPage().into_any()
     }
@@ -110,13 +113,14 @@ pub mod lazy {
         }
     }
 
-    /// A route whose part of the bundle is `$preload` and whose view is `$view` (an awaited lazy
-    /// function); where given, whether it hydrates only its islands, and its view on the server.
+    /// A route whose view is `$view` (awaiting a lazy function, but for a lesson) and which
+    /// loads its part of the bundle with `$preload`; where given, whether it hydrates only its
+    /// islands, and its view on the server.
     macro_rules! route {
-        ($name:ident, $view:expr, $preload:ident) => {
+        ($name:ident, $view:expr, $preload:expr) => {
             route!($name, false, $view, $view, $preload);
         };
-        ($name:ident, $islands:expr, $server:expr, $view:expr, $preload:ident) => {
+        ($name:ident, $islands:expr, $server:expr, $view:expr, $preload:expr) => {
             pub struct $name;
 
             impl LazyRoute for $name {
@@ -144,7 +148,7 @@ pub mod lazy {
 
                 async fn preload() {
                     #[cfg(all(feature = "hydrate", feature = "app"))]
-                    $preload().await;
+                    $preload.await;
                 }
             }
         };
@@ -158,7 +162,7 @@ pub mod lazy {
                 true,
                 async { site_page(Site::$name) },
                 site(Site::$name),
-                __preload_site
+                __preload_site()
             );
         };
     }
@@ -169,8 +173,8 @@ pub mod lazy {
     site_route!(Search);
     site_route!(Account);
     site_route!(Notifications);
-    route!(Lesson, lesson(), __preload_lesson);
-    route!(Exercise, work(Work::Exercise), __preload_work);
-    route!(Submission, work(Work::Submission), __preload_work);
-    route!(Instructor, work(Work::Instructor), __preload_work);
+    route!(Lesson, lesson(), async {});
+    route!(Exercise, work(Work::Exercise), __preload_work());
+    route!(Submission, work(Work::Submission), __preload_work());
+    route!(Instructor, work(Work::Instructor), __preload_work());
 }
