@@ -1,105 +1,16 @@
-//! `gpu-runner grade` on real torch (CPU, gloo, 2 processes): the reference solution passes,
-//! and each broken variant fails the check it breaks. The runs are timed for the speedup, so
-//! they take turns: two jobs side by side on two cores would each see half the machine.
+//! `gpu-runner grade` on real torch (CPU, gloo, 2 processes), the grades that time the speedup:
+//! the reference solution passes every check, and the variants whose mistake costs the speedup
+//! fail it. `cargo xtask test` runs this binary alone on the machine, and its grades take turns:
+//! two jobs side by side on two cores would each see half the machine.
 //!
-//! Only the grades whose verdict depends on the speedup time it (the solution, the
-//! communication-bound and the overlapping-shards variants); the others make just the graded
-//! run and prove their own check, with `speedup` skipped as "not measured". The speedup's
-//! judgement in every corner is unit-tested on synthetic evidence in `grading-checks`.
+//! The other broken variants make just the graded run, with `speedup` skipped as "not
+//! measured", in `grade_untimed.rs`. The speedup's judgement in every corner is unit-tested on
+//! synthetic evidence in `grading-checks`.
 
 mod common;
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-
-use gpu_runner::grade::{grade, Options};
-use gpu_runner::protocol::live::Event;
-use gpu_runner::protocol::{Check, CheckId, CheckStatus, RunRole, Status, Verdict};
-use lockstep_routes::Lang;
-
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn exercise(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("exercise").join(name)
-}
-
-/// Graded as the runner grades, with the default speedup threshold and two repeats: for the
-/// reference solution.
-fn graded(name: &str) -> Verdict {
-    grade_with(name, Options::default())
-}
-
-/// The speedup variant with the default threshold but one repeat: it runs at about half the
-/// speed of one process (0.48× here), far from any threshold, and its runs are the suite's
-/// slowest (about 80 s for two processes), so a second pair would only cost two minutes.
-fn graded_once(name: &str) -> Verdict {
-    grade_with(name, Options { repeats: 1, ..Options::default() })
-}
-
-/// For the variants aimed at other checks: the graded run alone, the speedup not timed.
-fn graded_quick(name: &str) -> Verdict {
-    grade_with(name, quick())
-}
-
-fn quick() -> Options {
-    Options { time_speedup: false, ..Options::default() }
-}
-
-/// For a variant whose mistake must also cost the speedup: one repeat, and a threshold of 1.0
-/// (not slower), so the verdict does not hang on a noisy minute of a shared 2-core machine.
-fn graded_timed_once(name: &str) -> Verdict {
-    grade_with(name, Options { repeats: 1, min_speedup: Some(1.0), ..Options::default() })
-}
-
-/// The skip of a grade that did not time the speedup.
-fn untimed(c: &gpu_runner::protocol::Check) -> bool {
-    c.id == CheckId::Speedup
-        && c.status == CheckStatus::Skip
-        && c.message.starts_with("not measured: this grade was asked not to time")
-}
-
-fn grade_with(name: &str, opts: Options) -> Verdict {
-    grade_path(&exercise(name), opts)
-}
-
-fn grade_path(script: &Path, opts: Options) -> Verdict {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    grade(script, &opts).unwrap_or_else(|e| panic!("{}: {e}", script.display()))
-}
-
-/// The checks that did not pass, the untimed speedup aside.
-fn not_passed(v: &Verdict) -> BTreeSet<&str> {
-    v.checks
-        .iter()
-        .filter(|c| c.status != CheckStatus::Pass && !untimed(c))
-        .map(|c| c.id.as_str())
-        .collect()
-}
-
-fn failed(v: &Verdict) -> BTreeSet<&str> {
-    v.checks.iter().filter(|c| c.status == CheckStatus::Fail).map(|c| c.id.as_str()).collect()
-}
-
-/// When the processes did not form one group, the checks that compare ranks within it may
-/// not fail on their own account: what they saw waits, as a skip, for `launched`.
-fn only_waiting_for_launched(v: &Verdict) {
-    for c in v.checks.iter().filter(|c| c.status == CheckStatus::Skip && !untimed(c)) {
-        assert!(c.message.starts_with(grading_checks::WAITS_FOR_LAUNCHED), "{c:?}");
-    }
-}
-
-fn explain(v: &Verdict) -> String {
-    format!(
-        "{}\n{}",
-        v.report(),
-        v.runs
-            .iter()
-            .flat_map(|r| r.ranks.iter().map(|k| k.stderr_tail.clone()))
-            .collect::<Vec<_>>()
-            .join("\n---\n")
-    )
-}
+use common::verdicts::*;
+use gpu_runner::protocol::{CheckId, RunRole, Status};
 
 #[test]
 fn reference_solution_passes_every_check() {
@@ -113,125 +24,6 @@ fn reference_solution_passes_every_check() {
     assert_eq!(json["checks"][0]["id"], "launched");
 }
 
-/// Each broken variant fails exactly the check it breaks. Returns the verdict for further
-/// assertions.
-fn fails_exactly(script: &str, check: &str) -> Verdict {
-    fails_only(script, check, &[check])
-}
-
-/// A variant whose mistake also costs another check, and why it must.
-fn fails_only(script: &str, check: &str, all: &[&str]) -> Verdict {
-    let name = format!("broken/{script}");
-    let v = match (check, all.contains(&"speedup")) {
-        ("speedup", _) => graded_once(&name),
-        (_, true) => graded_timed_once(&name),
-        _ => graded_quick(&name),
-    };
-    assert_eq!(v.status, Status::Fail, "{}", explain(&v));
-    assert_eq!(not_passed(&v), all.iter().copied().collect::<BTreeSet<_>>(), "{}", explain(&v));
-    let timed = v.runs.iter().any(|r| r.role == RunRole::Single);
-    assert_eq!(timed, !untimed(&v.checks[9]), "{}", explain(&v));
-    let c = v.checks.iter().find(|c| c.id.as_str() == check).unwrap();
-    assert!(c.hint.is_some(), "{c:?}");
-    assert_eq!(c.section, gpu_runner::grading_checks::exercises::section(c.id));
-    v
-}
-
-#[test]
-fn separate_one_process_groups_fail_launched() {
-    let v = graded_quick("broken/own_world.py");
-    assert_eq!(v.status, Status::Fail, "{}", explain(&v));
-    assert_eq!(failed(&v), BTreeSet::from(["launched"]), "{}", explain(&v));
-    only_waiting_for_launched(&v);
-    let c = &v.checks[0];
-    assert!(c.message.contains("rank 0 (world size 1), rank 0 (world size 1)"), "{}", c.message);
-}
-
-#[test]
-fn averaging_gradients_by_hand_fails_ddp_wrapped_only() {
-    // No DDP, but a correct all_reduce of every gradient: the replicas (read from what the
-    // optimizer updates) stay in sync; only the wrapping is missing.
-    let v = fails_exactly("manual_allreduce.py", "ddp_wrapped");
-    let c = &v.checks[1];
-    assert!(c.message.contains("averaging the gradients by hand"), "{}", c.message);
-    let sync = v.checks.iter().find(|c| c.id == CheckId::ReplicasInSync).unwrap();
-    assert!(sync.message.contains("the parameters the optimizer updates"), "{}", sync.message);
-}
-
-/// The lesson's starting point, taken from the course itself, submitted unconverted: it
-/// trains, but never forms a process group, so there is nothing distributed to grade and no
-/// check may pass on it as false comfort.
-#[test]
-fn the_unconverted_starter_is_an_error_with_no_checks() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = common::starter("ddp-conversion", dir.path());
-    assert!(script.ends_with("single_gpu_train.py"));
-    let v = grade_path(&script, quick());
-    assert_eq!(v.status, Status::Error, "{}", explain(&v));
-    assert!(v.checks.is_empty(), "{}", explain(&v));
-    let error = v.error.as_ref().unwrap();
-    assert!(
-        error.message.starts_with("the script never calls dist.init_process_group()"),
-        "{}",
-        error.message
-    );
-    assert!(v.summary.starts_with("nothing could be graded: "), "{}", v.summary);
-}
-
-/// Checks reach the learner as the graded run settles them: `launched` and `ddp_wrapped`
-/// while the run is still going, the rest when it ends; each exactly once, as the verdict has it.
-#[test]
-fn checks_are_reported_as_the_run_settles_them() {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let mut events = Vec::new();
-    let v = gpu_runner::grade::grade_reporting(&exercise("solution.py"), &quick(), &mut |e| {
-        events.push(e)
-    })
-    .unwrap();
-    assert_eq!(v.status, Status::Fail, "speedup not timed: {}", explain(&v));
-    let position = |f: &dyn Fn(&Event) -> bool| events.iter().position(f).unwrap();
-    let check_at =
-        |id: CheckId| position(&|e| matches!(e, Event::Check { check } if check.id == id));
-    let first_run_ends = position(&|e| matches!(e, Event::RunFinished { index: 1, .. }));
-    assert!(check_at(CheckId::Launched) < first_run_ends, "{events:?}");
-    assert!(check_at(CheckId::DdpWrapped) < first_run_ends, "{events:?}");
-    assert!(check_at(CheckId::SamplerSharding) > first_run_ends);
-    let reported: Vec<&Check> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Check { check } => Some(check),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(reported.len(), v.checks.len(), "each once: {reported:?}");
-    for check in &v.checks {
-        assert!(reported.contains(&check), "as the verdict has it: {check:?}");
-    }
-}
-
-#[test]
-fn missing_set_epoch_fails_sampler_set_epoch() {
-    let v = fails_exactly("no_set_epoch.py", "sampler_set_epoch");
-    // The same verdict for a Korean reader: the evidence, hint and summary worded in Korean
-    // from what the run showed, with the check's numbers and ids as they are.
-    let check = v.checks.iter().find(|c| c.id == CheckId::SamplerSetEpoch).unwrap();
-    let ko = check.message_in(Lang::Ko);
-    assert!(ko.starts_with("rank 0이 epoch ") && ko.contains("같은 순서로 읽었습니다"), "{ko}");
-    assert_eq!(check.message_in(Lang::En), check.message, "the English is the stored text");
-    let report = v.report_in(Lang::Ko, &|c| format!("/ko/lessons/{}", c.section.lesson));
-    assert!(report.starts_with("실패: 검사 10개 중 1개 실패: sampler_set_epoch"), "{report}");
-    assert!(
-        report.contains("힌트: epoch마다 시작할 때 sampler.set_epoch(epoch)를 부르세요"),
-        "{report}"
-    );
-    assert!(report.contains("참고 /ko/lessons/distributed-sampler"), "{report}");
-}
-
-#[test]
-fn logging_on_every_rank_fails_rank0_logging() {
-    fails_exactly("all_ranks_log.py", "rank0_logging");
-}
-
 #[test]
 fn overlapping_shards_fail_sampler_sharding() {
     // Both ranks train on the same half of the data: the other half is never seen, so the
@@ -240,58 +32,8 @@ fn overlapping_shards_fail_sampler_sharding() {
 }
 
 #[test]
-fn checkpoint_on_every_rank_fails_checkpoint_rank0_only() {
-    fails_exactly("ckpt_every_rank.py", "checkpoint_rank0_only");
-}
-
-#[test]
-fn wrapped_checkpoint_fails_checkpoint_unwrapped() {
-    fails_exactly("ckpt_wrapped.py", "checkpoint_unwrapped");
-}
-
-#[test]
-fn forward_through_module_fails_replicas_in_sync() {
-    fails_exactly("module_forward.py", "replicas_in_sync");
-}
-
-#[test]
-fn barrier_on_rank_zero_only_fails_no_deadlock_naming_the_line() {
-    let v = fails_exactly("barrier_rank0.py", "no_deadlock");
-    let c = v.checks.iter().find(|c| c.id == CheckId::NoDeadlock).unwrap();
-    assert!(c.message.contains("barrier() at barrier_rank0.py:63"), "{}", c.message);
-}
-
-#[test]
 fn communication_bound_conversion_fails_speedup_with_a_teaching_hint() {
     let v = fails_exactly("small_batch.py", "speedup");
     let c = v.checks.iter().find(|c| c.id == CheckId::Speedup).unwrap();
     assert!(c.hint.as_deref().unwrap().contains("communication-bound"), "{c:?}");
-}
-
-#[test]
-fn syntax_error_is_an_error_with_its_line() {
-    let v = graded_quick("broken/syntax_error.py");
-    assert_eq!(v.status, Status::Error, "{}", explain(&v));
-    let e = v.error.unwrap();
-    assert_eq!((e.file.as_deref(), e.line), (Some("syntax_error.py"), Some(32)), "{}", e.message);
-}
-
-#[test]
-fn nccl_without_a_gpu_is_a_clear_error() {
-    let v = graded_quick("broken/nccl_on_cpu.py");
-    assert_eq!(v.status, Status::Error, "{}", explain(&v));
-    let e = v.error.unwrap();
-    assert!(e.message.contains("NCCL") || e.message.contains("nccl"), "{}", e.message);
-    assert!(e.message.contains("no GPU"), "{}", e.message);
-}
-
-#[test]
-fn a_script_that_never_ends_is_a_timeout() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/forever.py");
-    let mut opts = quick();
-    opts.limits.wall_s = 8.0;
-    let v = grade_path(&script, opts);
-    assert_eq!(v.status, Status::Timeout, "{}", explain(&v));
-    assert!(v.summary.contains("8 s"), "{}", v.summary);
-    assert_eq!(v.runs.len(), 1, "nothing more is run after a timeout");
 }

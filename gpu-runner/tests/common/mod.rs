@@ -1,4 +1,7 @@
 //! What the runner's tests share.
+#![allow(dead_code)] // Each test binary uses its own subset.
+
+pub mod verdicts;
 
 use std::path::{Path, PathBuf};
 
