@@ -23,7 +23,7 @@ use crate::interrupt;
 /// failed `speedup` (0.96× against the 1.05× it needs). The gradings that time nothing are in
 /// binaries of their own (`grade_untimed`, `grading_untimed`), which share the machine. On two
 /// cores that gains nothing: the shared binaries keep both cores busy, and the time the alone
-/// phase lost (393 s) the shared phase gained. It is where they belong with more cores.
+/// phase lost (393 s) the shared phase gained. With more cores they run beside the others.
 const ALONE: &[&str] = &["grade", "grading", "grading_browser", "sim_steps", "bundle_budget"];
 
 /// The binaries that take longest, longest first (from about 6 minutes down to half a minute,

@@ -37,11 +37,12 @@ pub const OUTPUT_NAME: &str = "lockstep";
 pub const ISLANDS_OUTPUT_NAME: &str = "islands";
 
 /// Marks the document once the browser bundle has hydrated the whole page, the route's lazily
-/// loaded part included (or, on a page that hydrates only its islands, all of them): CSS shows the controls that need JavaScript (copy buttons, the
-/// contents toggle) only from then on, browser tests wait for it, and the `lockstep-hydrated`
-/// performance mark is when the page became interactive (`tests/bundle_budget.rs`). Called by
-/// [`hydrate`] and [`hydrate_islands`] after hydration has finished, not from an effect: an
-/// effect of `App` runs while a lazy route's part is still loading.
+/// loaded part included (or, on a page that hydrates only its islands, all of them): CSS shows
+/// the controls that need JavaScript (copy buttons, the contents toggle) only from then on,
+/// browser tests wait for it, and the `lockstep-hydrated` performance mark is when the page
+/// became interactive (`tests/bundle_budget.rs`). Called by [`hydrate`] and
+/// [`hydrate_islands`] after hydration has finished, not from an effect: an effect of `App`
+/// runs while a lazy route's part is still loading.
 #[cfg(feature = "hydrate")]
 fn mark_hydrated() {
     if let Some(root) = document().document_element() {
