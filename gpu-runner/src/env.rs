@@ -2,8 +2,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::RunnerError;
 
@@ -21,7 +22,7 @@ pub fn default_venv() -> PathBuf {
 }
 
 /// What the environment offers, as torch itself reports it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Environment {
     pub python: String,
     pub torch: String,
@@ -60,6 +61,28 @@ print(json.dumps({
 }))
 "#;
 
+/// What `venv` offers, probed once per process: the probe is a Python that imports torch, some
+/// 2.5 s of a core, and what it reports does not change while the process runs. A failed probe
+/// is not kept, so the next asks again.
+pub fn probe_once(venv: &Path) -> Result<Environment, RunnerError> {
+    static PROBED: Mutex<Vec<(PathBuf, Environment)>> = Mutex::new(Vec::new());
+    let known = |probed: &[(PathBuf, Environment)]| {
+        probed.iter().find(|(dir, _)| dir == venv).map(|(_, env)| env.clone())
+    };
+    if let Some(env) = known(&PROBED.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(env);
+    }
+    // Probed without the lock held: two first gradings at once may both probe, which is
+    // harmless, where holding it would make every other venv's probe wait.
+    let env = probe(venv)?;
+    let mut probed = PROBED.lock().unwrap_or_else(|e| e.into_inner());
+    if known(&probed).is_none() {
+        probed.push((venv.to_path_buf(), env.clone()));
+    }
+    Ok(env)
+}
+
+/// What `venv` offers, as a Python of it reports now.
 pub fn probe(venv: &Path) -> Result<Environment, RunnerError> {
     let python = venv.join("bin/python");
     if !python.exists() {

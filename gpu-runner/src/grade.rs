@@ -15,7 +15,7 @@ use grading_protocol::{
 };
 use lockstep_routes::Lang;
 
-use crate::env::{probe, Environment};
+use crate::env::{probe_once, Environment};
 use crate::gather;
 use crate::launch::{self, Restarts, Run};
 use crate::RunnerError;
@@ -28,6 +28,9 @@ pub struct Options {
     /// `loader` is replaced by the training DataLoader's).
     pub crash_at: Option<CrashPlan>,
     pub venv: PathBuf,
+    /// What `venv` offers, when it is known already: a worker probes once as it starts and
+    /// hands it to each grade. `None`: probed here (once per process).
+    pub environment: Option<Environment>,
     /// Processes; by default one per GPU, or 2 on CPU.
     pub nproc: Option<u32>,
     /// How many times each of the N-process and 1-process runs is made for the speedup.
@@ -50,6 +53,7 @@ impl Default for Options {
             exercise: &grading_checks::exercises::DDP_CONVERSION,
             crash_at: None,
             venv: crate::default_venv(),
+            environment: None,
             nproc: None,
             repeats: 2,
             min_speedup: None,
@@ -266,7 +270,10 @@ pub fn grade_reporting(
 ) -> Result<Verdict, RunnerError> {
     let grader = crate::exercises::grader(opts.exercise.id)
         .ok_or(RunnerError::NoGrader(opts.exercise.id))?;
-    let env = probe(&opts.venv)?;
+    let env = match &opts.environment {
+        Some(env) => env.clone(),
+        None => probe_once(&opts.venv)?,
+    };
     std::fs::metadata(script).map_err(RunnerError::io(format!("reading {}", script.display())))?;
     let nproc =
         opts.nproc.unwrap_or(if env.cuda_devices > 0 { env.cuda_devices } else { 2 }).max(1);

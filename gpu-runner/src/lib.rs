@@ -25,7 +25,7 @@ pub use grading_protocol as protocol;
 
 use std::path::PathBuf;
 
-pub use env::{default_venv, probe, Environment};
+pub use env::{default_venv, probe, probe_once, Environment};
 
 /// What can stop the runner from grading at all. A script's own failures are not errors: they
 /// are graded.

@@ -13,6 +13,7 @@ use gpu_runner::grade::{grade, grade_reporting, Options};
 use gpu_runner::grading_checks::exercises::{self, Exercise};
 use gpu_runner::grading_checks::resume::CrashPlan;
 use gpu_runner::protocol::Status;
+use gpu_runner::Environment;
 use lockstep_routes::Lang;
 
 #[derive(Parser)]
@@ -92,6 +93,13 @@ struct GradeArgs {
     /// error, one JSON event a line (the grading protocol's `live::Event`).
     #[arg(long)]
     events: bool,
+    /// The environment as `gpu-runner worker` probed it (JSON), instead of probing it again.
+    #[arg(long, hide = true, value_name = "JSON", value_parser = parse_environment)]
+    environment: Option<Environment>,
+}
+
+fn parse_environment(json: &str) -> Result<Environment, String> {
+    serde_json::from_str(json).map_err(|e| format!("not an environment: {e}"))
 }
 
 fn parse_exercise(id: &str) -> Result<&'static Exercise, String> {
@@ -128,6 +136,7 @@ impl GradeArgs {
             threads: self.threads,
             pg_timeout_s: self.pg_timeout,
             keep: self.keep.clone(),
+            environment: self.environment.clone(),
             ..Options::default()
         };
         opts.limits.wall_s = self.wall;

@@ -66,6 +66,11 @@ pub struct WorkerArgs {
     /// process]: a site whose nodes scale worse or better sets its own.
     #[arg(long, value_name = "RATIO")]
     pub min_speedup: Option<f64>,
+    /// How many times each of the N-process and 1-process runs is made for the speedup
+    /// [default: `gpu-runner grade`'s, 2]: 1 halves the timing on a node that has nothing else
+    /// to do.
+    #[arg(long, value_name = "N")]
+    pub repeats: Option<u32>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +81,8 @@ pub enum WorkerError {
     Spawn(std::io::Error),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    #[error("the grading environment does not work: {0}")]
+    Environment(#[source] crate::RunnerError),
 }
 
 /// What the server said to a message about a job.
@@ -168,6 +175,17 @@ pub fn run(args: &WorkerArgs) -> Result<(), WorkerError> {
     unsafe { libc::signal(libc::SIGTERM, on_sigterm as *const () as libc::sighandler_t) };
     let client = Client::new(&args.server, &args.token);
     let name = args.name.clone().unwrap_or_else(host_name);
+    // Probed once, here, and handed to every grade: a machine whose Python or torch is broken
+    // claims nothing (each job would only fail on it), and no grade pays for a probe.
+    let env = crate::probe(&crate::default_venv()).map_err(WorkerError::Environment)?;
+    eprintln!(
+        "gpu-runner worker {name}: python {}, torch {}, {} CUDA device(s), {}",
+        env.python,
+        env.torch,
+        env.cuda_devices,
+        env.backend()
+    );
+    let env = serde_json::to_string(&env).expect("an environment serializes");
     let poll = Duration::from_secs_f64(args.poll.max(0.05));
     let started = Instant::now();
     let mut idle_since = Instant::now();
@@ -191,7 +209,7 @@ pub fn run(args: &WorkerArgs) -> Result<(), WorkerError> {
         }
         match client.claim(&name, args.node.as_deref()) {
             Ok(Some(job)) => {
-                grade_job(&client, args, &job)?;
+                grade_job(&client, args, &env, &job)?;
                 done += 1;
                 idle_since = Instant::now();
                 backoff = poll;
@@ -225,7 +243,7 @@ fn host_name() -> String {
 }
 
 /// Grades one job and hands in the verdict, or a failure of the platform.
-fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), WorkerError> {
+fn grade_job(client: &Client, args: &WorkerArgs, env: &str, job: &Job) -> Result<(), WorkerError> {
     let lease_len = Duration::from_secs_f64(job.lease_s.max(1.0));
     eprintln!(
         "gpu-runner worker: grading submission {} (job {}, attempt {})",
@@ -240,7 +258,7 @@ fn grade_job(client: &Client, args: &WorkerArgs, job: &Job) -> Result<(), Worker
     let script = dir.path().join(file_name);
     std::fs::write(&script, &job.script)?;
 
-    let mut child = spawn_grade(args, &job.exercise, &script)?;
+    let mut child = spawn_grade(args, env, &job.exercise, &script)?;
     let child_pid = child.id();
     let lost = AtomicBool::new(false);
     let finished = AtomicBool::new(false);
@@ -416,9 +434,11 @@ fn sleep_unless(flag: &AtomicBool, total: Duration) {
     }
 }
 
-/// `gpu-runner grade SCRIPT --json --events --exercise=EXERCISE`, dying with this process.
+/// `gpu-runner grade SCRIPT --json --events --exercise=EXERCISE --environment=ENV` (the
+/// environment as this worker probed it, JSON), dying with this process.
 fn spawn_grade(
     args: &WorkerArgs,
+    env: &str,
     exercise: &str,
     script: &std::path::Path,
 ) -> Result<Child, WorkerError> {
@@ -427,6 +447,7 @@ fn spawn_grade(
     let mut cmd = Command::new(exe);
     cmd.arg("grade").arg(script).arg("--json").arg("--events");
     cmd.arg(format!("--exercise={exercise}"));
+    cmd.arg(format!("--environment={env}"));
     if let Some(n) = args.nproc {
         cmd.arg(format!("--nproc={n}"));
     }
@@ -435,6 +456,9 @@ fn spawn_grade(
     }
     if let Some(min) = args.min_speedup {
         cmd.arg(format!("--min-speedup={min}"));
+    }
+    if let Some(repeats) = args.repeats {
+        cmd.arg(format!("--repeats={repeats}"));
     }
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.

@@ -258,17 +258,12 @@ async fn hostile_comments_are_inert_in_chromium() {
     )
     .await
     .unwrap();
-    c.find(Locator::Css("[data-role=report-link]")).await.unwrap().click().await.unwrap();
+    click(&c, &c.find(Locator::Css("[data-role=report-link]")).await.unwrap()).await;
     assert_eq!(value("[data-role=report-section]").await, "set-epoch-do-not-skip-it");
     assert_eq!(value("[data-role=report-question]").await, "");
-    let from_quiz = c.find(Locator::Css("#quiz-0 .report-link")).await.unwrap();
-    c.execute(
-        "arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})",
-        vec![serde_json::to_value(&from_quiz).unwrap()],
-    )
-    .await
-    .unwrap();
-    from_quiz.click().await.unwrap();
+    // Through `click`, which waits for the link to stay clear under the pointer: once, the page
+    // still moved between the scroll and the click, and the link was 174 px above the view.
+    click(&c, &c.find(Locator::Css("#quiz-0 .report-link")).await.unwrap()).await;
     assert_eq!(value("[data-role=report-question]").await, "0.0");
     assert_eq!(text(&c, "[data-role=report-question-label]").await.unwrap(), "Quiz 1, question 1");
     type_into(&c, "form[data-form=report] textarea", "The first question has two right answers.")
