@@ -6,18 +6,71 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Runs one script in a fresh folder: (exit code, `None` when killed at the limit; output).
-fn run(script: &Path) -> (Option<i32>, String) {
+/// A Python that has imported torch and forks a child for each plain script
+/// (`common/fork_server.py` says why and what the child has).
+struct ForkServer {
+    child: Child,
+    jobs: ChildStdin,
+    answers: BufReader<ChildStdout>,
+}
+
+impl ForkServer {
+    fn start() -> ForkServer {
+        let mut cmd = Command::new(common::venv().join("bin/python"));
+        common::on_cpu(cmd.arg(common::helper("fork_server.py")));
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+        let jobs = child.stdin.take().unwrap();
+        let answers = BufReader::new(child.stdout.take().unwrap());
+        ForkServer { child, jobs, answers }
+    }
+
+    /// Runs `script` (a file name in `dir`) as [`common::run`] would: (exit code, `None` when
+    /// a signal ended it or it was killed at the limit; its output).
+    fn run(&mut self, dir: &Path, script: &str) -> (Option<i32>, String) {
+        let limit = common::LIMIT.as_secs();
+        writeln!(self.jobs, "{}\t{script}\t{limit}", dir.display())
+            .and_then(|()| self.jobs.flush())
+            .unwrap();
+        let mut answer = String::new();
+        self.answers.read_line(&mut answer).unwrap();
+        let code = match answer.trim() {
+            "killed" => None,
+            code => Some(
+                code.parse().unwrap_or_else(|e| panic!("the fork server answered {answer:?}: {e}")),
+            ),
+        };
+        (code, std::fs::read_to_string(dir.join("output.log")).unwrap_or_default())
+    }
+}
+
+impl Drop for ForkServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs one script in a fresh folder: (exit code, `None` when killed; output). Under torchrun
+/// when its first line asks for it, else in a child of `plain`'s server, started the first time.
+fn run(script: &Path, plain: &mut Option<ForkServer>) -> (Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
-    let name = script.file_name().unwrap();
+    let name = script.file_name().unwrap().to_str().unwrap();
     std::fs::copy(script, dir.path().join(name)).unwrap();
     let source = std::fs::read_to_string(script).unwrap();
-    let nproc = source.starts_with("# torchrun: 2").then_some(2);
-    common::run(common::launcher(nproc, &[], name.to_str().unwrap()), dir.path())
+    if source.starts_with("# torchrun: 2") {
+        return common::run(common::launcher(Some(2), &[], name), dir.path());
+    }
+    plain.get_or_insert_with(ForkServer::start).run(dir.path(), name)
 }
 
 #[test]
@@ -38,8 +91,9 @@ fn every_fact_holds_in_the_pinned_torch() {
     std::thread::scope(|s| {
         for _ in 0..runners {
             s.spawn(|| {
+                let mut plain = None;
                 while let Some(script) = scripts.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if let Some(failure) = check(script) {
+                    if let Some(failure) = check(script, &mut plain) {
                         failures.lock().unwrap().push(failure);
                     }
                 }
@@ -52,9 +106,9 @@ fn every_fact_holds_in_the_pinned_torch() {
 }
 
 /// Why `script`'s fact does not hold, after every attempt; `None` when it holds.
-fn check(script: &Path) -> Option<String> {
+fn check(script: &Path, plain: &mut Option<ForkServer>) -> Option<String> {
     let passed = |(code, out): &(Option<i32>, String)| *code == Some(0) && out.contains("ok:");
-    let result = common::attempts(&script.display().to_string(), || run(script), passed);
+    let result = common::attempts(&script.display().to_string(), || run(script, plain), passed);
     (!passed(&result)).then(|| {
         let (code, out) = result;
         format!(

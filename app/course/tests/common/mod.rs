@@ -33,10 +33,19 @@ pub fn launcher(nproc: Option<u32>, torchrun: &[&str], script: &str) -> Command 
         }
         None => Command::new(bin.join("python")),
     };
-    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/common/run_and_exit.py");
-    cmd.arg(wrapper).arg(script);
-    cmd.env("OMP_NUM_THREADS", "1").env("CUDA_VISIBLE_DEVICES", "");
+    cmd.arg(helper("run_and_exit.py")).arg(script);
+    on_cpu(&mut cmd);
     cmd
+}
+
+/// A Python file of this folder.
+pub fn helper(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/common").join(name)
+}
+
+/// CPU only, one thread per process.
+pub fn on_cpu(cmd: &mut Command) -> &mut Command {
+    cmd.env("OMP_NUM_THREADS", "1").env("CUDA_VISIBLE_DEVICES", "")
 }
 
 /// Runs `cmd` in `dir` until it ends or [`LIMIT`] passes, when its whole process group is
