@@ -355,9 +355,6 @@ fn values_table(
     let grid = StoredValue::new(grid);
     // What the cells show and after which step, to compare against without reading every signal.
     let shown = StoredValue::new((step.get_untracked(), start));
-    // Whether the last move was a jump (a reset): it redraws every drawn cell at once, which a
-    // fade would only blur, and the steps taken within the fade would paint it.
-    let jumped = RwSignal::new(false);
     // Effects run only in the browser; the server renders `start`.
     Effect::new(move |_| {
         let now = step.get();
@@ -390,12 +387,6 @@ fn values_table(
                         for (rank, row) in values.iter().enumerate() {
                             (0..row.len()).for_each(|col| show(rank, col));
                         }
-                    }
-                    // Only the player's step moves forward by one; a reset is a jump from
-                    // any step, the first included.
-                    let jump = now != *was + 1;
-                    if now != *was && jumped.get_untracked() != jump {
-                        jumped.set(jump);
                     }
                     *was = now;
                 })
@@ -456,7 +447,7 @@ fn values_table(
         <div class="ring-values">
             <div class="table-scroll values-scroll" style=size node_ref=scroller on:scroll=move |_| measure()>
                 <div class="values-plane">
-                    <table class="ring-table" class:jump=move || jumped.get() data-role="values" aria-rowcount=ranks + 1 aria-colcount=cols + 1 style=place>
+                    <table class="ring-table" data-role="values" aria-rowcount=ranks + 1 aria-colcount=cols + 1 style=place>
                         <thead><tr aria-rowindex=1><th scope="col">{r.chunk_column}</th>{head}</tr></thead>
                         <tbody>
                             <For
