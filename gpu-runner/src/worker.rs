@@ -81,7 +81,7 @@ pub enum WorkerError {
     Spawn(std::io::Error),
     #[error("{0}")]
     Io(#[from] std::io::Error),
-    #[error("the grading environment does not work: {0}")]
+    #[error("the grading environment does not work")]
     Environment(#[source] crate::RunnerError),
 }
 
