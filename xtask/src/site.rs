@@ -20,7 +20,9 @@ use crate::{cargo, run, setup};
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// Must equal `lockstep_web::OUTPUT_NAME`; the server asks for `/pkg/{OUTPUT_NAME}.js`.
 const OUTPUT_NAME: &str = "lockstep";
-/// Must equal `lockstep_web::ISLANDS_OUTPUT_NAME`.
+/// The islands bundle's name, and the folder of `pkg/<hash>/` it is in, split as it is into
+/// parts of its own with a loader of its own: `lockstep_web::ISLANDS_OUTPUT_NAME` is
+/// `islands/islands`.
 const ISLANDS_OUTPUT_NAME: &str = "islands";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,10 +66,11 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
         cmd.args([WASM_TARGET, "--profile", cargo_profile]);
         cmd
     };
-    run(wasm_crate("lockstep-hydrate").args(["--", "-C", "link-arg=--emit-relocs"]))?;
+    let relocs = ["--", "-C", "link-arg=--emit-relocs"];
+    run(wasm_crate("lockstep-hydrate").args(relocs))?;
     // lockstep-web once more, without the application (its `app` feature): the other libraries
     // are the ones just compiled.
-    run(&mut wasm_crate("lockstep-islands"))?;
+    run(wasm_crate("lockstep-islands").args(relocs))?;
 
     let site = site_dir(root);
     if site.exists() {
@@ -78,18 +81,23 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     std::fs::create_dir_all(&pkg)?;
 
     let out = root.join("target").join(WASM_TARGET).join(profile_dir);
-    let parts = split(&out.join("lockstep_hydrate.wasm"), &pkg)?;
-    let bindgen = |name: &str, wasm: PathBuf| {
+    // Each bundle in its folder, where its parts' loader finds its main module and its parts.
+    let islands = pkg.join(ISLANDS_OUTPUT_NAME);
+    std::fs::create_dir_all(&islands)?;
+    let mut parts = split(&out.join("lockstep_hydrate.wasm"), &pkg, OUTPUT_NAME)?;
+    parts.extend(split(&out.join("lockstep_islands.wasm"), &islands, ISLANDS_OUTPUT_NAME)?);
+    let bindgen = |name: &str, dir: &Path| {
         run(Command::new("wasm-bindgen")
             .args(["--target", "web", "--no-typescript", "--keep-lld-exports", "--no-demangle"])
             .args(["--out-name", name, "--out-dir"])
-            .arg(&pkg)
-            .arg(wasm))
+            .arg(dir)
+            .arg(out.join(split_main(name))))
     };
-    bindgen(OUTPUT_NAME, out.join(SPLIT_MAIN))?;
-    bindgen(ISLANDS_OUTPUT_NAME, out.join("lockstep_islands.wasm"))?;
+    bindgen(OUTPUT_NAME, &pkg)?;
+    bindgen(ISLANDS_OUTPUT_NAME, &islands)?;
 
-    let mains = [OUTPUT_NAME, ISLANDS_OUTPUT_NAME].map(|name| pkg.join(format!("{name}_bg.wasm")));
+    let mains = [(OUTPUT_NAME, &pkg), (ISLANDS_OUTPUT_NAME, &islands)]
+        .map(|(name, dir)| dir.join(format!("{name}_bg.wasm")));
     if profile == Profile::Release {
         for module in mains.iter().chain(&parts) {
             // The features rustc enables by default for wasm32 must be declared, or wasm-opt
@@ -115,11 +123,17 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     if profile == Profile::Release {
         // The glue and the stylesheet as written are for reading: their comments and names
         // were 4.7 kB (Brotli) of what a lesson page loads first.
-        let scripts = [OUTPUT_NAME, ISLANDS_OUTPUT_NAME].map(|name| format!("{name}.js"));
-        let split_loader = SPLIT_LOADER.trim_start_matches("./").to_string();
-        for file in scripts.into_iter().chain([split_loader, format!("{OUTPUT_NAME}.css")]) {
-            minify(root, &pkg.join(file))?;
+        let loader = SPLIT_LOADER.trim_start_matches("./");
+        for dir in [&pkg, &islands] {
+            for file in std::fs::read_dir(dir)? {
+                let file = file?.path();
+                if file.extension().is_some_and(|e| e == "js") {
+                    minify(root, &file)?;
+                }
+            }
         }
+        debug_assert!(islands.join(loader).exists() && pkg.join(loader).exists());
+        minify(root, &pkg.join(format!("{OUTPUT_NAME}.css")))?;
     }
     // The error pages the server writes without the app link this unhashed copy.
     let plain_css = site.join("pkg").join(format!("{OUTPUT_NAME}.css"));
@@ -135,11 +149,18 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
         .args(["--bundle", "--minify", "--format=esm", "--log-level=warning"])
         .arg(format!("--outfile={}", pkg.join(EDITOR_JS).display())))?;
 
-    // Every file of the bundle: the main module and its glue, the parts loaded on demand and
-    // their loader, the manifest the server reads to preload them, the stylesheet, the editor.
-    let mut files: Vec<String> = std::fs::read_dir(&pkg)?
-        .map(|e| Ok(e?.file_name().to_string_lossy().into_owned()))
-        .collect::<Result<_>>()?;
+    // Every file of the bundle: the main modules and their glue, the parts loaded on demand and
+    // their loaders, the manifests (the server reads the application's to preload its parts),
+    // the stylesheet, the editor.
+    let mut files = Vec::new();
+    for (dir, prefix) in [(&pkg, ""), (&islands, "islands/")] {
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            if entry.file_type()?.is_file() {
+                files.push(format!("{prefix}{}", entry.file_name().to_string_lossy()));
+            }
+        }
+    }
     files.sort();
     let hash = content_hash(&pkg, &files)?;
     for file in &files {
@@ -162,29 +183,33 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     Ok(())
 }
 
-/// The main module the splitter leaves beside cargo's output, for wasm-bindgen.
-const SPLIT_MAIN: &str = "lockstep_hydrate_split.wasm";
+/// The main module the splitter leaves beside cargo's output for the bundle `name`, for
+/// wasm-bindgen.
+fn split_main(name: &str) -> String {
+    format!("{name}_split.wasm")
+}
 /// The loader of the parts, as the main module imports it. Leptos names it in the pages it
 /// renders, so it must be this name exactly.
 const SPLIT_LOADER: &str = "./__wasm_split.______________________.js";
 /// What the server reads to preload the parts a page was rendered with.
 const SPLIT_MANIFEST: &str = "__wasm_split_manifest.json";
 
-/// Moves the code reachable only from `#[lazy]` functions out of the main module into modules
-/// of their own in `pkg` (with their loader and the manifest); returns those modules.
-fn split(wasm: &Path, pkg: &Path) -> Result<Vec<PathBuf>> {
+/// Moves the code reachable only from `#[lazy]` functions out of the main module of the bundle
+/// `name` into modules of their own in `dir` (with their loader and the manifest); returns those
+/// modules.
+fn split(wasm: &Path, dir: &Path, name: &str) -> Result<Vec<PathBuf>> {
     let bytes = std::fs::read(wasm).with_context(|| format!("reading {}", wasm.display()))?;
-    let main = wasm.with_file_name(SPLIT_MAIN);
+    let main = wasm.with_file_name(split_main(name));
     let mut options = wasm_split_cli_support::Options::new(&bytes);
-    options.output_dir = pkg;
+    options.output_dir = dir;
     options.main_out_path = &main;
     options.link_name = SPLIT_LOADER;
-    let main_module = format!("./{OUTPUT_NAME}.js");
+    let main_module = format!("./{name}.js");
     options.main_module = &main_module;
     let split = wasm_split_cli_support::transform(options)
         .map_err(|e| anyhow::anyhow!("splitting {}: {e:?}", wasm.display()))?;
     let manifest = serde_json::to_string_pretty(&split.prefetch_map)?;
-    std::fs::write(pkg.join(SPLIT_MANIFEST), manifest)?;
+    std::fs::write(dir.join(SPLIT_MANIFEST), manifest)?;
     Ok(split.split_modules)
 }
 

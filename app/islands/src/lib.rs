@@ -1,4 +1,4 @@
-//! The islands bundle's only export, for the pages that the browser makes interactive only where
+//! The islands bundle's entry point, for the pages that the browser makes interactive only where
 //! their islands are (`lockstep_web::hydrates_only_islands`). A bundle of its own, not a part of
 //! the application's: what the application's main module holds (the router, the reactive code
 //! every page shares) would be split into many small parts for the application's pages if it

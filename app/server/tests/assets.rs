@@ -38,47 +38,56 @@ fn the_bundle_is_hashed_kept_for_a_year_and_compressed_as_asked() {
         let url = format!("sqlite://{}?mode=rwc", db.path().join("db.sqlite3").display());
         let app = app_configured(&lessons_root(), &url, db, |c| c.site_root = site.clone()).await;
 
-        // The page names the folder, its script, wasm and stylesheet in it, and is not kept.
+        // The page names the folder, its script, wasm and stylesheet in it, and is not kept. A
+        // lesson hydrates only its islands, with the islands bundle, which is in a folder of its
+        // own; it preloads none of its parts: the simulations' loads when one comes near.
         let (page, _) = fetch(&app, "/lessons/dataparallel", None).await;
         assert_eq!(page.status, StatusCode::OK);
         let bundle = format!("/pkg/{hash}");
+        let islands =
+            [format!("{bundle}/islands/islands.js"), format!("{bundle}/islands/islands_bg.wasm")];
         for named in [
             format!(r#"<meta name="lockstep-bundle" content="{bundle}">"#),
             format!(r#"href="{bundle}/lockstep.css""#),
-            format!("{bundle}/lockstep.js"),
-            format!("{bundle}/lockstep_bg.wasm"),
-        ] {
-            assert!(page.body.contains(&named), "{named}");
+        ]
+        .iter()
+        .chain(&islands)
+        {
+            assert!(page.body.contains(named), "{named}");
         }
         assert_eq!(header(&page, header::CACHE_CONTROL), "no-cache");
-        // A lesson's code is in the main module: the page preloads no part. Not the
-        // simulations' either: the browser loads it when a simulation comes near the view.
         let preloads = |body: &str, part: &str| {
             body.split("<link").any(|l| l.contains(r#"rel="preload""#) && l.contains(part))
         };
         assert!(!preloads(&page.body, "split_"), "{}", page.body);
         assert!(!preloads(&page.body, "chunk_"), "{}", page.body);
-        // The site's pages load the islands bundle instead, and no part of the application's.
-        for site_page in ["/", "/ko", "/xp", "/ko/search?q=ddp", "/account", "/courses/ddp"] {
+        // The site's pages load the islands bundle too, and no part of the application's.
+        for site_page in ["/", "/ko", "/xp", "/ko/search?q=ddp", "/account", "/courses/ddp"]
+            .into_iter()
+            .chain(["/lessons/dataparallel", "/ko/lessons/dataparallel"])
+        {
             let (page, _) = fetch(&app, site_page, None).await;
             for part in ["split_", "__wasm_split", "lockstep.js", "lockstep_bg.wasm"] {
                 assert!(!page.body.contains(part), "{site_page} names {part}");
             }
-            for named in [format!("{bundle}/islands.js"), format!("{bundle}/islands_bg.wasm")] {
-                assert!(page.body.contains(&named), "{site_page} does not name {named}");
+            for named in &islands {
+                assert!(page.body.contains(named), "{site_page} does not name {named}");
             }
         }
+        // Graded work is the application's: its main module, and its group's part, preloaded.
         let (exercise, _) = fetch(&app, "/exercises/ddp-conversion", None).await;
         assert_eq!(exercise.status, StatusCode::OK);
+        for named in [format!("{bundle}/lockstep.js"), format!("{bundle}/lockstep_bg.wasm")] {
+            assert!(exercise.body.contains(&named), "{named}");
+        }
         assert!(exercise.body.contains(&format!(r#"src="{bundle}/editor.js""#)));
-        // Graded work is a group of pages with a part of its own, preloaded.
         assert!(preloads(&exercise.body, "split_work"), "{}", exercise.body);
 
         for file in [
             "lockstep_bg.wasm",
             "lockstep.js",
-            "islands_bg.wasm",
-            "islands.js",
+            "islands/islands_bg.wasm",
+            "islands/islands.js",
             "lockstep.css",
             "editor.js",
         ] {

@@ -165,7 +165,7 @@ pub(crate) fn Bell(
 /// On a lesson page, the switcher goes to the section being read: the page lists each
 /// language's contents ids in the same order (`data-en`, `data-ko`; the parity check makes the
 /// n-th heading of one stand for the n-th of the other).
-fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: Lang) {
+pub(crate) fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: Lang) {
     #[cfg(feature = "hydrate")]
     {
         use wasm_bindgen::JsCast;

@@ -4,8 +4,9 @@
 //! with. The rest of the page stays the server's HTML; the router and the pages' code are not
 //! in its bundle.
 //!
-//! The islands: the bell (its count, read from the server), the toast (gone after a while), and
-//! on the search page the results following what is typed ([`crate::pages::follow_typing`]).
+//! The islands: the bell (its count, read from the server), the toast (gone after a while), on
+//! the search page the results following what is typed ([`crate::pages::follow_typing`]), and
+//! on a lesson page its own ([`crate::pages::lesson_islands`]).
 
 use leptos::prelude::*;
 use leptos::reactive::owner::Owner;
@@ -15,7 +16,9 @@ use web_sys::Element;
 
 use crate::components::{Bell, Toast};
 
-pub fn hydrate() {
+/// Hydrates the page's islands; `done` once all of them are (a lesson's are in a part of the
+/// bundle of their own, loaded first).
+pub fn hydrate(done: impl FnOnce() + 'static) {
     // The reactive root, as Leptos's own islands have it: its effects run on the browser's
     // event loop, and a child owner per island hydrates that island's view.
     leptos::mount::hydrate_islands();
@@ -23,17 +26,51 @@ pub fn hydrate() {
     provide_context(lang);
 
     island("[data-role=bell]", |_| view! { <Bell/> });
+    crate::pages::follow_typing(lang);
+    if crate::pages::lesson_islands::on_this_page() {
+        let owner = Owner::current().expect("the islands' root");
+        leptos::task::spawn_local(async move {
+            crate::pages::lesson_islands::hydrate(lang, owner.clone()).await;
+            owner.with(done);
+        });
+        return;
+    }
     island("[data-role=toast]", |el| {
         let shown = el.query_selector(".toast").ok().flatten().and_then(|p| p.text_content());
         view! { <Toast message=RwSignal::new(shown)/> }
     });
-    crate::pages::follow_typing(lang);
+    done();
 }
 
 /// Hydrates the view `make` returns at the first element matching `selector`, which the server
 /// rendered from the same view: the element itself is the view's root.
 fn island<V: IntoView + 'static>(selector: &str, make: impl FnOnce(Element) -> V + 'static) {
-    let Some(el) = document().query_selector(selector).ok().flatten() else { return };
+    if let Some(el) = document().query_selector(selector).ok().flatten() {
+        island_at(el, make);
+    }
+}
+
+/// The elements matching `selector`, in page order.
+pub(crate) fn all(selector: &str) -> Vec<Element> {
+    use wasm_bindgen::JsCast;
+    let Ok(list) = document().query_selector_all(selector) else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect()
+}
+
+/// Calls `handler` on each click on `el`, for as long as the page is there.
+pub(crate) fn listen(el: &Element, handler: impl Fn(web_sys::MouseEvent) + 'static) {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let handler = Closure::<dyn Fn(web_sys::MouseEvent)>::new(handler);
+    let _ = el.add_event_listener_with_callback("click", handler.as_ref().unchecked_ref());
+    handler.forget();
+}
+
+/// Hydrates the view `make` returns at `el`, which the server rendered from the same view: the
+/// element itself is the view's root.
+pub(crate) fn island_at<V: IntoView + 'static>(
+    el: Element,
+    make: impl FnOnce(Element) -> V + 'static,
+) {
     let owner = Owner::new();
     let root = el.clone();
     let view = owner.with(|| Owner::with_hydration(move || OwnedView::new(make(root).into_view())));

@@ -32,9 +32,10 @@ pub use lockstep_i18n::Lang;
 /// `lockstep_bg.wasm`, `lockstep.css`. The build (`cargo xtask`) writes them under this name.
 pub const OUTPUT_NAME: &str = "lockstep";
 
-/// The name of the islands bundle's files beside them: `islands.js`, `islands_bg.wasm`
-/// ([`hydrates_only_islands`]).
-pub const ISLANDS_OUTPUT_NAME: &str = "islands";
+/// The name of the islands bundle's files ([`hydrates_only_islands`]), in a folder of its own
+/// beside them: `islands/islands.js`, `islands/islands_bg.wasm`. Its own because it is split
+/// too, and its parts' loader finds them and its main module beside itself.
+pub const ISLANDS_OUTPUT_NAME: &str = "islands/islands";
 
 /// Marks the document once the browser bundle has hydrated the whole page, the route's lazily
 /// loaded part included (or, on a page that hydrates only its islands, all of them): CSS shows
@@ -178,14 +179,15 @@ pub async fn hydrate() {
 /// islands bundle's entry point (`lockstep-islands`).
 #[cfg(feature = "hydrate")]
 pub fn hydrate_islands() {
-    islands::hydrate();
-    mark_hydrated();
+    islands::hydrate(mark_hydrated);
 }
 
 /// Whether the page at `path` is one the browser makes interactive only where its islands are
-/// (the bell, the toast, the search box), with a bundle of their own, and not as a whole with the
-/// application's: the site's pages (`pages::lazy::Site`), which read what they show from the
-/// server and have no control of their own. A link from one is an ordinary page load. Read from
+/// (the bell, the toast, the search box, a lesson's learner parts, simulations and contents),
+/// with a bundle of their own, and not as a whole with the application's: the site's pages
+/// (`pages::lazy::Site`), which read what they show from the server and have no control of
+/// their own, and the lessons, whose text is the server's and whose controls are those islands.
+/// A link from one is an ordinary page load. Read from
 /// the address because the page's head, which loads one bundle or the other, is written before
 /// its route is rendered.
 pub fn hydrates_only_islands(path: &str) -> bool {
@@ -195,6 +197,7 @@ pub fn hydrates_only_islands(path: &str) -> bool {
     page.is_empty()
         || [r::XP, r::SEARCH, r::ACCOUNT, r::NOTIFICATIONS].contains(&page)
         || r::course_slug(page).is_some()
+        || r::lesson_slug(page).is_some()
 }
 
 #[component]
@@ -260,20 +263,17 @@ mod tests {
         for path in ["/", "/ko", "/ko/", "/xp", "/ko/search", "/search?q=ddp", "/account#sign-in"]
             .into_iter()
             .chain(["/notifications", "/courses/ddp", "/ko/courses/ddp"])
+            .chain(["/lessons/ddp-allreduce", "/ko/lessons/ddp-allreduce", "/lessons/x?as=learner"])
         {
             assert!(hydrates_only_islands(path), "{path}");
         }
-        for path in
-            ["/lessons/ddp-allreduce", "/ko/lessons/ddp-allreduce", "/exercises/ddp-conversion"]
-                .into_iter()
-                .chain([
-                    "/submissions/3",
-                    "/instructor",
-                    "/courses",
-                    "/courses/ddp/more",
-                    "/nowhere",
-                ])
-        {
+        for path in ["/lessons", "/lessons/a/b", "/exercises/ddp-conversion"].into_iter().chain([
+            "/submissions/3",
+            "/instructor",
+            "/courses",
+            "/courses/ddp/more",
+            "/nowhere",
+        ]) {
             assert!(!hydrates_only_islands(path), "{path}");
         }
     }

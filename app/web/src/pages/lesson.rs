@@ -5,7 +5,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::{get_lesson, get_lesson_learner, CompleteLesson, ExploreSimulation, ResetLesson};
 use crate::components::{on_lesson_click, ProgressPanel, Tags, Toast, Toc, TocFolded};
-use crate::model::{BodyBlock, LessonLearner, LessonLookup, LessonView, ProgressView};
+use crate::model::{BodyBlock, LessonLearner, LessonLookup, LessonView, ProgressView, QuizBlock};
 use crate::quiz::QuizView;
 use crate::resource::resource;
 use crate::sims::SimulationView;
@@ -114,19 +114,47 @@ impl LearnerState {
     }
 }
 
-/// One of the learner's parts of the lesson page. The page and the server's per-request
-/// rendering both draw them here, so they cannot differ.
-pub fn learner_part(part: LearnerPart, lesson: &LessonView, state: &LearnerState) -> AnyView {
+/// What the learner's parts show of the lesson, the same for every learner: its slug, its XP
+/// and its quizzes. The server writes it into the page (`data-role="lesson-parts"`), for the
+/// browser's [`islands`], which have no other copy of the lesson.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LessonParts {
+    pub slug: String,
+    pub xp: u32,
+    pub quizzes: Vec<QuizBlock>,
+}
+
+impl LessonParts {
+    pub fn of(lesson: &LessonView) -> LessonParts {
+        let quizzes = lesson
+            .body
+            .iter()
+            .filter_map(|b| if let BodyBlock::Quiz(q) = b { Some(q.clone()) } else { None })
+            .collect();
+        LessonParts { slug: lesson.slug.clone(), xp: lesson.xp, quizzes }
+    }
+}
+
+/// One of the learner's parts of the lesson page. The page, the server's per-request rendering
+/// and the browser's islands all draw them here, so they cannot differ.
+pub fn learner_part(part: LearnerPart, lesson: &LessonParts, state: &LearnerState) -> AnyView {
     match part {
         LearnerPart::Progress => {
-            view! { <ProgressPanel progress=state.progress/> <Toast message=state.toast/> }
-                .into_any()
+            // The learner's state as the server had it, for the islands (only the server
+            // writes it: the application has it from the page's data).
+            #[cfg(feature = "ssr")]
+            let data = serde_json::to_string(&state.learner.get_untracked()).ok();
+            #[cfg(not(feature = "ssr"))]
+            let data = None::<String>;
+            view! {
+                <ProgressPanel progress=state.progress/>
+                <Toast message=state.toast/>
+                <div hidden data-role="learner" data-learner=data></div>
+            }
+            .into_any()
         }
         LearnerPart::Quiz(index) => {
-            let quiz = lesson.body.iter().find_map(|b| match b {
-                BodyBlock::Quiz(q) if q.index == index => Some(q.clone()),
-                _ => None,
-            });
+            let quiz = lesson.quizzes.iter().find(|q| q.index == index).cloned();
             let learner = state.learner;
             // Drawn again only when the learner's side changes (a reset takes the review away), so choices
             // being made in it survive the lesson being completed.
@@ -205,7 +233,7 @@ where
 }
 
 /// A learner's part, or its placeholder while the server renders the page's template.
-fn slot(part: LearnerPart, lesson: &LessonView, state: &LearnerState) -> AnyView {
+fn slot(part: LearnerPart, lesson: &LessonParts, state: &LearnerState) -> AnyView {
     #[cfg(feature = "ssr")]
     if crate::ssr::template::rendering_template() {
         return view! { <template data-slot=part.name()></template> }.into_any();
@@ -235,38 +263,11 @@ fn Lesson(
 ) -> impl IntoView {
     let state = LearnerState::new(learner, complete, reset);
     crate::talk_live::follow(crate::use_lang());
-    // Exploring a simulation updates the panel and says what it earned, without reloading the
-    // lesson (which would reset every simulation on it).
     let explore = ServerAction::<ExploreSimulation>::new();
-    let (progress, toast, learner) = (state.progress, state.toast, state.learner);
-    let lang = crate::use_lang();
-    Effect::new(move |_| {
-        if let Some(Ok(p)) = explore.value().get() {
-            toast.set(p.message(lang));
-            progress.set(p.progress);
-        }
-    });
-    // After "Mark lesson complete" or a reset, the learner's part is read again and updated in
-    // place: the panel, the toast with what it earned, the completion and the quiz reviews.
-    // The rest of the lesson, its simulations included, stays as the learner left it.
-    let slug = lesson.slug.clone();
-    Effect::new(move |before: Option<(usize, usize)>| {
-        let now = (complete.version().get(), reset.version().get());
-        if before.is_some_and(|b| b != now) {
-            let slug = slug.clone();
-            leptos::task::spawn_local(async move {
-                if let Ok(fresh) = get_lesson_learner(slug, lang).await {
-                    // The learner may have left the lesson meanwhile: then nothing is set.
-                    let _ = progress.try_set(fresh.progress.clone());
-                    let _ = toast.try_set(fresh.progress.notice.clone());
-                    let _ = learner.try_set(fresh);
-                }
-            });
-        }
-        now
-    });
-    let header = slot(LearnerPart::Progress, &lesson, &state);
-    let completion = slot(LearnerPart::Completion, &lesson, &state);
+    follow_learner(&state, explore, lesson.slug.clone(), crate::use_lang());
+    let parts = LessonParts::of(&lesson);
+    let header = slot(LearnerPart::Progress, &parts, &state);
+    let completion = slot(LearnerPart::Completion, &parts, &state);
     let mut simulations = 0u32;
     let body = lesson
         .body
@@ -283,7 +284,7 @@ fn Lesson(
                 });
                 view! { <SimulationView sim=sim.clone() explored/> }.into_any()
             }
-            BodyBlock::Quiz(quiz) => slot(LearnerPart::Quiz(quiz.index), &lesson, &state),
+            BodyBlock::Quiz(quiz) => slot(LearnerPart::Quiz(quiz.index), &parts, &state),
         })
         .collect_view();
     // After the completion, in the same child of the article: a page without request parts is
@@ -318,8 +319,14 @@ fn Lesson(
     let ids_in = |l: crate::Lang| {
         sections.iter().find(|(x, _)| *x == l).map(|(_, ids)| ids.join(" ")).unwrap_or_default()
     };
+    // What the islands need of the lesson ([`LessonParts`]); only the server writes it.
+    #[cfg(feature = "ssr")]
+    let parts = serde_json::to_string(&parts).ok();
+    #[cfg(not(feature = "ssr"))]
+    let parts = None::<String>;
     let section_ids = view! {
         <div hidden data-role="section-ids" data-en=ids_in(crate::Lang::En) data-ko=ids_in(crate::Lang::Ko)></div>
+        <div hidden data-role="lesson-parts" data-parts=parts></div>
     };
     view! {
         <Title text=title.clone()/>
@@ -356,6 +363,41 @@ fn Lesson(
             </aside>
         </div>
     }
+}
+
+/// Keeps the learner's parts up to date without reloading the lesson, which would reset every
+/// simulation on it: exploring a simulation updates the panel and says what it earned; after
+/// "Mark lesson complete" or a reset, the learner's part is read again and updated in place
+/// (the panel, the toast with what it earned, the completion and the quiz reviews).
+fn follow_learner(
+    state: &LearnerState,
+    explore: ServerAction<ExploreSimulation>,
+    slug: String,
+    lang: crate::Lang,
+) {
+    let (progress, toast, learner) = (state.progress, state.toast, state.learner);
+    let (complete, reset) = (state.complete, state.reset);
+    Effect::new(move |_| {
+        if let Some(Ok(p)) = explore.value().get() {
+            toast.set(p.message(lang));
+            progress.set(p.progress);
+        }
+    });
+    Effect::new(move |before: Option<(usize, usize)>| {
+        let now = (complete.version().get(), reset.version().get());
+        if before.is_some_and(|b| b != now) {
+            let slug = slug.clone();
+            leptos::task::spawn_local(async move {
+                if let Ok(fresh) = get_lesson_learner(slug, lang).await {
+                    // The learner may have left the lesson meanwhile: then nothing is set.
+                    let _ = progress.try_set(fresh.progress.clone());
+                    let _ = toast.try_set(fresh.progress.notice.clone());
+                    let _ = learner.try_set(fresh);
+                }
+            });
+        }
+        now
+    });
 }
 
 /// While an instructor reads a draft, the page follows its file, and reloads once it is saved
@@ -409,7 +451,7 @@ fn unpublished_banner(u: &crate::model::Unpublished, slug: &str, lang: crate::La
     follow_draft(slug.to_string(), Some(u.version.clone()));
     if u.preview {
         return view! {
-            <p class="notice preview-bar" data-role="preview" role="status">
+            <p class="notice preview-bar" data-role="preview" role="status" data-version=u.version.clone()>
                 {w.previewing} " " <a href=page>{w.back_to_draft}</a>
             </p>
         }
@@ -417,7 +459,7 @@ fn unpublished_banner(u: &crate::model::Unpublished, slug: &str, lang: crate::La
     }
     let says = u.scheduled.as_deref().map_or_else(|| w.draft.to_string(), |at| (w.scheduled)(at));
     view! {
-        <p class="notice draft-banner" data-role="draft" role="status">
+        <p class="notice draft-banner" data-role="draft" role="status" data-version=u.version.clone()>
             <strong>{says}</strong> " " <a href=format!("{page}?as=learner")>{w.preview_as_learner}</a>
         </p>
     }
@@ -427,12 +469,12 @@ fn unpublished_banner(u: &crate::model::Unpublished, slug: &str, lang: crate::La
 #[component]
 fn BrokenLesson(slug: String, title: String, problems: Vec<String>) -> impl IntoView {
     // An instructor fixing a draft sees it the moment it is saved right.
-    follow_draft(slug, None);
+    follow_draft(slug.clone(), None);
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).lesson;
     view! {
         <Title text=title.clone()/>
-        <section class="message-page">
+        <section class="message-page" data-role="broken-lesson" data-slug=slug>
             <h1>{title}</h1>
             <p>{w.broken}</p>
             <p>{w.broken_for_instructor_before} <code>"lessons check"</code> {w.broken_for_instructor_after}</p>
@@ -441,5 +483,134 @@ fn BrokenLesson(slug: String, title: String, problems: Vec<String>) -> impl Into
             </ul>
             <p><a href=lang.path(lockstep_routes::HOME)>{w.back_to_course}</a></p>
         </section>
+    }
+}
+
+/// A lesson page as the server sent it, made interactive where it reacts
+/// ([`crate::hydrates_only_islands`]): the progress panel and its toast, each quiz, the
+/// completion, each simulation (whose code loads when it comes near, as in the application),
+/// the contents' toggle, and the listeners the application's view has on the rest. The islands
+/// share the learner's state as the application's page does, from the data the server wrote
+/// into the page ([`LessonParts`], and the learner's, `data-role="learner"`).
+///
+/// A part of the islands bundle of its own (`#[lazy]`), which a lesson page loads at once and
+/// the site's pages never: in the bundle's main module it made theirs 70 kB (Brotli) larger.
+#[cfg(feature = "hydrate")]
+pub(crate) mod islands {
+    use leptos::prelude::*;
+    use web_sys::Element;
+
+    use super::{
+        follow_draft, follow_learner, learner_part, LearnerPart, LearnerState, LessonParts,
+    };
+    use crate::api::{CompleteLesson, ExploreSimulation, ResetLesson};
+    use crate::components::{ProgressPanel, Toast, Toc};
+    use crate::islands::{all, island_at, listen};
+    use crate::model::{LessonLearner, TocItem};
+    use crate::sims::{Embedded, SimulationView};
+    use crate::Lang;
+
+    /// Whether the page is a lesson, or a lesson that does not read.
+    pub fn on_this_page() -> bool {
+        let lesson = "[data-role=lesson-parts], [data-role=broken-lesson]";
+        document().query_selector(lesson).ok().flatten().is_some()
+    }
+
+    /// Hydrates the lesson's islands, its toast among them, under `root`, the islands' root.
+    #[cfg_attr(feature = "split", lazy)]
+    pub async fn hydrate(lang: Lang, root: Owner) {
+        root.with(|| lessons_islands(lang));
+    }
+
+    fn lessons_islands(lang: Lang) -> Option<()> {
+        let doc = document();
+        let attr = |selector: &str, name: &str| {
+            doc.query_selector(selector).ok().flatten().and_then(|e| e.get_attribute(name))
+        };
+        if let Some(slug) = attr("[data-role=broken-lesson]", "data-slug") {
+            follow_draft(slug, None);
+        }
+        let parts: LessonParts =
+            serde_json::from_slice(attr("[data-role=lesson-parts]", "data-parts")?.as_bytes())
+                .map_err(|e| leptos::logging::error!("the lesson's parts do not read: {e}"))
+                .ok()?;
+        if let Some(version) = attr("[data-role=draft], [data-role=preview]", "data-version") {
+            follow_draft(parts.slug.clone(), Some(version));
+        }
+        let learner: LessonLearner = attr("[data-role=learner]", "data-learner")
+            // From bytes, as server functions read their answers (`crate::resource`): one
+            // copy of the reading code.
+            .and_then(|json| serde_json::from_slice(json.as_bytes()).ok())
+            .unwrap_or_default();
+        let state = LearnerState::new(
+            learner,
+            ServerAction::<CompleteLesson>::new(),
+            ServerAction::<ResetLesson>::new(),
+        );
+        let explore = ServerAction::<ExploreSimulation>::new();
+        follow_learner(&state, explore, parts.slug.clone(), lang);
+        crate::talk_live::follow(lang);
+
+        let progress = state.progress;
+        for panel in all("[data-role=progress]") {
+            island_at(panel, move |_| view! { <ProgressPanel progress/> });
+        }
+        let parts = std::rc::Rc::new(parts);
+        for quiz in all("section.quiz") {
+            let Some(index) = quiz.id().strip_prefix("quiz-").and_then(|i| i.parse().ok()) else {
+                continue;
+            };
+            let (parts, state) = (parts.clone(), state.clone());
+            island_at(quiz, move |_| learner_part(LearnerPart::Quiz(index), &parts, &state));
+        }
+        for completion in all("section.lesson-complete") {
+            let (parts, state) = (parts.clone(), state.clone());
+            island_at(completion, move |_| learner_part(LearnerPart::Completion, &parts, &state));
+        }
+        for (index, sim) in (0u32..).zip(all("section.sim")) {
+            let (name, params) = (sim.get_attribute("data-sim"), sim.get_attribute("data-params"));
+            let (Some(name), Some(params)) = (name, params) else { continue };
+            let slug = parts.slug.clone();
+            let explored = Callback::new(move |()| {
+                explore.dispatch(ExploreSimulation { slug: slug.clone(), index });
+            });
+            island_at(sim, move |_| {
+                view! { <SimulationView sim=Embedded::new(name, params) explored/> }
+            });
+        }
+        for toc in all("nav.toc") {
+            island_at(toc, |toc| view! { <Toc entries=toc_entries(&toc)/> });
+        }
+        for article in all("article.lesson") {
+            listen(&article, crate::components::on_lesson_click);
+        }
+        for link in all("[data-role=report-link]") {
+            listen(&link, crate::talk_live::report_here);
+        }
+        for link in all("[data-role=language-switch]") {
+            let Some(to) = link.get_attribute("hreflang").and_then(|c| Lang::from_code(&c)) else {
+                continue;
+            };
+            listen(&link, move |ev| crate::components::switch_keeps_section(ev, lang, to));
+        }
+        let toast = state.toast;
+        for region in all("[data-role=toast]") {
+            island_at(region, move |_| view! { <Toast message=toast/> });
+        }
+        Some(())
+    }
+
+    /// The contents' entries, read back from the list the server drew from them.
+    fn toc_entries(toc: &Element) -> Vec<TocItem> {
+        let Ok(items) = toc.query_selector_all("ol > li") else { return Vec::new() };
+        (0..items.length())
+            .filter_map(|i| {
+                let item: Element = wasm_bindgen::JsCast::dyn_into(items.item(i)?).ok()?;
+                let level = item.class_name().strip_prefix("toc-l")?.parse().ok()?;
+                let link = item.query_selector("a").ok()??;
+                let id = link.get_attribute("href")?.strip_prefix('#')?.to_string();
+                Some(TocItem { level, id, title: link.text_content().unwrap_or_default() })
+            })
+            .collect()
     }
 }

@@ -14,9 +14,11 @@ pub use account::AccountPage;
 pub use exercise::ExercisePage;
 pub use index::{CataloguePage, CoursePage};
 pub use instructor::InstructorPage;
+#[cfg(feature = "hydrate")]
+pub(crate) use lesson::islands as lesson_islands;
 pub use lesson::LessonPage;
 #[cfg(feature = "ssr")]
-pub(crate) use lesson::{learner_part, LearnerPart, LearnerState};
+pub(crate) use lesson::{learner_part, LearnerPart, LearnerState, LessonParts};
 pub use not_found::NotFound;
 pub use notifications::NotificationsPage;
 #[cfg(feature = "hydrate")]
@@ -173,7 +175,7 @@ pub mod lazy {
     site_route!(Search);
     site_route!(Account);
     site_route!(Notifications);
-    route!(Lesson, lesson(), async {});
+    route!(Lesson, true, lesson(), lesson(), async {});
     route!(Exercise, work(Work::Exercise), __preload_work());
     route!(Submission, work(Work::Submission), __preload_work());
     route!(Instructor, work(Work::Instructor), __preload_work());

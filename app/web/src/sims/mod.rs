@@ -42,6 +42,12 @@ impl From<Simulation> for Embedded {
 }
 
 impl Embedded {
+    /// A simulation as the server wrote it into the page (`data-sim`, `data-params`).
+    #[cfg(feature = "hydrate")]
+    pub(crate) fn new(name: String, params: String) -> Embedded {
+        Embedded { name, params }
+    }
+
     /// The simulation back, as it was given.
     fn simulation(&self) -> Result<Simulation, serde_json::Error> {
         serde_json::from_slice(self.params.as_bytes())
@@ -73,15 +79,17 @@ pub fn SimulationView(
     #[cfg(not(feature = "ssr"))]
     let first = String::new();
     let section = NodeRef::<leptos::html::Section>::new();
-    let name = sim.name.clone();
+    let (name, params) = (sim.name.clone(), sim.params.clone());
     #[cfg(feature = "hydrate")]
     live::draw_when_near(section, sim);
     #[cfg(not(feature = "hydrate"))]
     let _ = sim;
-    view! { <section class="sim" data-sim=name node_ref=section inner_html=first></section> }
+    // The parameters again, for the lesson's islands (`pages::lesson_islands`).
+    view! { <section class="sim" data-sim=name data-params=params node_ref=section inner_html=first></section> }
 }
 
-/// The simulation's view, drawn from its first state.
+/// The simulation's view, drawn from its first state, on the server.
+#[cfg(feature = "ssr")]
 fn draw(sim: Simulation) -> AnyView {
     match sim {
         Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
@@ -97,24 +105,70 @@ fn draw(sim: Simulation) -> AnyView {
     }
 }
 
-/// The browser's way to [`draw`]: through the part of the bundle that has the simulations,
-/// which reads the parameters ([`Embedded`]'s) too. `None` where they do not read (the server
-/// wrote them, so never): the server's drawing then stays. Lazy in the application's bundle
-/// only, as the pages' parts are (`pages::lazy`).
+/// The browser's way to draw a simulation: through the part of the bundle that has the simulation, which
+/// reads the parameters ([`Embedded`]'s) too. `None` where they do not read (the server wrote
+/// them, so never): the server's drawing then stays. Lazy in both browser bundles, the
+/// application's and the islands' (the `split` feature): both are split.
 ///
-/// One part for all six, not one per kind: split per kind, what the kinds share became 68
-/// chunks, and DP vs DDP alone loaded 37 files (79 kB Brotli, and a response's headers each)
-/// where all six come in 4 files of 140 kB; the exercise pages' part went from 4 files to 37.
+/// In the islands bundle, which the lessons load, two parts; in the application's, one for all
+/// six. Not one per kind: split per kind, what the kinds share became 68 chunks, and DP vs DDP
+/// alone loaded 37 files (79 kB Brotli, and a response's headers each); the exercise pages'
+/// part went from 4 files to 37. In one part, all six were 130 kB, which a lesson whose first
+/// view has a simulation loaded with the page. Split in two in the application's too, they made
+/// its parts' shared code ten chunks, which the exercise pages' part loads.
 #[cfg(feature = "hydrate")]
 #[cfg_attr(feature = "app", lazy)]
 async fn simulation(sim: Embedded) -> Option<AnyView> {
-    match sim.simulation() {
-        Ok(sim) => Some(draw(sim)),
-        Err(e) => {
-            leptos::logging::error!("a simulation's parameters do not read: {e}");
-            None
-        }
+    if moves_data(&sim.name) {
+        collectives(sim).await
+    } else {
+        timelines(sim).await
     }
+}
+
+/// Whether the simulation `name` is one that shows data moving between ranks (the ring, the
+/// sampler, scatter/gather), whose views are the larger; the others show time and memory.
+#[cfg(any(feature = "hydrate", test))]
+fn moves_data(name: &str) -> bool {
+    ["ring-allreduce", "sampler", "scatter-gather"].contains(&name)
+}
+
+/// The simulations' parameters, read back.
+#[cfg(feature = "hydrate")]
+fn read(sim: &Embedded) -> Option<Simulation> {
+    sim.simulation()
+        .map_err(|e| leptos::logging::error!("a simulation's parameters do not read: {e}"))
+        .ok()
+}
+
+/// The part with the simulations that move data ([`moves_data`]).
+#[cfg(feature = "hydrate")]
+#[cfg_attr(all(feature = "split", not(feature = "app")), lazy)]
+async fn collectives(sim: Embedded) -> Option<AnyView> {
+    Some(match read(&sim)? {
+        Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
+        Simulation::Sampler(p) => view! { <sampler::SamplerView params=p/> }.into_any(),
+        Simulation::ScatterGather(p) => {
+            view! { <scatter_gather::ScatterGatherView params=p/> }.into_any()
+        }
+        // `simulation` sends them to the other part.
+        _ => return None,
+    })
+}
+
+/// The part with the simulations of time and memory.
+#[cfg(feature = "hydrate")]
+#[cfg_attr(all(feature = "split", not(feature = "app")), lazy)]
+async fn timelines(sim: Embedded) -> Option<AnyView> {
+    Some(match read(&sim)? {
+        Simulation::DpVsDdp(p) => view! { <dp_vs_ddp::DpVsDdpView params=p/> }.into_any(),
+        Simulation::Accumulation(p) => {
+            view! { <accumulation::AccumulationView params=p/> }.into_any()
+        }
+        Simulation::Memory(p) => view! { <memory::MemoryView params=p/> }.into_any(),
+        // `simulation` sends them to the other part.
+        _ => return None,
+    })
 }
 
 #[cfg(feature = "hydrate")]
@@ -217,6 +271,13 @@ mod tests {
             provide_context(lang);
             view! { <SimulationView sim/> }.to_html()
         })
+    }
+
+    /// Each kind has one of the two parts, as `simulation` sends it there.
+    #[test]
+    fn three_kinds_move_data() {
+        let moving: Vec<_> = lockstep_embed::NAMES.iter().filter(|n| moves_data(n)).collect();
+        assert_eq!(moving, [&"ring-allreduce", &"sampler", &"scatter-gather"]);
     }
 
     /// The page's language picks the simulations' words; without one they are English.

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
 use crate::model::{LessonLearner, LessonView};
-use crate::pages::{learner_part, LearnerPart, LearnerState};
+use crate::pages::{learner_part, LearnerPart, LearnerState, LessonParts};
 
 /// A request extension: render the page as a template.
 #[derive(Debug, Clone, Copy)]
@@ -40,7 +40,7 @@ pub enum TemplateError {
 /// A rendered lesson page, cut where the learner's parts and data go.
 #[derive(Debug)]
 pub struct Template {
-    lesson: LessonView,
+    lesson: LessonParts,
     /// The page's language, which the learner's parts are rendered in.
     lang: crate::Lang,
     pieces: Vec<Piece>,
@@ -83,7 +83,7 @@ impl Template {
         pieces.push(Piece::Html(";".into()));
         cut_slots(after, &mut pieces)?;
         let fixed_len = fixed_len(&pieces);
-        Ok(Template { lesson, lang, pieces, fixed_len })
+        Ok(Template { lesson: LessonParts::of(&lesson), lang, pieces, fixed_len })
     }
 
     /// The page for `learner`, with each request part's HTML from `requests` (name, HTML); a
