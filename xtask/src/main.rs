@@ -299,7 +299,14 @@ fn cargo_test(root: &Path) -> Command {
 }
 
 /// Excludes the crates built only for wasm32 (the browser's entry points) from a native build.
-const BROWSER_ONLY: [&str; 4] = ["--exclude", "lockstep-hydrate", "--exclude", "lockstep-islands"];
+const BROWSER_ONLY: [&str; 6] = [
+    "--exclude",
+    "lockstep-hydrate",
+    "--exclude",
+    "lockstep-islands",
+    "--exclude",
+    "lockstep-lesson",
+];
 
 /// Clippy's verdict: any warning fails.
 const CLIPPY_DENY: [&str; 2] = ["-D", "warnings"];
@@ -354,6 +361,7 @@ fn clippy_wasm32(root: &Path, stages: &mut Stages) -> Result<()> {
         run(cargo()
             .current_dir(root)
             .args(["clippy", "--package", "lockstep-hydrate", "--package", "lockstep-islands"])
+            .args(["--package", "lockstep-lesson"])
             .args(["--target", site::WASM_TARGET, "--"])
             .args(CLIPPY_DENY))
     })

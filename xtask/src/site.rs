@@ -1,7 +1,8 @@
-//! Builds the browser side of the site into `target/site`: the hydrate crate (the application)
-//! and the islands crate (the site's pages, which hydrate only their islands) compiled to wasm,
-//! wasm-bindgen's JS glue, wasm-opt, the stylesheet and the public files, with gzip and Brotli
-//! copies the server sends to browsers that accept them.
+//! Builds the browser side of the site into `target/site`: the hydrate crate (the application),
+//! the islands crate (the site's pages, which hydrate only their islands) and the lesson crate
+//! (the lessons, which do too) compiled to wasm, wasm-bindgen's JS glue, wasm-opt, the
+//! stylesheet and the public files, with gzip and Brotli copies the server sends to browsers that
+//! accept them.
 //!
 //! The bundle's files go in `pkg/<hash>/`, the hash of their contents (`pkg/current` names it),
 //! so the server can let browsers keep them for a year without asking again: a new build is a
@@ -20,10 +21,12 @@ use crate::{cargo, run, setup};
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// Must equal `lockstep_web::OUTPUT_NAME`; the server asks for `/pkg/{OUTPUT_NAME}.js`.
 const OUTPUT_NAME: &str = "lockstep";
-/// The islands bundle's name, and the folder of `pkg/<hash>/` it is in, split as it is into
-/// parts of its own with a loader of its own: `lockstep_web::ISLANDS_OUTPUT_NAME` is
-/// `islands/islands`.
+/// Must equal `lockstep_web::ISLANDS_OUTPUT_NAME`.
 const ISLANDS_OUTPUT_NAME: &str = "islands";
+/// The lessons' bundle's name, and the folder of `pkg/<hash>/` it is in, split as it is into
+/// parts of its own with a loader of its own: `lockstep_web::LESSON_OUTPUT_NAME` is
+/// `lesson/lesson`.
+const LESSON_OUTPUT_NAME: &str = "lesson";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
@@ -68,9 +71,10 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     };
     let relocs = ["--", "-C", "link-arg=--emit-relocs"];
     run(wasm_crate("lockstep-hydrate").args(relocs))?;
-    // lockstep-web once more, without the application (its `app` feature): the other libraries
-    // are the ones just compiled.
-    run(wasm_crate("lockstep-islands").args(relocs))?;
+    // lockstep-web twice more, without the application (its `app` feature), for the site's
+    // islands and, split, for the lessons: the other libraries are the ones just compiled.
+    run(&mut wasm_crate("lockstep-islands"))?;
+    run(wasm_crate("lockstep-lesson").args(relocs))?;
 
     let site = site_dir(root);
     if site.exists() {
@@ -81,22 +85,24 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     std::fs::create_dir_all(&pkg)?;
 
     let out = root.join("target").join(WASM_TARGET).join(profile_dir);
-    // Each bundle in its folder, where its parts' loader finds its main module and its parts.
-    let islands = pkg.join(ISLANDS_OUTPUT_NAME);
-    std::fs::create_dir_all(&islands)?;
+    // Each split bundle in its folder, where its parts' loader finds its main module and its
+    // parts.
+    let lesson = pkg.join(LESSON_OUTPUT_NAME);
+    std::fs::create_dir_all(&lesson)?;
     let mut parts = split(&out.join("lockstep_hydrate.wasm"), &pkg, OUTPUT_NAME)?;
-    parts.extend(split(&out.join("lockstep_islands.wasm"), &islands, ISLANDS_OUTPUT_NAME)?);
-    let bindgen = |name: &str, dir: &Path| {
+    parts.extend(split(&out.join("lockstep_lesson.wasm"), &lesson, LESSON_OUTPUT_NAME)?);
+    let bindgen = |name: &str, dir: &Path, wasm: PathBuf| {
         run(Command::new("wasm-bindgen")
             .args(["--target", "web", "--no-typescript", "--keep-lld-exports", "--no-demangle"])
             .args(["--out-name", name, "--out-dir"])
             .arg(dir)
-            .arg(out.join(split_main(name))))
+            .arg(wasm))
     };
-    bindgen(OUTPUT_NAME, &pkg)?;
-    bindgen(ISLANDS_OUTPUT_NAME, &islands)?;
+    bindgen(OUTPUT_NAME, &pkg, out.join(split_main(OUTPUT_NAME)))?;
+    bindgen(ISLANDS_OUTPUT_NAME, &pkg, out.join("lockstep_islands.wasm"))?;
+    bindgen(LESSON_OUTPUT_NAME, &lesson, out.join(split_main(LESSON_OUTPUT_NAME)))?;
 
-    let mains = [(OUTPUT_NAME, &pkg), (ISLANDS_OUTPUT_NAME, &islands)]
+    let mains = [(OUTPUT_NAME, &pkg), (ISLANDS_OUTPUT_NAME, &pkg), (LESSON_OUTPUT_NAME, &lesson)]
         .map(|(name, dir)| dir.join(format!("{name}_bg.wasm")));
     if profile == Profile::Release {
         for module in mains.iter().chain(&parts) {
@@ -124,7 +130,7 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
         // The glue and the stylesheet as written are for reading: their comments and names
         // were 4.7 kB (Brotli) of what a lesson page loads first.
         let loader = SPLIT_LOADER.trim_start_matches("./");
-        for dir in [&pkg, &islands] {
+        for dir in [&pkg, &lesson] {
             for file in std::fs::read_dir(dir)? {
                 let file = file?.path();
                 if file.extension().is_some_and(|e| e == "js") {
@@ -132,7 +138,7 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
                 }
             }
         }
-        debug_assert!(islands.join(loader).exists() && pkg.join(loader).exists());
+        debug_assert!(lesson.join(loader).exists() && pkg.join(loader).exists());
         minify(root, &pkg.join(format!("{OUTPUT_NAME}.css")))?;
     }
     // The error pages the server writes without the app link this unhashed copy.
@@ -153,7 +159,8 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     // their loaders, the manifests (the server reads the application's to preload its parts),
     // the stylesheet, the editor.
     let mut files = Vec::new();
-    for (dir, prefix) in [(&pkg, ""), (&islands, "islands/")] {
+    let in_lesson = format!("{LESSON_OUTPUT_NAME}/");
+    for (dir, prefix) in [(&pkg, ""), (&lesson, in_lesson.as_str())] {
         for entry in std::fs::read_dir(dir)? {
             let entry = entry?;
             if entry.file_type()?.is_file() {

@@ -39,19 +39,19 @@ fn the_bundle_is_hashed_kept_for_a_year_and_compressed_as_asked() {
         let app = app_configured(&lessons_root(), &url, db, |c| c.site_root = site.clone()).await;
 
         // The page names the folder, its script, wasm and stylesheet in it, and is not kept. A
-        // lesson hydrates only its islands, with the islands bundle, which is in a folder of its
-        // own; it preloads none of its parts: the simulations' loads when one comes near.
+        // lesson hydrates only its islands, with the lessons' bundle, which is in a folder of its
+        // own; it preloads none of its parts: the simulations' load when one comes near.
         let (page, _) = fetch(&app, "/lessons/dataparallel", None).await;
         assert_eq!(page.status, StatusCode::OK);
         let bundle = format!("/pkg/{hash}");
-        let islands =
-            [format!("{bundle}/islands/islands.js"), format!("{bundle}/islands/islands_bg.wasm")];
+        let lesson =
+            [format!("{bundle}/lesson/lesson.js"), format!("{bundle}/lesson/lesson_bg.wasm")];
         for named in [
             format!(r#"<meta name="lockstep-bundle" content="{bundle}">"#),
             format!(r#"href="{bundle}/lockstep.css""#),
         ]
         .iter()
-        .chain(&islands)
+        .chain(&lesson)
         {
             assert!(page.body.contains(named), "{named}");
         }
@@ -61,16 +61,20 @@ fn the_bundle_is_hashed_kept_for_a_year_and_compressed_as_asked() {
         };
         assert!(!preloads(&page.body, "split_"), "{}", page.body);
         assert!(!preloads(&page.body, "chunk_"), "{}", page.body);
-        // The site's pages load the islands bundle too, and no part of the application's.
-        for site_page in ["/", "/ko", "/xp", "/ko/search?q=ddp", "/account", "/courses/ddp"]
-            .into_iter()
-            .chain(["/lessons/dataparallel", "/ko/lessons/dataparallel"])
+        // The site's pages load the islands bundle, and no part of the application's; a lesson
+        // in Korean is a lesson.
+        let islands = [format!("{bundle}/islands.js"), format!("{bundle}/islands_bg.wasm")];
+        for (site_page, names) in
+            ["/", "/ko", "/xp", "/ko/search?q=ddp", "/account", "/courses/ddp"]
+                .map(|p| (p, &islands))
+                .into_iter()
+                .chain([("/ko/lessons/dataparallel", &lesson)])
         {
             let (page, _) = fetch(&app, site_page, None).await;
             for part in ["split_", "__wasm_split", "lockstep.js", "lockstep_bg.wasm"] {
                 assert!(!page.body.contains(part), "{site_page} names {part}");
             }
-            for named in &islands {
+            for named in names {
                 assert!(page.body.contains(named), "{site_page} does not name {named}");
             }
         }
@@ -86,8 +90,10 @@ fn the_bundle_is_hashed_kept_for_a_year_and_compressed_as_asked() {
         for file in [
             "lockstep_bg.wasm",
             "lockstep.js",
-            "islands/islands_bg.wasm",
-            "islands/islands.js",
+            "islands_bg.wasm",
+            "islands.js",
+            "lesson/lesson_bg.wasm",
+            "lesson/lesson.js",
             "lockstep.css",
             "editor.js",
         ] {

@@ -11,8 +11,9 @@ pub const NOTICE: &str =
 /// Panics on purpose, so that an operator (or a test) can see the crash notice and its line in
 /// the server's log without waiting for a real bug: `(await import(document.querySelector(
 /// "meta[name=lockstep-bundle]").content + "/lockstep.js")).check_crash_notice()` in the
-/// browser's console on a page of the application (an exercise), `/islands/islands.js` on any
-/// other. Both bundles export it. It breaks only the page it is called on.
+/// browser's console on a page of the application (an exercise), `/lesson/lesson.js` on a
+/// lesson, `/islands.js` on the site's other pages. Every bundle exports it. It breaks only the
+/// page it is called on.
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn check_crash_notice() {

@@ -16,30 +16,30 @@ use web_sys::Element;
 
 use crate::components::{Bell, Toast};
 
-/// Hydrates the page's islands; `done` once all of them are (a lesson's are in a part of the
-/// bundle of their own, loaded first).
-pub fn hydrate(done: impl FnOnce() + 'static) {
-    // The reactive root, as Leptos's own islands have it: its effects run on the browser's
-    // event loop, and a child owner per island hydrates that island's view.
-    leptos::mount::hydrate_islands();
-    let lang = crate::Lang::of_path(&crate::page_path());
-    provide_context(lang);
-
-    island("[data-role=bell]", |_| view! { <Bell/> });
+/// Hydrates a site page's islands.
+pub fn hydrate() {
+    let lang = root();
     crate::pages::follow_typing(lang);
-    if crate::pages::lesson_islands::on_this_page() {
-        let owner = Owner::current().expect("the islands' root");
-        leptos::task::spawn_local(async move {
-            crate::pages::lesson_islands::hydrate(lang, owner.clone()).await;
-            owner.with(done);
-        });
-        return;
-    }
     island("[data-role=toast]", |el| {
         let shown = el.query_selector(".toast").ok().flatten().and_then(|p| p.text_content());
         view! { <Toast message=RwSignal::new(shown)/> }
     });
-    done();
+}
+
+/// Hydrates a lesson page's islands: the bell and the lesson's own, its toast among them.
+pub fn hydrate_lesson() {
+    crate::pages::lesson_islands::hydrate(root());
+}
+
+/// The reactive root, as Leptos's own islands have it (its effects run on the browser's event
+/// loop, and a child owner per island hydrates that island's view), with the page's language;
+/// and the bell, which every page has.
+fn root() -> crate::Lang {
+    leptos::mount::hydrate_islands();
+    let lang = crate::Lang::of_path(&crate::page_path());
+    provide_context(lang);
+    island("[data-role=bell]", |_| view! { <Bell/> });
+    lang
 }
 
 /// Hydrates the view `make` returns at the first element matching `selector`, which the server

@@ -32,10 +32,14 @@ pub use lockstep_i18n::Lang;
 /// `lockstep_bg.wasm`, `lockstep.css`. The build (`cargo xtask`) writes them under this name.
 pub const OUTPUT_NAME: &str = "lockstep";
 
-/// The name of the islands bundle's files ([`hydrates_only_islands`]), in a folder of its own
-/// beside them: `islands/islands.js`, `islands/islands_bg.wasm`. Its own because it is split
-/// too, and its parts' loader finds them and its main module beside itself.
-pub const ISLANDS_OUTPUT_NAME: &str = "islands/islands";
+/// The name of the site's islands bundle's files beside them: `islands.js`, `islands_bg.wasm`
+/// ([`hydrates_only_islands`]).
+pub const ISLANDS_OUTPUT_NAME: &str = "islands";
+
+/// The name of the lessons' bundle's files ([`hydrates_only_islands`]), in a folder of its own
+/// beside them: `lesson/lesson.js`, `lesson/lesson_bg.wasm`. Its own because it is split too,
+/// and its parts' loader finds them and its main module beside itself.
+pub const LESSON_OUTPUT_NAME: &str = "lesson/lesson";
 
 /// Marks the document once the browser bundle has hydrated the whole page, the route's lazily
 /// loaded part included (or, on a page that hydrates only its islands, all of them): CSS shows
@@ -139,7 +143,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     let x_default = format!("{origin}{}", lockstep_routes::HOME);
     let mut options = options;
     if hydrates_only_islands(&path) {
-        options.output_name = ISLANDS_OUTPUT_NAME.into();
+        let lesson = lockstep_routes::lesson_slug(page_of(&path)).is_some();
+        options.output_name = if lesson { LESSON_OUTPUT_NAME } else { ISLANDS_OUTPUT_NAME }.into();
     }
     view! {
         <!DOCTYPE html>
@@ -176,28 +181,40 @@ pub async fn hydrate() {
 }
 
 /// Makes only the islands of the server's page interactive ([`hydrates_only_islands`]): the
-/// islands bundle's entry point (`lockstep-islands`).
+/// site's islands bundle's entry point (`lockstep-islands`).
 #[cfg(feature = "hydrate")]
 pub fn hydrate_islands() {
-    islands::hydrate(mark_hydrated);
+    islands::hydrate();
+    mark_hydrated();
+}
+
+/// [`hydrate_islands`] for a lesson page: the lessons' bundle's entry point (`lockstep-lesson`).
+#[cfg(feature = "hydrate")]
+pub fn hydrate_lesson() {
+    islands::hydrate_lesson();
+    mark_hydrated();
 }
 
 /// Whether the page at `path` is one the browser makes interactive only where its islands are
 /// (the bell, the toast, the search box, a lesson's learner parts, simulations and contents),
 /// with a bundle of their own, and not as a whole with the application's: the site's pages
 /// (`pages::lazy::Site`), which read what they show from the server and have no control of
-/// their own, and the lessons, whose text is the server's and whose controls are those islands.
-/// A link from one is an ordinary page load. Read from
+/// their own, and the lessons, whose text is the server's and whose controls are those islands
+/// (a bundle of their own too). A link from one is an ordinary page load. Read from
 /// the address because the page's head, which loads one bundle or the other, is written before
 /// its route is rendered.
 pub fn hydrates_only_islands(path: &str) -> bool {
     use lockstep_routes as r;
-    let path = Lang::strip(path).split(['?', '#']).next().unwrap_or_default();
-    let page = path.trim_end_matches('/');
+    let page = page_of(path).trim_end_matches('/');
     page.is_empty()
         || [r::XP, r::SEARCH, r::ACCOUNT, r::NOTIFICATIONS].contains(&page)
         || r::course_slug(page).is_some()
         || r::lesson_slug(page).is_some()
+}
+
+/// The page `path` is, in whatever language: without the language's prefix, query or fragment.
+fn page_of(path: &str) -> &str {
+    Lang::strip(path).split(['?', '#']).next().unwrap_or_default()
 }
 
 #[component]

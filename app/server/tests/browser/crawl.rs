@@ -225,7 +225,7 @@ async fn a_crash_in_the_page_is_said_and_reported() {
     let c = browser(&webdriver, &tmp.path().join("profile"), &[]).await;
     open(&c, &format!("{base}/lessons/dataparallel"), "lesson 2").await;
     c.execute(
-        "import(document.querySelector('meta[name=lockstep-bundle]').content + '/islands/islands.js')\
+        "import(document.querySelector('meta[name=lockstep-bundle]').content + '/lesson/lesson.js')\
          .then(m => { try { m.check_crash_notice() } catch (e) {} })",
         vec![],
     )

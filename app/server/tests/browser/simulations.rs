@@ -589,7 +589,7 @@ async fn a_simulation_out_of_view_is_drawn_live_when_the_reader_comes_near() {
             controls: controls ? getComputedStyle(controls).display : 'missing',
             values: sim.querySelector('[data-role="values"]').innerText,
             explain: sim.querySelector('.sim-explain').innerText,
-            part: performance.getEntriesByType('resource').some(e => e.name.includes('split_simulation')),
+            part: performance.getEntriesByType('resource').some(e => /split_(collectives|timelines)_/.test(e.name)),
         };
     "#;
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;

@@ -104,7 +104,8 @@ fn lesson_page_is_complete_without_javascript() {
         assert!(b.contains(r#"rel="prev" href="/lessons/why-distributed""#));
         assert!(b.contains(r#"rel="next" href="/lessons/ddp-allreduce""#));
         assert!(b.contains("<math"), "math is rendered on the server");
-        assert!(b.contains("/pkg/lockstep.js"), "hydration script");
+        // It hydrates only its islands, with the lessons' bundle.
+        assert!(b.contains("/pkg/lesson/lesson.js"), "hydration script");
     })
 }
 

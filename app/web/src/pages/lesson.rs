@@ -493,8 +493,9 @@ fn BrokenLesson(slug: String, title: String, problems: Vec<String>) -> impl Into
 /// share the learner's state as the application's page does, from the data the server wrote
 /// into the page ([`LessonParts`], and the learner's, `data-role="learner"`).
 ///
-/// A part of the islands bundle of its own (`#[lazy]`), which a lesson page loads at once and
-/// the site's pages never: in the bundle's main module it made theirs 70 kB (Brotli) larger.
+/// In a bundle of its own, the lessons' (`lockstep-lesson`): in the site's islands bundle, the
+/// site's pages were 70 kB (Brotli) larger, and as a part of that bundle loaded after its main
+/// module, the two with what they share were 20 kB more than this one bundle.
 #[cfg(feature = "hydrate")]
 pub(crate) mod islands {
     use leptos::prelude::*;
@@ -510,16 +511,10 @@ pub(crate) mod islands {
     use crate::sims::{Embedded, SimulationView};
     use crate::Lang;
 
-    /// Whether the page is a lesson, or a lesson that does not read.
-    pub fn on_this_page() -> bool {
-        let lesson = "[data-role=lesson-parts], [data-role=broken-lesson]";
-        document().query_selector(lesson).ok().flatten().is_some()
-    }
-
-    /// Hydrates the lesson's islands, its toast among them, under `root`, the islands' root.
-    #[cfg_attr(feature = "split", lazy)]
-    pub async fn hydrate(lang: Lang, root: Owner) {
-        root.with(|| lessons_islands(lang));
+    /// Hydrates the lesson's islands, its toast among them; a lesson that does not read has
+    /// only its instructor's reload.
+    pub fn hydrate(lang: Lang) {
+        let _ = lessons_islands(lang);
     }
 
     fn lessons_islands(lang: Lang) -> Option<()> {
