@@ -52,8 +52,13 @@ fn island<V: IntoView + 'static>(selector: &str, make: impl FnOnce(Element) -> V
 
 /// The elements matching `selector`, in page order.
 pub(crate) fn all(selector: &str) -> Vec<Element> {
+    elements(document().query_selector_all(selector))
+}
+
+/// The elements of a query's answer (`query_selector_all`), in page order.
+pub(crate) fn elements(list: Result<web_sys::NodeList, wasm_bindgen::JsValue>) -> Vec<Element> {
     use wasm_bindgen::JsCast;
-    let Ok(list) = document().query_selector_all(selector) else { return Vec::new() };
+    let Ok(list) = list else { return Vec::new() };
     (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect()
 }
 

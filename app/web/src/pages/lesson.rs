@@ -506,7 +506,7 @@ pub(crate) mod islands {
     };
     use crate::api::{CompleteLesson, ExploreSimulation, ResetLesson};
     use crate::components::{ProgressPanel, Toast, Toc};
-    use crate::islands::{all, island_at, listen};
+    use crate::islands::{all, elements, island_at, listen};
     use crate::model::{LessonLearner, TocItem};
     use crate::sims::{Embedded, SimulationView};
     use crate::Lang;
@@ -597,10 +597,9 @@ pub(crate) mod islands {
 
     /// The contents' entries, read back from the list the server drew from them.
     fn toc_entries(toc: &Element) -> Vec<TocItem> {
-        let Ok(items) = toc.query_selector_all("ol > li") else { return Vec::new() };
-        (0..items.length())
-            .filter_map(|i| {
-                let item: Element = wasm_bindgen::JsCast::dyn_into(items.item(i)?).ok()?;
+        elements(toc.query_selector_all("ol > li"))
+            .into_iter()
+            .filter_map(|item| {
                 let level = item.class_name().strip_prefix("toc-l")?.parse().ok()?;
                 let link = item.query_selector("a").ok()??;
                 let id = link.get_attribute("href")?.strip_prefix('#')?.to_string();

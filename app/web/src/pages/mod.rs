@@ -47,14 +47,16 @@ fn set_status(code: u16) {
 /// is hydrated (`hydrate_from_async`, in [`crate::hydrate`], through each route's `preload`).
 /// Each page reads its own resources, so `data` has nothing to start ahead of the code.
 ///
-/// The lesson is not a part because every page the application starts on is a lesson or graded
-/// work: as a part, the lesson's code and what it shares with the others were eight files, and
-/// a lesson page loaded 298 kB of wasm (Brotli); in the main module, one file of 256 kB.
+/// The lesson is not a part: when the application started on lessons, the lesson's code and
+/// what it shares with the others were eight files as a part, and a lesson page loaded 298 kB
+/// of wasm (Brotli); in the main module, one file of 256 kB. A lesson from the server now has
+/// the lessons' bundle ([`crate::hydrates_only_islands`]); the application shows one only after
+/// a link from graded work.
 ///
 /// Each part is a `#[lazy]` function where the bundle is the application's (the `app` feature;
 /// and on the server, for the parts it preloads), and a plain one elsewhere: a
-/// lazy function is exported for the splitter, and the islands bundle, which is not split and
-/// reaches none of them, would otherwise keep every part's code.
+/// lazy function is exported for the splitter, and the site's islands and the lessons' bundles,
+/// which reach none of them, would otherwise keep every part's code.
 ///
 /// The site's pages (`Site`) arrive from the server hydrating only their islands, with a bundle
 /// of their own ([`crate::hydrates_only_islands`]), so the server does not preload their part:

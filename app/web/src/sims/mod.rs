@@ -105,13 +105,12 @@ fn draw(sim: Simulation) -> AnyView {
     }
 }
 
-/// The browser's way to draw a simulation: through the part of the bundle that has the simulation, which
-/// reads the parameters ([`Embedded`]'s) too. `None` where they do not read (the server wrote
-/// them, so never): the server's drawing then stays. Lazy in both browser bundles, the
-/// application's and the islands' (the `split` feature): both are split.
+/// The browser's way to draw a simulation: through the part of the bundle that has the
+/// simulation, which reads the parameters ([`Embedded`]'s) too. `None` where they do not read
+/// (the server wrote them, so never): the server's drawing then stays. Lazy in the two split
+/// bundles (the `split` feature), the application's and the lessons'.
 ///
-/// In the islands bundle, which the lessons load, two parts; in the application's, one for all
-/// six. Not one per kind: split per kind, what the kinds share became 68 chunks, and DP vs DDP
+/// In the lessons' bundle, two parts; in the application's, one for all six. Not one per kind: split per kind, what the kinds share became 68 chunks, and DP vs DDP
 /// alone loaded 37 files (79 kB Brotli, and a response's headers each); the exercise pages'
 /// part went from 4 files to 37. In one part, all six were 130 kB, which a lesson whose first
 /// view has a simulation loaded with the page. Split in two in the application's too, they made
