@@ -87,11 +87,13 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
     }
 }
 
-/// What each device does in the current phase. Each card has as many list items as the device
-/// does things in its busiest phase, filled and shown as the phase needs them, so that a step
-/// changes texts and attributes and adds or removes no nodes; and every card keeps room for the
-/// busiest phase of any (`--lines`), so that a step changes no card's size (but where an item
-/// wraps to a second line) and the grid of cards keeps its rows.
+/// What each device does in each phase. Every card holds its work for all nine phases, and the
+/// list of devices says which phase is on (`data-phase`), whose lists CSS shows: a step writes
+/// that one attribute and the `active` class of each card that starts or stops working, where
+/// it rewrote every card's texts and hid their items (some 130 writes a step at 16 GPUs, 19 now).
+/// Every card keeps room for the busiest phase of
+/// any (`--lines`), so that a step changes no card's size (but where an item wraps to a second
+/// line) and the grid of cards keeps its rows.
 fn phase_devices(
     t: &Timeline,
     step: Signal<usize>,
@@ -125,29 +127,40 @@ fn phase_devices(
         .into_iter()
         .enumerate()
         .map(|(d, work)| {
-            let slots = work.iter().map(Vec::len).max().unwrap_or(0);
-            let work = StoredValue::new(work);
-            let doing = move || phase().map_or(0, |i| work.with_value(|w| w[i].len()));
-            let item = move |n: usize| {
-                let text = move || {
-                    phase().and_then(|i| work.with_value(|w| w[i].get(n).cloned())).unwrap_or_default()
-                };
-                view! { <li hidden={move || n >= doing()}>{text}</li> }
-            };
+            let busy: Vec<bool> = work.iter().map(|items| !items.is_empty()).collect();
+            let active = move || phase().is_some_and(|i| busy[i]);
+            // The phases it idles in, as classes of its one "idle" line.
+            let idle: Vec<String> = (0..DP_PHASES.len())
+                .filter(|&i| work[i].is_empty())
+                .map(|i| format!("p{}", i + 1))
+                .collect();
+            let lists = work
+                .into_iter()
+                .enumerate()
+                .filter(|(_, items)| !items.is_empty())
+                .map(|(i, items)| {
+                    let items = items.into_iter().map(|item| view! { <li>{item}</li> }).collect_view();
+                    view! { <ul class=format!("p{}", i + 1)>{items}</ul> }
+                })
+                .collect_view();
+            let idle = (!idle.is_empty()).then(|| {
+                view! { <p class=format!("idle {}", idle.join(" "))>{w.scatter_gather.idle}</p> }
+            });
             let dev = &t.summary.devices[d];
             view! {
-                <li class={move || if doing() > 0 { "device active" } else { "device" }} data-device=d>
+                <li class=move || if active() { "device active" } else { "device" } data-device=d>
                     <strong>{if d == 0 { w.master_gpu.to_string() } else { format!("GPU {d}") }}</strong>
                     <span class="muted">{(w.scatter_gather.device)(dev.samples, &bytes(dev.memory_bytes as f64))}</span>
-                    <ul hidden={move || doing() == 0}>{(0..slots).map(item).collect_view()}</ul>
-                    <p class="idle" hidden={move || doing() > 0}>
-                        {move || if phase().is_some() { w.scatter_gather.idle } else { "" }}
-                    </p>
+                    <div class="work">{lists}{idle}</div>
                 </li>
             }
         })
         .collect_view();
-    view! { <ol class="devices" data-role="devices" style=format!("--lines: {lines}")>{cards}</ol> }
+    view! {
+        <ol class="devices" data-role="devices" data-phase=move || step.get().to_string() style=format!("--lines: {lines}")>
+            {cards}
+        </ol>
+    }
 }
 
 fn master_chart(
@@ -224,15 +237,28 @@ mod tests {
     }
 
     /// Before the first phase every card says who it is and what it holds, and nothing else:
-    /// its list of work is there, empty and hidden, for the steps to fill.
+    /// its work for every phase is there, for CSS to show when its phase is on.
     #[test]
     fn the_first_frame_has_every_gpu_idle() {
         let sim = lockstep_embed::Simulation::parse("scatter-gather batch=8 gpus=2").unwrap();
         let html = Owner::new().with(|| view! { <crate::sims::SimulationView sim/> }.to_html());
         let devices = html.split(r#"data-role="devices""#).nth(1).unwrap();
         let devices = devices.split("</ol>").next().unwrap();
+        assert!(devices.starts_with(r#" data-phase="0""#), "{devices}");
         assert_eq!(devices.matches(r#"class="device""#).count(), 2, "{devices}");
-        assert_eq!(devices.matches("<ul hidden").count(), 2, "{devices}");
-        assert_eq!(devices.matches(r#"<p class="idle" hidden"#).count(), 0, "{devices}");
+        // GPU 0 works in every phase; GPU 1 idles through the loss and the optimizer step.
+        assert_eq!(devices.matches(r#"<ul class="p"#).count(), 9 + 7, "{devices}");
+        assert_eq!(devices.matches(r#"<p class="idle p5 p9""#).count(), 1, "{devices}");
+    }
+
+    /// The stylesheet shows each phase's lists when that phase is on, for every phase.
+    #[test]
+    fn the_stylesheet_knows_every_phase() {
+        let css = include_str!("../../../../styles/40-sims.css");
+        for phase in 1..=DP_PHASES.len() {
+            let rule = format!(r#".devices[data-phase="{phase}"] .p{phase}"#);
+            assert!(css.contains(&rule), "40-sims.css has no {rule}");
+        }
+        assert!(!css.contains(&format!(r#"[data-phase="{}"]"#, DP_PHASES.len() + 1)));
     }
 }
