@@ -12,8 +12,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// A Python that has imported torch and forks a child for each plain script
-/// (`common/fork_server.py` says why and what the child has).
+/// A Python that has imported torch and forks a child for each plain script, and one for each
+/// rank of the others (`common/fork_server.py` says why and what the children have).
 struct ForkServer {
     child: Child,
     jobs: ChildStdin,
@@ -34,11 +34,12 @@ impl ForkServer {
         ForkServer { child, jobs, answers }
     }
 
-    /// Runs `script` (a file name in `dir`) as [`common::run`] would: (exit code, `None` when
-    /// a signal ended it or it was killed at the limit; its output).
-    fn run(&mut self, dir: &Path, script: &str) -> (Option<i32>, String) {
+    /// Runs `script` (a file name in `dir`) in `ranks` processes, as [`common::run`] would run
+    /// it with plain Python (one) or torchrun (more): (exit code, `None` when a signal ended it
+    /// or it was killed at the limit; its output).
+    fn run(&mut self, dir: &Path, script: &str, ranks: u32) -> (Option<i32>, String) {
         let limit = common::LIMIT.as_secs();
-        writeln!(self.jobs, "{}\t{script}\t{limit}", dir.display())
+        writeln!(self.jobs, "{}\t{script}\t{limit}\t{ranks}", dir.display())
             .and_then(|()| self.jobs.flush())
             .unwrap();
         let mut answer = String::new();
@@ -60,17 +61,47 @@ impl Drop for ForkServer {
     }
 }
 
+/// How a fact script runs, from its first line.
+#[derive(Debug, PartialEq)]
+enum Launch {
+    /// `# torchrun: N`: under `torchrun --standalone --nproc_per_node=N`, for facts about
+    /// torchrun itself.
+    Torchrun(u32),
+    /// `# ranks: N`, or nothing (one): N children of the fork server at once, as torchrun's
+    /// workers (`common/fork_server.py`).
+    Forked(u32),
+}
+
+fn launch(source: &str) -> Launch {
+    let first = source.lines().next().unwrap_or_default();
+    let count = |rest: &str| rest.trim().parse().unwrap_or_else(|e| panic!("{first:?}: {e}"));
+    if let Some(n) = first.strip_prefix("# torchrun:") {
+        Launch::Torchrun(count(n))
+    } else if let Some(n) = first.strip_prefix("# ranks:") {
+        Launch::Forked(count(n))
+    } else {
+        Launch::Forked(1)
+    }
+}
+
 /// Runs one script in a fresh folder: (exit code, `None` when killed; output). Under torchrun
-/// when its first line asks for it, else in a child of `plain`'s server, started the first time.
-fn run(script: &Path, plain: &mut Option<ForkServer>) -> (Option<i32>, String) {
+/// when its first line asks for it, else in children of `forks`' server, started the first time.
+fn run(script: &Path, forks: &mut Option<ForkServer>) -> (Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
     let name = script.file_name().unwrap().to_str().unwrap();
     std::fs::copy(script, dir.path().join(name)).unwrap();
-    let source = std::fs::read_to_string(script).unwrap();
-    if source.starts_with("# torchrun: 2") {
-        return common::run(common::launcher(Some(2), &[], name), dir.path());
+    match launch(&std::fs::read_to_string(script).unwrap()) {
+        Launch::Torchrun(n) => common::run(common::launcher(Some(n), &[], name), dir.path()),
+        Launch::Forked(n) => forks.get_or_insert_with(ForkServer::start).run(dir.path(), name, n),
     }
-    plain.get_or_insert_with(ForkServer::start).run(dir.path(), name)
+}
+
+#[test]
+fn the_first_line_says_how_a_fact_runs() {
+    assert_eq!(launch("# torchrun: 2\nimport os\n"), Launch::Torchrun(2));
+    assert_eq!(launch("# ranks: 2\n# Fact: ...\n"), Launch::Forked(2));
+    assert_eq!(launch("# Fact: ...\nimport torch\n"), Launch::Forked(1));
+    assert_eq!(launch(""), Launch::Forked(1));
 }
 
 #[test]
@@ -91,9 +122,9 @@ fn every_fact_holds_in_the_pinned_torch() {
     std::thread::scope(|s| {
         for _ in 0..runners {
             s.spawn(|| {
-                let mut plain = None;
+                let mut forks = None;
                 while let Some(script) = scripts.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if let Some(failure) = check(script, &mut plain) {
+                    if let Some(failure) = check(script, &mut forks) {
                         failures.lock().unwrap().push(failure);
                     }
                 }
@@ -106,9 +137,9 @@ fn every_fact_holds_in_the_pinned_torch() {
 }
 
 /// Why `script`'s fact does not hold, after every attempt; `None` when it holds.
-fn check(script: &Path, plain: &mut Option<ForkServer>) -> Option<String> {
+fn check(script: &Path, forks: &mut Option<ForkServer>) -> Option<String> {
     let passed = |(code, out): &(Option<i32>, String)| *code == Some(0) && out.contains("ok:");
-    let result = common::attempts(&script.display().to_string(), || run(script, plain), passed);
+    let result = common::attempts(&script.display().to_string(), || run(script, forks), passed);
     (!passed(&result)).then(|| {
         let (code, out) = result;
         format!(

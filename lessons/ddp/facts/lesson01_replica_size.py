@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 """Fact: data parallelism does not shrink the model on each worker. After wrapping in DDP, every rank
 holds all of the model's parameters (same count and bytes as the unwrapped model), each rank runs
 forward on its own local batch (shape unchanged), and one step covers world_size * local_batch samples."""

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 """Fact: a plain BatchNorm inside DDP normalises each rank's batch with that rank's own batch
 statistics (local batch of 16 here), not with statistics over all ranks' samples; DDP does not
 synchronise BatchNorm batch statistics (SyncBatchNorm does that, but it needs GPU modules, so it is not

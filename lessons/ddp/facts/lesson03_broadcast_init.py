@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 """Fact: ranks initialised with different seeds hold different weights; constructing DDP raises no
 error (it only checks shapes) and broadcasts rank 0's parameters and buffers, so afterwards every rank
 holds rank 0's initial values, not its own and not an average."""

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 """Fact: in steady state (from the second iteration on), the first bucket DDP all-reduces during backward
 holds the parameters of the LAST layer (the output layer), because backward produces its gradients first;
 the first layer's bucket is all-reduced last. In the very first iteration (PyTorch 2.x defaults) all

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 """Fact: after backward under DDP, every rank's .grad is the average of the ranks' local gradients.
 Rank 0's local gradient is 2.0 and rank 1's is 6.0; both end up with 4.0 (not the sum 8.0)."""
 import torch

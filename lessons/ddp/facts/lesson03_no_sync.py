@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 """Fact: with gradient accumulation over 4 micro-batches, the first 3 backward passes inside
 `ddp_model.no_sync()`, DDP communicates gradients only during the 4th backward; the .grad it leaves
 is the cross-rank average of each rank's gradients accumulated over all 4 micro-batches."""

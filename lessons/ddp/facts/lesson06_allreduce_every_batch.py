@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Fact: 2 ranks, 3 batches each, every batch adds 1.0 to a running total. Calling
 # all_reduce(SUM) on the running total after every batch ends at 14 on every rank;
 # calling it once after the epoch gives the true total, 6.

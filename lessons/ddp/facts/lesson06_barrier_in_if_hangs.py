@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Fact: a dist.barrier() inside `if rank == 0:` does not raise at that line; rank 0
 # blocks until the process group's timeout (shortened to 5 s here) while rank 1 has
 # gone on to the next training step's collectives. Also checks the default timeouts.

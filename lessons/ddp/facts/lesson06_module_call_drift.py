@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Fact: training steps that call ddp_model.module(x) raise no error and no warning, but
 # the gradients are not averaged, so the replicas' parameters differ after one step.
 # The same steps through ddp_model(x) leave both ranks with identical parameters.

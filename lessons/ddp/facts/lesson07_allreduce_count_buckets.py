@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # With B buckets and K accumulation steps: K*B bucket all-reduces per optimizer
 # step without no_sync, B with it. Checked over 2 optimizer steps (buckets are
 # rebuilt after the first iteration, which uses a single bucket).

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # What no_sync() really switches off depends on where the FORWARD runs.
 import torch
 import torch.distributed as dist

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # fp16_compress_hook: DDP all-reduces the bucket as float16 (half the bytes)
 # and copies the result back into the fp32 gradients.
 import torch

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # With fp16_compress_hook, scaled gradients larger than 65504 (the hook casts
 # to float16 BEFORE dividing by the world size) overflow to inf; GradScaler treats that as an
 # ordinary overflow: the step is skipped on every rank and the scale halves.

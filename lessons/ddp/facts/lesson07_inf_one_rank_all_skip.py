@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # An inf/NaN gradient on ONE rank reaches every rank through DDP's all-reduce,
 # so every rank's GradScaler finds it: all ranks skip the step and back off
 # the scale identically, without any extra communication by the scaler.

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Accumulating K micro-batches WITHOUT dividing each loss by K gives K times
 # the gradient of the same samples processed as one batch (mean-reduced loss).
 import torch

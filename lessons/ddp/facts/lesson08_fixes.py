@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Facts: (a) find_unused_parameters=True and static_graph=True both let a model with a
 # never-used head train, with replicas identical; (b) static_graph=True fails when the
 # set of used parameters changes between iterations, while find_unused_parameters=True

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Facts: forward returns (out_a, out_b) and the loss uses only out_a. Without a flag the
 # second forward raises "Expected to have finished reduction..."; find_unused_parameters=True
 # trains (DDP marks parameters behind ignored outputs ready); static_graph=True does NOT

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Facts: with a parameter that gets no gradient and find_unused_parameters=False,
 # (a) the first iteration raises nothing, (b) its gradients are NOT averaged (all
 # parameters start in one bucket, which never becomes ready), (c) the error comes from

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Fact: loading the snapshot on rank 0 only is not enough. DDP's constructor
 # broadcasts rank 0's parameters (init_sync=True, the default), so weights rank 0
 # loaded BEFORE wrapping agree right after wrapping, but the optimizer state (here SGD

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Fact: by default (gradient_as_bucket_view=False) DDP's all-reduce buckets are separate
 # tensors, so each .grad has its own storage and the buckets are an extra copy of the
 # gradients' size; with gradient_as_bucket_view=True, after the first iteration every

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Fact: with fully_shard(..., mp_policy=MixedPrecisionPolicy(param_dtype=torch.bfloat16,
 # reduce_dtype=torch.float32)) the sharded parameters (what the optimizer updates) and
 # their sharded gradients stay float32; only the all-gathered, unsharded parameters used

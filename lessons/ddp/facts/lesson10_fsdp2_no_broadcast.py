@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Fact: fully_shard does not broadcast rank 0's weights (unlike DDP's constructor): each
 # rank keeps the dim-0 chunk of ITS OWN local tensor. Initialize with the same seed on
 # every rank, or load a checkpoint, before sharding.

@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Fact: ZeroRedundancyOptimizer (PyTorch's ZeRO-1) adds communication on top of DDP's
 # all-reduce: after the local step, step() broadcasts every parameter from the rank that
 # owns it (one dist.broadcast per parameter, or one per rank's bucket with

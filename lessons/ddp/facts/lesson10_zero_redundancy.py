@@ -1,4 +1,4 @@
-# torchrun: 2
+# ranks: 2
 # Fact: torch.distributed.optim.ZeroRedundancyOptimizer (ZeRO-1) works with gloo on CPU;
 # each rank keeps Adam state only for its own partition of the parameters (about half of
 # the 8*psi bytes: it assigns whole parameter tensors to ranks), while parameters and gradients stay whole on every rank and

@@ -34,9 +34,12 @@ const WIDER_THAN_THE_SCREEN: &str = "const w = document.documentElement.clientWi
 /// up to five, each with its ratio and colours. Backgrounds are composited up the ancestors;
 /// text in SVG (drawn with `fill`) and disabled controls are left out, as WCAG leaves them.
 const LOW_CONTRAST: &str = r#"
-const parse = c => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
-  const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
-  return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
+const parse = c => { const [rgb, srgb] = [c.match(/rgba?\(([^)]+)\)/), c.match(/^color\(srgb ([^)]+)\)/)];
+  if (!rgb && !srgb) throw new Error(`a colour the contrast check cannot read: ${c}`);
+  const p = (rgb || srgb)[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+  // color-mix() computes to color(srgb …), its channels from 0 to 1.
+  const k = srgb ? 255 : 1;
+  return { r: p[0] * k, g: p[1] * k, b: p[2] * k, a: p.length > 3 ? p[3] : 1 }; };
 const over = (top, under) => ({ r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a),
   b: top.b * top.a + under.b * (1 - top.a), a: 1 });
 const lum = ({ r, g, b }) => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };

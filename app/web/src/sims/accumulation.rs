@@ -8,7 +8,7 @@ use sim_engine::accumulation::{self, AccumulationConfig};
 use sim_engine::buckets::BucketCap;
 use sim_engine::model::Mlp;
 
-use super::{bytes, count, duration, NumberField, Player};
+use super::{bytes, count, duration, longest, Explain, NumberField, Player};
 
 /// The view model: the engine's figures for the directive's parameters.
 pub fn model(p: &Accumulation) -> Result<accumulation::Accumulation, String> {
@@ -131,8 +131,9 @@ fn AccumulationBody(
         let figures = figures.clone();
         move || explain(&figures, done.get(), w)
     };
+    let most = longest((0..=k).map(|d| explain(&figures, d, w)));
     view! {
-        <p class="sim-explain" data-role="micro-batch">{explained}</p>
+        <Explain role="micro-batch" text=Signal::derive(explained) longest=most/>
         {row(false)}
         {row(true)}
         <p class="muted" data-role="so-far">

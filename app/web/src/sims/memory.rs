@@ -7,7 +7,7 @@ use lockstep_embed::{Memory, Optimizer, Precision};
 use lockstep_i18n::sims::{MemoryWords, SimWords};
 use sim_engine::memory::{self, MemoryConfig, PerGpu, Stage};
 
-use super::{si_bytes, NumberField, Player};
+use super::{longest, si_bytes, Explain, NumberField, Player};
 
 const GB: f64 = 1e9;
 
@@ -100,7 +100,11 @@ pub fn MemoryView(params: Memory) -> impl IntoView {
             </div>
         </header>
         <Player step last=Signal::derive(|| Stage::ALL.len() - 1) unit=&w.units.stage label=t.label start_label="DDP"/>
-        <p class="sim-explain" data-role="stage">{move || explain(Stage::ALL[step.get()], gpus(), t)}</p>
+        <Explain
+            role="stage"
+            text=Signal::derive(move || explain(Stage::ALL[step.get()], gpus(), t))
+            longest=Signal::derive(move || longest(Stage::ALL.map(|s| explain(s, gpus(), t))))
+        />
         // Rebuilt when the parameters change; a step only moves the active row.
         {move || {
             let p = state.get();

@@ -23,7 +23,7 @@ use sim_engine::timeline::Label;
 
 pub use format::{bandwidth, bytes, count, duration, number, plural, si_bytes};
 pub use number_field::NumberField;
-pub use player::{OnExplored, Player};
+pub use player::{longest, Explain, OnExplored, Player};
 
 /// A simulation as a page carries it: the name of its kind, and its parameters as JSON that
 /// only the simulations' part of the bundle reads. The main module then has no code to read

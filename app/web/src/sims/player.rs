@@ -107,3 +107,31 @@ pub fn Player(
         </p>
     }
 }
+
+/// What the current step does, in words, kept as tall as the longest of its texts (`longest`,
+/// laid under it unseen): a text that wraps to more lines than the last would push the whole
+/// simulation under it down, and the browser would paint all of it again for that step. (At
+/// the ring's first step, the explanation going from one line to two repainted the diagram and
+/// the values table: some 3 ms.)
+#[component]
+pub fn Explain(
+    /// The paragraph's `data-role`, which the tests read it by.
+    role: &'static str,
+    #[prop(into)] text: Signal<String>,
+    /// The longest text `text` gives for these parameters.
+    #[prop(into)]
+    longest: Signal<String>,
+) -> impl IntoView {
+    view! {
+        <p class="sim-explain" data-role=role>
+            <span>{text}</span>
+            <span class="sizer" aria-hidden="true">{longest}</span>
+        </p>
+    }
+}
+
+/// The longest of `texts` (by characters; the box also grows for a text that is longer on the
+/// page).
+pub fn longest(texts: impl IntoIterator<Item = String>) -> String {
+    texts.into_iter().max_by_key(|t| t.chars().count()).unwrap_or_default()
+}

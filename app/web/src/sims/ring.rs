@@ -8,7 +8,7 @@ use sim_engine::allreduce::{allreduce, Algorithm, AllReduce, Phase, Transfer};
 use sim_engine::cost::{self, Estimate, Link};
 
 use super::window::{windowed, Measure};
-use super::{bandwidth, duration, number, NumberField, Player};
+use super::{bandwidth, duration, longest, number, Explain, NumberField, Player};
 
 /// What happened to a value in a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,7 +162,11 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
             </div>
         </header>
         <Player step last unit=&w.units.step label=r.label start_label=w.start/>
-        <p class="sim-explain" data-role="phase">{move || model.with(|m| m.explain(step.get(), r))}</p>
+        <Explain
+            role="phase"
+            text=Signal::derive(move || model.with(|m| m.explain(step.get(), r)))
+            longest=Signal::derive(move || model.with(|m| longest((0..=m.steps()).map(|s| m.explain(s, r)))))
+        />
         <div class="ring-layout">
             // Rebuilt when the model changes; a step only rewrites the arrows.
             {move || model.with(|m| ring_diagram(m, model, step, r))}
@@ -172,7 +176,10 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
             }}
         </div>
         <div class="ring-sends" data-role="sends">
-            {sends_list(model, step, w)}
+            {move || {
+                model.track();
+                sends_list(model, step, w)
+            }}
         </div>
         {move || model.with(|m| (step.get() == m.steps()).then(|| result(m, r)))}
         <div class="ring-cost">
@@ -464,8 +471,11 @@ fn values_table(
     }
 }
 
-/// The step's first sends in words, and how many more: list items made once, whose texts a
-/// step rewrites and hides when the step has fewer sends.
+/// The step's first sends in words, and how many more: list items made once per model, as many
+/// as its busiest step shows, whose texts a step rewrites. An item the step does not fill, and
+/// the line of how many more, stay in their place unseen: the list keeps one height from the
+/// start to the end (its growing from nothing at the first step moved, and repainted, all that
+/// follows it).
 fn sends_list(
     model: Memo<RingModel>,
     step: RwSignal<usize>,
@@ -495,16 +505,22 @@ fn sends_list(
     });
     let item = move |i: usize| {
         view! {
-            <li hidden={move || said.with(|s| i >= s.0.len())}>
+            <li class:vacant=move || said.with(|s| i >= s.0.len())>
                 {move || said.with(|s| s.0.get(i).cloned().unwrap_or_default())}
             </li>
         }
     };
+    let (slots, more) = model.with_untracked(|m| {
+        let most = m.run.steps.iter().map(|s| s.transfers.len()).max().unwrap_or(0);
+        (most.min(SHOWN), most > SHOWN)
+    });
     view! {
-        <ul>{(0..SHOWN).map(item).collect_view()}</ul>
-        <p class="muted" hidden={move || said.with(|s| s.1 == 0)}>
-            {move || said.with(|s| if s.1 > 0 { (w.ring.more_sends)(s.1) } else { String::new() })}
-        </p>
+        <ul>{(0..slots).map(item).collect_view()}</ul>
+        {more.then(|| view! {
+            <p class="muted" class:vacant=move || said.with(|s| s.1 == 0)>
+                {move || said.with(|s| if s.1 > 0 { (w.ring.more_sends)(s.1) } else { String::new() })}
+            </p>
+        })}
     }
 }
 

@@ -8,7 +8,7 @@ use lockstep_i18n::sims::SimWords;
 use sim_engine::sampler::DistributedSampler;
 
 use super::window::{windowed, Measure};
-use super::{NumberField, Player};
+use super::{longest, Explain, NumberField, Player};
 
 /// Epochs the player steps through after the first.
 const EPOCHS: usize = 9;
@@ -157,8 +157,7 @@ fn SamplerBody(
     w: &'static SimWords,
 ) -> impl IntoView {
     let t = &w.sampler;
-    let explain = move || {
-        let loop_epoch = loop_epoch.get();
+    let explain = move |loop_epoch: u64| {
         if !params.shuffle {
             t.no_shuffle.to_string()
         } else if params.set_epoch {
@@ -262,7 +261,11 @@ fn SamplerBody(
     let dropped = if params.drop_last { 2 * t.dropped.chars().count() } else { 0 };
     let who = (copies * (2 + super::window::digits(ranks))).max(dropped);
     view! {
-        <p class="sim-explain" data-role="epoch">{explain}</p>
+        <Explain
+            role="epoch"
+            text=Signal::derive(move || explain(loop_epoch.get()))
+            longest=longest((0..=EPOCHS as u64).map(|e| explain(params.epoch + e)))
+        />
         <div
             class="sampler-box sampler-ranks"
             style=format!("--rows: {ranks}; --cols: {per_rank}; --digits: {digits}")

@@ -9,7 +9,7 @@ use sim_engine::dp::torch_chunk_sizes;
 use sim_engine::timeline::{Activity, Lane, Timeline};
 
 use super::mlp_on_gpus::{dataparallel, describe, TimelineParams, GPU_RANGE};
-use super::{bytes, duration, Player};
+use super::{bytes, duration, longest, Explain, Player};
 
 /// GPU 0's busy time and memory under DataParallel for every GPU count, against the busiest of
 /// the others: (gpus, master busy, others' busy, master memory, others' memory).
@@ -77,9 +77,11 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
             }}
         </p>
         <Player step last=Signal::derive(|| DP_PHASES.len()) unit=&w.units.phase label=t.label start_label=t.start/>
-        <p class="sim-explain" data-role="phase">
-            {move || step.get().checked_sub(1).map_or(t.press_next, |i| DP_PHASES[i].1(&t.phases))}
-        </p>
+        <Explain
+            role="phase"
+            text=Signal::derive(move || step.get().checked_sub(1).map_or(t.press_next, |i| DP_PHASES[i].1(&t.phases)).to_string())
+            longest=longest(std::iter::once(t.press_next).chain(DP_PHASES.iter().map(|p| p.1(&t.phases))).map(String::from))
+        />
         // Rebuilt when the parameters change; a step only changes classes, attributes and texts.
         {move || model.with(|m| phase_devices(m, step.into(), w, lang))}
         <h4>{t.chart_title}</h4>
