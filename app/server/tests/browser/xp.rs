@@ -87,6 +87,11 @@ async fn the_loop(base: &str, profiles: &std::path::Path) {
 
     // Sign up: this browser's progress is merged, and the page says what merged.
     sign(&c, base, "sign-up", "ada@example.org", "gradient buckets overlap").await;
+    // The toast is the island's, so it may come a moment after the page says who is signed in.
+    wait_for("the toast of the merge", || async {
+        text(&c, "[data-role=toast]").await.is_some_and(|t| !t.is_empty())
+    })
+    .await;
     let toast = text(&c, "[data-role=toast]").await.unwrap_or_default();
     assert!(toast.contains("Merged from this browser: 1 simulation, 1 quiz"), "{toast}");
     assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("30 XP"));

@@ -111,8 +111,7 @@ pub fn Player(
 /// What the current step does, in words, kept as tall as the longest of its texts (`longest`,
 /// laid under it unseen): a text that wraps to more lines than the last would push the whole
 /// simulation under it down, and the browser would paint all of it again for that step. (At
-/// the ring's first step, the explanation going from one line to two repainted the diagram and
-/// the values table: some 3 ms.)
+/// 64 ranks the ring's went from one line to two at its first step, which was its slowest.)
 #[component]
 pub fn Explain(
     /// The paragraph's `data-role`, which the tests read it by.
