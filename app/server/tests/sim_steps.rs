@@ -33,9 +33,8 @@ const RUNS: usize = 7;
 /// ring's 64×256 table is 16,384 cells, of which a step touches 512 and the window in view
 /// draws a few hundred; the sampler's epoch changes every chip in view; scatter/gather's phase
 /// is one attribute on the list of GPUs and a class on each card that starts or stops working
-/// (up to 16). A view rebuilt per step
-/// would show in both counts: it replaces its nodes, and with components erased it writes all
-/// its attributes and texts again.
+/// (up to 16). A view rebuilt per step would show in both counts: it replaces its nodes, and
+/// with components erased it writes all its attributes and texts again.
 const SIMS: &[(&str, &str, usize, usize)] = &[
     ("ring-allreduce", "ring-allreduce ranks=64 elements=256", 20, 300),
     ("sampler", "sampler len=1024 replicas=16", 20, 400),
@@ -93,8 +92,8 @@ const STEP_THROUGH: &str = r#"
         sim.querySelector('.sim-reset').click();
         // Two frames: the reset's own frame and the one after it, which its raster and commit
         // can still hold up. A learner's first Next never comes a frame after Reset, and with
-        // one frame the reset's work showed as the first step's (the ring's worst step was
-        // often its first, by 1–2 ms).
+        // one frame the reset's work could be counted as the first step's (the ring's worst
+        // step was often its first).
         await timer(); await frame(); await timer(); await frame(); await timer();
         if (observe) {
             seen.observe(sim, { subtree: true, childList: true, attributes: true, characterData: true });

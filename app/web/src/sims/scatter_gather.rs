@@ -56,6 +56,8 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
     let hardware = RwSignal::new(hardware);
     let layers = StoredValue::new(layers);
     let step = RwSignal::new(0usize);
+    // What step `s` says: before the first phase, how to start; then the phase's words.
+    let says = move |s: usize| s.checked_sub(1).map_or(t.press_next, |i| DP_PHASES[i].1(&t.phases));
     let model = Memo::new(move |_| {
         dataparallel(&layers.get_value(), batch.get(), gpus.get(), hardware.get())
     });
@@ -79,8 +81,8 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
         <Player step last=Signal::derive(|| DP_PHASES.len()) unit=&w.units.phase label=t.label start_label=t.start/>
         <Explain
             role="phase"
-            text=Signal::derive(move || step.get().checked_sub(1).map_or(t.press_next, |i| DP_PHASES[i].1(&t.phases)).to_string())
-            longest=longest(std::iter::once(t.press_next).chain(DP_PHASES.iter().map(|p| p.1(&t.phases))).map(String::from))
+            text=Signal::derive(move || says(step.get()).to_string())
+            longest=longest((0..=DP_PHASES.len()).map(|s| says(s).to_string()))
         />
         // Rebuilt when the parameters change; a step only changes classes, attributes and texts.
         {move || model.with(|m| phase_devices(m, step.into(), w, lang))}
@@ -93,9 +95,8 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
 /// list of devices says which phase is on (`data-phase`), whose lists CSS shows: a step writes
 /// that one attribute and the `active` class of each card that starts or stops working, where
 /// it rewrote every card's texts and hid their items (some 130 writes a step at 16 GPUs, 19 now).
-/// Every card keeps room for the busiest phase of
-/// any (`--lines`), so that a step changes no card's size (but where an item wraps to a second
-/// line) and the grid of cards keeps its rows.
+/// Every card keeps room for the busiest phase of any (`--lines`), so that a step changes no
+/// card's size (but where an item wraps to a second line) and the grid of cards keeps its rows.
 fn phase_devices(
     t: &Timeline,
     step: Signal<usize>,
