@@ -2,6 +2,9 @@
 //! `DistributedSampler` yields them, with padding duplicates and `drop_last` marked, and what
 //! forgetting `set_epoch` does.
 
+use std::fmt::Write;
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use lockstep_embed::Sampler;
 use lockstep_i18n::sims::SimWords;
@@ -77,7 +80,10 @@ pub fn SamplerView(params: Sampler) -> impl IntoView {
     let state = RwSignal::new(params);
     let step = RwSignal::new(0usize);
     let loop_epoch = move || first_epoch + step.get() as u64;
-    let model = Memo::new(move |_| state.with(|p| SamplerModel::new(p, loop_epoch())));
+    // Shared: what a step changed is written by comparing the model before it with the model
+    // after it, and a clone of the whole would be two thousand vectors an epoch.
+    let model =
+        Memo::new(move |_| state.with(|p| SamplerModel::new(p, loop_epoch()).map(Arc::new)));
 
     let toggle =
         move |label: &'static str, get: fn(&Sampler) -> bool, set: fn(&mut Sampler, bool)| {
@@ -150,8 +156,8 @@ const FIRST_STRIP: (usize, usize) = (1, 48);
 #[component]
 fn SamplerBody(
     /// The model as the body is built: its shapes hold for every epoch of these parameters.
-    first: SamplerModel,
-    model: Memo<Result<SamplerModel, String>>,
+    first: Arc<SamplerModel>,
+    model: Memo<Result<Arc<SamplerModel>, String>>,
     loop_epoch: Signal<u64>,
     params: Sampler,
     w: &'static SimWords,
@@ -186,32 +192,55 @@ fn SamplerBody(
         Measure { head: None, lead: None, row: None, col: ".dataset-strip .cell" },
     );
 
-    // A chip reads its index from the model: only the chips drawn follow it, and one whose
-    // index stays leaves its text alone. (A signal per chip, drawn or not, meant 2,048 signals
-    // made at hydration and compared and set every epoch.)
-    let chip = move |r: usize, k: usize| {
-        // Parameters that change the shapes rebuild the body; until then a chip may outlive
-        // its place.
-        let i =
-            move || model.with(|m| m.as_ref().ok().and_then(|m| m.shards.get(r)?.get(k).copied()));
-        let p = padding.with_value(|p| p[r][k]);
-        view! {
-            <li class=format!("chip rank-{}{}", r % 8, if p { " padding" } else { "" }) title=if p { t.padding_title } else { "" }>
-                {move || i().map_or(String::new(), |i| i.to_string())}
-                {p.then(|| view! { <sup aria-label=t.padding>"*"</sup> })}
-            </li>
-        }
-    };
+    // A step writes the drawn chips' new indices itself, a row at a time, comparing the model
+    // before it with the model after: one effect a row, where a text that followed the model in
+    // each chip was some 200 effects run an epoch. A chip is drawn with the index it holds when
+    // it comes into view, and its text is not Leptos's to update.
     let rank_row = move |r: usize| {
+        // The whole shard, in view or not: one string, not one per index.
         let text = move || {
             model.with(|m| {
-                m.as_ref().map_or(String::new(), |m| {
-                    m.shards.get(r).map_or(String::new(), |s| {
-                        s.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
-                    })
-                })
+                let mut text = String::new();
+                for i in m.as_ref().ok().and_then(|m| m.shards.get(r)).into_iter().flatten() {
+                    if !text.is_empty() {
+                        text.push(' ');
+                    }
+                    let _ = write!(text, "{i}");
+                }
+                text
             })
         };
+        #[cfg(feature = "hydrate")]
+        let texts = super::window::Drawn::<web_sys::Node>::new();
+        let chip = move |k: usize| {
+            let i = model
+                .with_untracked(|m| m.as_ref().ok().and_then(|m| m.shards.get(r)?.get(k).copied()));
+            let p = padding.with_value(|p| p[r][k]);
+            let item = NodeRef::<leptos::html::Li>::new();
+            #[cfg(feature = "hydrate")]
+            texts.keep(k, item, |li| li.first_child());
+            view! {
+                <li class=format!("chip rank-{}{}", r % 8, if p { " padding" } else { "" }) title=if p { t.padding_title } else { "" } node_ref=item>
+                    {i.map_or(String::new(), |i| i.to_string())}
+                    {p.then(|| view! { <sup aria-label=t.padding>"*"</sup> })}
+                </li>
+            }
+        };
+        Effect::new(move |shown: Option<Option<Arc<SamplerModel>>>| {
+            let now = model.with(|m| m.as_ref().ok().cloned());
+            #[cfg(feature = "hydrate")]
+            if let (Some(Some(was)), Some(now)) = (&shown, &now) {
+                let (was, now) = (&was.shards[r], &now.shards[r]);
+                texts.each(|k, text| {
+                    if let (Some(i), true) = (now.get(k), was.get(k) != now.get(k)) {
+                        text.set_node_value(Some(&i.to_string()));
+                    }
+                });
+            }
+            #[cfg(not(feature = "hydrate"))]
+            let _ = shown;
+            now
+        });
         view! {
             <li class="rank-row" data-role="rank-indices" data-rank=r data-indices=text>
                 <span class=format!("rank-label rank-{}", r % 8)>{(w.rank)(r)}</span>
@@ -219,28 +248,50 @@ fn SamplerBody(
                     <For
                         each=move || rank_window.get().drawn_cols()
                         key=|&k| k
-                        children=move |k| chip(r, k)
+                        children=chip
                     />
                 </ol>
             </li>
         }
     };
+    // The same for the dataset strip: one effect writes the class and the ranks of each drawn
+    // cell whose ranks changed.
+    #[cfg(feature = "hydrate")]
+    let cells = super::window::Drawn::<(web_sys::Element, web_sys::Node)>::new();
     let cell = move |i: usize| {
-        let look = move || {
-            model.with(|m| {
-                m.as_ref()
-                    .ok()
-                    .and_then(|m| Some(owner_look(m.owners.get(i)?, w)))
-                    .unwrap_or_default()
-            })
-        };
+        let (class, who) = model.with_untracked(|m| {
+            m.as_ref().ok().and_then(|m| Some(owner_look(m.owners.get(i)?, w))).unwrap_or_default()
+        });
+        let item = NodeRef::<leptos::html::Li>::new();
+        #[cfg(feature = "hydrate")]
+        cells.keep(i, item, |li| {
+            let who = li.last_element_child()?.first_child()?;
+            Some((li.into(), who))
+        });
         view! {
-            <li class=move || look().0>
+            <li class=class node_ref=item>
                 <span class="index">{i}</span>
-                <small>{move || look().1}</small>
+                <small>{who}</small>
             </li>
         }
     };
+    Effect::new(move |shown: Option<Option<Arc<SamplerModel>>>| {
+        let now = model.with(|m| m.as_ref().ok().cloned());
+        #[cfg(feature = "hydrate")]
+        if let (Some(Some(was)), Some(now)) = (&shown, &now) {
+            cells.each(|i, (cell, who_text)| {
+                let Some(owners) = now.owners.get(i) else { return };
+                if was.owners.get(i) != Some(owners) {
+                    let (class, who) = owner_look(owners, w);
+                    cell.set_class_name(&class);
+                    who_text.set_node_value(Some(&who));
+                }
+            });
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = shown;
+        now
+    });
     let summary = move || {
         model.with(|m| {
             m.as_ref().map_or(String::new(), |m| {

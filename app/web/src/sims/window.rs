@@ -137,6 +137,58 @@ pub fn windowed(
     (window, scroller, update)
 }
 
+/// The nodes of a windowed grid's drawn items, by place: an item puts its node in as it is
+/// drawn and takes it out as it goes, so that a step writes to the items it changed without
+/// looking for them in the page (a walk through a row's elements is two calls out of the wasm
+/// per element, more than the write).
+#[cfg(feature = "hydrate")]
+pub struct Drawn<N: 'static>(StoredValue<std::collections::HashMap<usize, N>, LocalStorage>);
+
+#[cfg(feature = "hydrate")]
+impl<N: 'static> Clone for Drawn<N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+#[cfg(feature = "hydrate")]
+impl<N: 'static> Copy for Drawn<N> {}
+
+#[cfg(feature = "hydrate")]
+impl<N: 'static> Drawn<N> {
+    pub fn new() -> Self {
+        Drawn(StoredValue::new_local(Default::default()))
+    }
+
+    /// Keeps what `find` gives of the element `item` at place `k` while it is drawn. Called
+    /// where the item is made, under its owner.
+    pub fn keep<E>(
+        self,
+        k: usize,
+        item: NodeRef<E>,
+        find: impl FnOnce(E::Output) -> Option<N> + 'static,
+    ) where
+        E: leptos::tachys::html::element::ElementType + 'static,
+        E::Output: wasm_bindgen::JsCast + Clone + 'static,
+    {
+        item.on_load(move |el| {
+            if let Some(node) = find(el) {
+                self.0.update_value(|drawn| {
+                    drawn.insert(k, node);
+                });
+            }
+        });
+        on_cleanup(move || {
+            self.0.try_update_value(|drawn| drawn.remove(&k));
+        });
+    }
+
+    /// Calls `f` with each drawn item's place and node.
+    pub fn each(self, mut f: impl FnMut(usize, &N)) {
+        self.0.with_value(|drawn| drawn.iter().for_each(|(&k, node)| f(k, node)));
+    }
+}
+
 /// The distance from the first element matching `css` inside `el` to the second, across
 /// (`wide`) or down: a cell's size with the gap after it. With one element, its size.
 #[cfg(feature = "hydrate")]
