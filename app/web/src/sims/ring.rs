@@ -321,8 +321,40 @@ impl Cell {
     }
 }
 
-/// A cell's value and its change apart: a step that only clears a mark leaves the number alone.
-type CellSignals = (RwSignal<f32>, RwSignal<Option<Change>>);
+/// The nodes a step writes to in a drawn cell: the cell (its value as data), the box whose
+/// class and title say the change, the mark's text and the value's.
+#[cfg(feature = "hydrate")]
+struct CellNodes {
+    cell: web_sys::Element,
+    marked: web_sys::Element,
+    mark: web_sys::Node,
+    value: web_sys::Node,
+}
+
+#[cfg(feature = "hydrate")]
+impl CellNodes {
+    /// A cell's nodes, as `values_table` draws it.
+    fn find(td: web_sys::HtmlTableCellElement) -> Option<CellNodes> {
+        let marked = td.first_element_child()?.first_element_child()?;
+        let span = marked.first_element_child()?;
+        let (mark, value) = (span.first_child()?, span.next_sibling()?);
+        Some(CellNodes { cell: td.into(), marked, mark, value })
+    }
+
+    /// Makes the cell show `new` where it showed `old`.
+    fn write(&self, old: &Cell, new: &Cell, w: &RingWords) {
+        if old.value != new.value {
+            let _ = self.cell.set_attribute("data-value", &new.value.to_string());
+            self.value.set_node_value(Some(&number(new.value)));
+        }
+        if old.change != new.change {
+            let (class, mark, title) = Cell::look(new.change, w);
+            self.marked.set_class_name(class);
+            let _ = self.marked.set_attribute("title", title);
+            self.mark.set_node_value(Some(mark));
+        }
+    }
+}
 
 /// The cells after `step`, row by row.
 fn cells(m: &RingModel, step: usize) -> Vec<Vec<Cell>> {
@@ -355,48 +387,43 @@ fn values_table(
         let chunks: Vec<usize> = (0..m.inputs[0].len()).map(|i| m.chunk_of(i)).collect();
         (m.ranks(), m.inputs[0].len(), cells(m, step.get_untracked()), chunks, chars)
     });
-    let grid: Vec<Vec<CellSignals>> = start
-        .iter()
-        .map(|row| row.iter().map(|c| (RwSignal::new(c.value), RwSignal::new(c.change))).collect())
-        .collect();
-    let grid = StoredValue::new(grid);
-    // What the cells show and after which step, to compare against without reading every signal.
+    // What the cells show and after which step, to compare against.
     let shown = StoredValue::new((step.get_untracked(), start));
+    // A step writes the drawn cells it changed itself, to the nodes each keeps as it is drawn.
+    // With a signal per cell, a step at 64 ranks of 256 values set some 500 signals (every
+    // cell it sent to, drawn or not) and ran five effects per drawn cell that changed.
+    #[cfg(feature = "hydrate")]
+    let drawn = super::window::Drawn::<CellNodes>::new();
     // Effects run only in the browser; the server renders `start`.
     Effect::new(move |_| {
         let now = step.get();
         model.with_untracked(|m| {
-            grid.with_value(|grid| {
-                shown.update_value(|(was, shown)| {
-                    let values = m.values(now);
-                    let changes = m.changes(now);
-                    let mut show = |rank: usize, col: usize| {
-                        let cell = Cell { value: values[rank][col], change: changes[rank][col] };
-                        let (value, change) = grid[rank][col];
-                        let old = &mut shown[rank][col];
-                        if old.value != cell.value {
-                            value.set(cell.value);
-                        }
-                        if old.change != cell.change {
-                            change.set(cell.change);
-                        }
+            shown.update_value(|(was, shown)| {
+                let values = m.values(now);
+                let changes = m.changes(now);
+                let mut show = |rank: usize, col: usize| {
+                    let cell = Cell { value: values[rank][col], change: changes[rank][col] };
+                    let old = &mut shown[rank][col];
+                    if *old != cell {
+                        #[cfg(feature = "hydrate")]
+                        drawn.with(rank * cols + col, |nodes| nodes.write(old, &cell, r));
                         *old = cell;
-                    };
-                    // A step forward or back can only change the cells that the two steps sent
-                    // to: 512 of 16,384 at 64 ranks of 256 values. Any other jump compares all.
-                    if now.abs_diff(*was) == 1 {
-                        for t in m.sends(*was).iter().chain(m.sends(now)) {
-                            for col in m.run.chunks[t.chunk].clone() {
-                                show(t.to, col);
-                            }
-                        }
-                    } else {
-                        for (rank, row) in values.iter().enumerate() {
-                            (0..row.len()).for_each(|col| show(rank, col));
+                    }
+                };
+                // A step forward or back can only change the cells that the two steps sent
+                // to: 512 of 16,384 at 64 ranks of 256 values. Any other jump compares all.
+                if now.abs_diff(*was) == 1 {
+                    for t in m.sends(*was).iter().chain(m.sends(now)) {
+                        for col in m.run.chunks[t.chunk].clone() {
+                            show(t.to, col);
                         }
                     }
-                    *was = now;
-                })
+                } else {
+                    for (rank, row) in values.iter().enumerate() {
+                        (0..row.len()).for_each(|col| show(rank, col));
+                    }
+                }
+                *was = now;
             })
         });
     });
@@ -423,14 +450,17 @@ fn values_table(
             .collect_view()
     };
     let cell = move |rank: usize, col: usize| {
-        let (value, change) = grid.with_value(|g| g[rank][col]);
-        let look = move || Cell::look(change.get(), r);
+        let c = shown.with_value(|(_, shown)| shown[rank][col]);
+        let (class, mark, title) = Cell::look(c.change, r);
+        let item = NodeRef::<leptos::html::Td>::new();
+        #[cfg(feature = "hydrate")]
+        drawn.keep(rank * cols + col, item, CellNodes::find);
         view! {
-            <td data-value=move || value.get().to_string() aria-colindex=col + 2>
+            <td data-value=c.value.to_string() aria-colindex=col + 2 node_ref=item>
                 <div class="cell">
-                    <div class=move || look().0 title=move || look().2>
-                        <span class="mark" aria-hidden="true">{move || look().1}</span>
-                        {move || number(value.get())}
+                    <div class=class title=title>
+                        <span class="mark" aria-hidden="true">{mark}</span>
+                        {number(c.value)}
                     </div>
                 </div>
             </td>

@@ -183,6 +183,11 @@ impl<N: 'static> Drawn<N> {
         });
     }
 
+    /// Calls `f` with the node of the item at place `k`, if it is drawn.
+    pub fn with(self, k: usize, f: impl FnOnce(&N)) {
+        self.0.with_value(|drawn| drawn.get(&k).map(f));
+    }
+
     /// Calls `f` with each drawn item's place and node.
     pub fn each(self, mut f: impl FnMut(usize, &N)) {
         self.0.with_value(|drawn| drawn.iter().for_each(|(&k, node)| f(k, node)));
