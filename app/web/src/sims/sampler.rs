@@ -228,14 +228,17 @@ fn SamplerBody(
         };
         Effect::new(move |shown: Option<Option<Arc<SamplerModel>>>| {
             let now = model.with(|m| m.as_ref().ok().cloned());
+            // New parameters rebuild the body, whose rows may then outlive their ranks.
             #[cfg(feature = "hydrate")]
-            if let (Some(Some(was)), Some(now)) = (&shown, &now) {
-                let (was, now) = (&was.shards[r], &now.shards[r]);
-                texts.each(|k, text| {
-                    if let (Some(i), true) = (now.get(k), was.get(k) != now.get(k)) {
-                        text.set_node_value(Some(&i.to_string()));
-                    }
-                });
+            {
+                let shards = |m: &Option<Arc<SamplerModel>>| m.as_ref()?.shards.get(r).cloned();
+                if let (Some(was), Some(now)) = (shown.as_ref().and_then(shards), shards(&now)) {
+                    texts.each(|k, text| {
+                        if let (Some(i), true) = (now.get(k), was.get(k) != now.get(k)) {
+                            text.set_node_value(Some(&i.to_string()));
+                        }
+                    });
+                }
             }
             #[cfg(not(feature = "hydrate"))]
             let _ = shown;
