@@ -240,10 +240,13 @@ fn ring_diagram(
     };
     // All arrows are two paths, the lines and their heads: a step rewrites two attributes
     // instead of replacing an element per send (64 at 64 ranks).
-    let arrows = Memo::new(move |_| {
+    // Who sends to whom: every step of the ring has the same sends, so the paths (some 1,300
+    // numbers formatted at 64 ranks) are made again only when these change.
+    let pairs = Memo::new(move |_| {
         let step = step.get();
-        model.with(|m| arrow_paths(m.sends(step), pos, radius))
+        model.with(|m| m.sends(step).iter().map(|t| (t.from, t.to)).collect::<Vec<_>>())
     });
+    let arrows = Memo::new(move |_| pairs.with(|p| arrow_paths(p, pos, radius)));
     let nodes = (0..n)
         .map(|r| {
             let (x, y) = pos(r);
@@ -271,16 +274,16 @@ fn ring_diagram(
     }
 }
 
-/// The arrows of `sends` between ranks placed by `pos`, drawn as circles of `radius`: the paths
-/// of their lines and of their heads, and how many there are.
+/// The arrows of `sends` (from, to) between ranks placed by `pos`, drawn as circles of
+/// `radius`: the paths of their lines and of their heads, and how many there are.
 fn arrow_paths(
-    sends: &[Transfer],
+    sends: &[(usize, usize)],
     pos: impl Fn(usize) -> (f64, f64),
     radius: f64,
 ) -> (String, String, usize) {
     let (mut lines, mut heads) = (String::new(), String::new());
-    for t in sends {
-        let ((x1, y1), (x2, y2)) = (pos(t.from), pos(t.to));
+    for &(from, to) in sends {
+        let ((x1, y1), (x2, y2)) = (pos(from), pos(to));
         let (dx, dy) = (x2 - x1, y2 - y1);
         let len = (dx * dx + dy * dy).sqrt().max(1e-9);
         let (ux, uy) = (dx / len, dy / len);
