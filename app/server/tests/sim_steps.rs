@@ -32,8 +32,9 @@ const RUNS: usize = 7;
 /// view once per set of parameters, and a step changes classes, attributes and texts in it: the
 /// ring's 64×256 table is 16,384 cells, of which a step touches 512 and the window in view
 /// draws a few hundred; the sampler's epoch changes every chip in view; scatter/gather's phase
-/// changes each card's text and class (up to 32 at 16 GPUs). A view rebuilt per step would show in both counts: it replaces its nodes, and
-/// with components erased it writes all its attributes and texts again.
+/// changes each card's text and class (up to 32 at 16 GPUs). A view rebuilt per step would show
+/// in both counts: it replaces its nodes, and with components erased it writes all its
+/// attributes and texts again.
 const SIMS: &[(&str, &str, usize, usize)] = &[
     ("ring-allreduce", "ring-allreduce ranks=64 elements=256", 20, 300),
     ("sampler", "sampler len=1024 replicas=16", 20, 400),
