@@ -12,7 +12,9 @@
 //! Times on a shared machine are a figure, not a limit. What the test enforces is what makes
 //! them small and does not depend on the machine: a step changes the page where the step changed
 //! something, and leaves the rest of it alone, counted with a `MutationObserver` in one more run
-//! (not in the timed ones: recording thousands of changes has a cost of its own).
+//! (not in the timed ones: recording thousands of changes has a cost of its own); and no step
+//! but the last (where the ring shows its result) changes the simulation's height, which would
+//! move, and lay out again, all that follows it on the page.
 
 mod common;
 
@@ -95,6 +97,8 @@ const STEP_THROUGH: &str = r#"
         // one frame the reset's work could be counted as the first step's (the ring's worst
         // step was often its first).
         await timer(); await frame(); await timer(); await frame(); await timer();
+        const height = () => sim.getBoundingClientRect().height;
+        const start = observe ? height() : 0;
         if (observe) {
             seen.observe(sim, { subtree: true, childList: true, attributes: true, characterData: true });
         }
@@ -115,10 +119,10 @@ const STEP_THROUGH: &str = r#"
                 if (r.type === 'childList') nodes += r.addedNodes.length + r.removedNodes.length;
                 else changes += 1;
             });
-            steps.push([t1 - t0, t2 - t1, t4 - t3, nodes, changes]);
+            steps.push([t1 - t0, t2 - t1, t4 - t3, nodes, changes, observe ? height() : 0]);
         }
         seen.disconnect();
-        return steps;
+        return [start, steps];
     })().then(done);
 "#;
 
@@ -129,6 +133,8 @@ struct Step {
     paint: f64,
     nodes: usize,
     changes: usize,
+    /// The simulation's height after the step, in the counted run.
+    height: f64,
 }
 
 impl Step {
@@ -178,11 +184,13 @@ async fn every_simulation_steps_within_a_frame_at_its_largest() {
             .await
             .unwrap_or_else(|_| panic!("{name}: no Next button"));
         let mut runs: Vec<Vec<Step>> = Vec::new();
+        let mut start_height = 0.0;
         for run in 0..=RUNS {
             let observe = run == RUNS;
             let got: Value =
                 c.execute_async(STEP_THROUGH, vec![json!(name), json!(observe)]).await.unwrap();
-            let steps = got
+            start_height = got[0].as_f64().unwrap();
+            let steps = got[1]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -194,6 +202,7 @@ async fn every_simulation_steps_within_a_frame_at_its_largest() {
                         paint: f(2),
                         nodes: f(3) as usize,
                         changes: f(4) as usize,
+                        height: f(5),
                     }
                 })
                 .collect();
@@ -240,6 +249,18 @@ async fn every_simulation_steps_within_a_frame_at_its_largest() {
         if most_nodes > *max_nodes {
             failures.push(format!(
                 "{name}: a step added or removed {most_nodes} nodes; at most {max_nodes} change"
+            ));
+        }
+        // From the start to the step before the last: step `at` is the height after it.
+        let moved = [start_height]
+            .into_iter()
+            .chain(counted.iter().map(|s| s.height))
+            .take(count)
+            .enumerate()
+            .find(|(_, h)| (h - start_height).abs() > 0.5);
+        if let Some((at, h)) = moved {
+            failures.push(format!(
+                "{name}: step {at} changed the simulation's height from {start_height:.1} to {h:.1} px"
             ));
         }
         if most_changes > *max_changes {

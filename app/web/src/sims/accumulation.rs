@@ -102,7 +102,7 @@ fn AccumulationBody(
                 let class = move || {
                     format!(
                         "micro{}{}",
-                        if i < done.get() { " done" } else { "" },
+                        if i < done.get() { " ran" } else { "" },
                         if syncs { " syncs" } else { " local" }
                     )
                 };

@@ -143,16 +143,16 @@ fn bars(all: &[PerGpu], p: &Memory, shown: Signal<usize>, w: &SimWords) -> impl 
                 view! { <span class=format!("part {class}") style=pct(b) title=format!("{what}: {}", si_bytes(b))></span> }
             })
             .collect_view();
+            let total = (t.total)(&si_bytes(m.total()), fits);
+            // `data-text`: each text keeps the room its bold takes on the active row (CSS).
             view! {
                 <li class=class data-stage=m.stage.name() data-total-gb=format!("{:.3}", m.total() / GB)>
-                    <span class="stage">{m.stage.name()}</span>
+                    <span class="stage" data-text=m.stage.name()><span>{m.stage.name()}</span></span>
                     <span class="bar">
                         {parts}
                         <span class="gpu-line" style=format!("left: {:.3}%", 100.0 * cfg.gpu_bytes / top)></span>
                     </span>
-                    <span class="total">
-                        {(t.total)(&si_bytes(m.total()), fits)}
-                    </span>
+                    <span class="total" data-text=total.clone()><span>{total.clone()}</span></span>
                 </li>
             }
         })

@@ -119,9 +119,13 @@ fn phase_texts(t: &Timeline, lang: crate::Lang) -> Vec<Vec<Option<String>>> {
 /// (`white-space: pre-line`), which a step rewrites with the card's class: at most two writes a
 /// card. Lists of items shown and hidden by phase made the browser build, drop and lay out some
 /// 300 boxes at the forward and backward phases at 16 GPUs, about 4 ms of the step in headless
-/// Chromium, where 16 texts are about 1. Every card keeps room for the busiest phase of any
-/// (`--lines`), so that a step changes no card's size (but where an item wraps to a second line)
-/// and the grid of cards keeps its rows.
+/// Chromium, where 16 texts are about 1.
+///
+/// A step changes no card's size: under its text, unseen in the same cell, a card holds every
+/// text it can show, drawn once, and is as tall as the tallest of them wraps to. Room for the
+/// most items of any phase was short where items wrapped (GPU 0's fifteen sends at 16 GPUs took
+/// two lines each): the grid's first row grew and shrank by some 340 px from phase to phase, and
+/// moved all that follows it.
 fn phase_devices(
     t: &Timeline,
     step: Signal<usize>,
@@ -129,12 +133,25 @@ fn phase_devices(
     lang: crate::Lang,
 ) -> impl IntoView {
     let texts = phase_texts(t, lang);
-    let lines =
-        texts.iter().flatten().flatten().map(|s| s.lines().count()).max().unwrap_or(0).max(1);
     let cards = texts
         .into_iter()
         .enumerate()
         .map(|(d, work)| {
+            // Each text the card can show once, the idle one in its own style.
+            let mut sizes: Vec<(&'static str, String)> = Vec::new();
+            for text in &work {
+                let text = match text {
+                    Some(text) => ("sizer", text.clone()),
+                    None => ("sizer idle", w.scatter_gather.idle.to_string()),
+                };
+                if !sizes.contains(&text) {
+                    sizes.push(text);
+                }
+            }
+            let sizes = sizes
+                .into_iter()
+                .map(|(class, text)| view! { <span class=class aria-hidden="true">{text}</span> })
+                .collect_view();
             let work = std::sync::Arc::new(work);
             // Before the first phase a card holds no work and is neither busy nor idle.
             let busy = {
@@ -158,13 +175,13 @@ fn phase_devices(
                 >
                     <strong>{if d == 0 { w.master_gpu.to_string() } else { format!("GPU {d}") }}</strong>
                     <span class="muted">{(w.scatter_gather.device)(dev.samples, &bytes(dev.memory_bytes as f64))}</span>
-                    <div class="work">{said}</div>
+                    <div class="work"><span class="said">{said}</span>{sizes}</div>
                 </li>
             }
         })
         .collect_view();
     view! {
-        <ol class="devices" data-role="devices" style=format!("--lines: {lines}")>
+        <ol class="devices" data-role="devices">
             {cards}
         </ol>
     }
@@ -252,7 +269,16 @@ mod tests {
         let devices = devices.split("</ol>").next().unwrap();
         assert_eq!(devices.matches(r#"class="device""#).count(), 2, "{devices}");
         assert_eq!(devices.matches(r#"class="work""#).count(), 2, "{devices}");
-        assert!(!devices.contains('•') && !devices.contains("idle"), "{devices}");
+        let said: Vec<&str> = devices
+            .split(r#"class="said">"#)
+            .skip(1)
+            .map(|s| s.split("</span>").next().unwrap())
+            .collect();
+        assert_eq!(said.len(), 2, "{devices}");
+        assert!(said.iter().all(|s| s.replace("<!>", "").trim().is_empty()), "{devices}");
+        assert!(!devices.contains("device idle"), "{devices}");
+        // What each can show is there, unseen, to keep its room.
+        assert!(devices.contains(r#"class="sizer">• "#), "{devices}");
     }
 
     /// A card's line per item of its phase, and no text where it idles.
