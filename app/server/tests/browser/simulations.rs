@@ -138,6 +138,10 @@ async fn simulations_in_the_course() {
         vec![vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0], vec![7.0, 8.0, 9.0]],
         "lesson 3's starting values"
     );
+    assert!(
+        within(&ring, "[data-role=result]").await.attr("hidden").await.unwrap().is_some(),
+        "no result before the last step"
+    );
     let next = within(&ring, ".sim-step").await;
     for step in 1..=4 {
         click(&c, &next).await;
@@ -165,8 +169,11 @@ async fn simulations_in_the_course() {
     let start = ring_values(&c).await;
     assert_eq!((start.len(), start[0].len()), (5, 7));
     click(&c, &within(&ring, ".sim-play").await).await;
+    // The result is there, hidden, from the start; the last step shows it.
     wait_for("the played ring to finish", || async {
-        ring.find(Locator::Css("[data-role=final-sum]")).await.is_ok()
+        ring.find(Locator::Css("[data-role=result]:not([hidden]) [data-role=final-sum]"))
+            .await
+            .is_ok()
     })
     .await;
     let sum = numbers(&within(&ring, "[data-role=final-sum]").await.text().await.unwrap());

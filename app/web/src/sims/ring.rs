@@ -181,7 +181,12 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
                 sends_list(model, step, w)
             }}
         </div>
-        {move || model.with(|m| (step.get() == m.steps()).then(|| result(m, r)))}
+        // Built with the model and shown at the last step: at 64 ranks of 256 values the
+        // result is some 800 numbers, whose making was half that step's update.
+        {move || model.with(|m| {
+            let last = m.steps();
+            result(m, Signal::derive(move || step.get() == last), r)
+        })}
         <div class="ring-cost">
             <h4>{r.cost_title}</h4>
             <div class="sim-params needs-js">
@@ -557,14 +562,15 @@ fn sends_list(
     }
 }
 
-fn result(m: &RingModel, w: &RingWords) -> impl IntoView {
+/// The sum every rank holds at the end and the mean DDP uses, hidden until `shown`.
+fn result(m: &RingModel, shown: Signal<bool>, w: &RingWords) -> impl IntoView {
     let n = m.ranks();
     let sum = &m.run.sum[0];
     let expected = m.expected_sum();
     let agrees = m.run.sum.iter().all(|v| v == &expected);
     let fmt = |v: &[f32]| v.iter().map(|&x| number(x)).collect::<Vec<_>>().join(" ");
     view! {
-        <div class="ring-result" data-role="result">
+        <div class="ring-result" data-role="result" hidden=move || !shown.get()>
             <p>
                 {w.holds_sum} <output data-role="final-sum">{fmt(sum)}</output>
             </p>
