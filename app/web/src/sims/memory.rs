@@ -144,15 +144,16 @@ fn bars(all: &[PerGpu], p: &Memory, shown: Signal<usize>, w: &SimWords) -> impl 
             })
             .collect_view();
             let total = (t.total)(&si_bytes(m.total()), fits);
-            // `data-text`: each text keeps the room its bold takes on the active row (CSS).
+            // Each text over its bold copy, which keeps the room it takes on the active row.
+            let name = m.stage.name();
             view! {
-                <li class=class data-stage=m.stage.name() data-total-gb=format!("{:.3}", m.total() / GB)>
-                    <span class="stage" data-text=m.stage.name()><span>{m.stage.name()}</span></span>
+                <li class=class data-stage=name data-total-gb=format!("{:.3}", m.total() / GB)>
+                    <span class="stage stacked"><span>{name}</span><span class="sizer" aria-hidden="true">{name}</span></span>
                     <span class="bar">
                         {parts}
                         <span class="gpu-line" style=format!("left: {:.3}%", 100.0 * cfg.gpu_bytes / top)></span>
                     </span>
-                    <span class="total" data-text=total.clone()><span>{total.clone()}</span></span>
+                    <span class="total stacked"><span>{total.clone()}</span><span class="sizer" aria-hidden="true">{total}</span></span>
                 </li>
             }
         })

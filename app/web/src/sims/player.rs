@@ -122,7 +122,7 @@ pub fn Explain(
     longest: Signal<String>,
 ) -> impl IntoView {
     view! {
-        <p class="sim-explain" data-role=role>
+        <p class="sim-explain stacked" data-role=role>
             <span>{text}</span>
             <span class="sizer" aria-hidden="true">{longest}</span>
         </p>

@@ -182,7 +182,7 @@ pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
             }}
         </div>
         // Built with the model and shown at the last step: at 64 ranks of 256 values the
-        // result is some 800 numbers, whose making was half that step's update.
+        // result is some 800 numbers, whose making was most of that step's update.
         {move || model.with(|m| {
             let last = m.steps();
             result(m, Signal::derive(move || step.get() == last), r)

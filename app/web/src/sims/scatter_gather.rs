@@ -175,7 +175,7 @@ fn phase_devices(
                 >
                     <strong>{if d == 0 { w.master_gpu.to_string() } else { format!("GPU {d}") }}</strong>
                     <span class="muted">{(w.scatter_gather.device)(dev.samples, &bytes(dev.memory_bytes as f64))}</span>
-                    <div class="work"><span class="said">{said}</span>{sizes}</div>
+                    <div class="work stacked"><span class="said">{said}</span>{sizes}</div>
                 </li>
             }
         })
@@ -268,7 +268,7 @@ mod tests {
         let devices = html.split(r#"data-role="devices""#).nth(1).unwrap();
         let devices = devices.split("</ol>").next().unwrap();
         assert_eq!(devices.matches(r#"class="device""#).count(), 2, "{devices}");
-        assert_eq!(devices.matches(r#"class="work""#).count(), 2, "{devices}");
+        assert_eq!(devices.matches(r#"class="work stacked""#).count(), 2, "{devices}");
         let said: Vec<&str> = devices
             .split(r#"class="said">"#)
             .skip(1)
