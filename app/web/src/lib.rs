@@ -8,6 +8,13 @@
 // Views are nested types; the simulations' are deep enough to need more than the default 128.
 #![recursion_limit = "256"]
 
+// The unit tests render views to HTML and build the server's worded verdicts, both of which
+// only `ssr` compiles; the workspace's test build has it through the server.
+#[cfg(all(test, not(feature = "ssr")))]
+compile_error!(
+    "lockstep-web's tests render pages as the server does: run them with `--features ssr`"
+);
+
 pub mod api;
 mod components;
 pub mod crash;
