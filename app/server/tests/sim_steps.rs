@@ -33,8 +33,9 @@ const GOAL_MS: f64 = 8.0;
 /// Timed runs. The worst step is the largest of a hundred medians for the ring; with three runs
 /// a single slow run at any step was often that figure.
 const RUNS: usize = 7;
-/// Replayed runs: each step's changes replayed alone, per step the median of these.
-const REPLAYS: usize = 3;
+/// Replayed runs: as many as the timed ones, so that the two worst steps are the same statistic
+/// (with three, the replay's worst was often one slow run's).
+const REPLAYS: usize = RUNS;
 
 /// The lesson: (name, directive, the most nodes one step may add or remove, the most attributes
 /// and texts it may change).
@@ -82,9 +83,10 @@ fn largest_course() -> tempfile::TempDir {
 /// or texts it changed.
 ///
 /// Asked to `replay`, it takes each step untimed and records what it changed (attributes and
-/// texts, with the values before and after), puts the values before back and lets two frames
-/// pass, then times writing the values after, by plain script, as it times a step: the browser's
-/// cost of what that step shows, without the simulation's code. Nodes a step added or removed
+/// texts, with the values before and after), puts the values before back, and when their frame
+/// has begun (as a step follows the frame of the one before it) times writing the values after,
+/// by plain script, as it times a step: the browser's cost of what that step shows, without the
+/// simulation's code. Nodes a step added or removed
 /// would not be replayed; the `nodes` column says how many there were (none, today).
 ///
 /// Asked for `one text` instead, it times, the same way, 41 frames whose only change is a text:
@@ -156,7 +158,7 @@ const STEP_THROUGH: &str = r#"
                     }
                 }
                 for (const [node, attr, was] of replayed) write(node, attr, was);
-                await timer(); await frame(); await timer(); await frame(); await timer();
+                await timer(); await frame(); await timer();
                 seen.takeRecords(); records = [];
             }
             const t0 = performance.now();
