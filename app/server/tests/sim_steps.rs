@@ -83,12 +83,12 @@ fn largest_course() -> tempfile::TempDir {
 /// texts, with the values before and after), puts the values before back, and when their frame
 /// has begun (as a step follows the frame of the one before it) times writing the values after,
 /// by plain script, as it times a step: the browser's cost of what that step shows, without the
-/// simulation's code. Nodes a step added or removed
-/// would not be replayed; the `nodes` column says how many there were (none, today).
+/// simulation's code. Nodes a step added or removed would not be replayed; the `nodes` column
+/// says how many there were (none, today).
 ///
 /// Asked for `one text` instead, it times, the same way, 41 frames whose only change is a text:
 /// the simulation's position line, written as itself reversed and back (the same letters, so
-/// the same width). That is the reference beside each simulation's figures: every step rewrites
+/// the same width). That is the floor beside each simulation's figures: every step rewrites
 /// that line, so no step can cost less; on a slow machine it is much of a step's time, and the
 /// rest is the step's own.
 const STEP_THROUGH: &str = r#"
