@@ -210,6 +210,11 @@ fn per_step_median(runs: &[Vec<Step>]) -> Vec<Step> {
         .collect()
 }
 
+/// The step of largest total time, and which it was (from 0).
+fn worst_step(steps: &[Step]) -> (usize, Step) {
+    steps.iter().copied().enumerate().max_by(|a, b| a.1.total().total_cmp(&b.1.total())).unwrap()
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -297,14 +302,14 @@ async fn every_simulation_steps_within_a_frame_at_its_largest() {
             "{name}: runs of different lengths"
         );
         let per_step = per_step_median(&runs);
-        let replayed: Vec<f64> = per_step_median(&replays).iter().map(Step::total).collect();
+        let replayed = per_step_median(&replays);
         // Every step rewrites at least its position line: a replay that wrote nothing timed an
         // empty frame.
         if let Some(at) = replays.iter().find_map(|r| r.iter().position(|s| s.changes == 0)) {
             failures.push(format!("{name}: step {} replayed no change", at + 1));
         }
-        let (worst_at, worst) =
-            per_step.iter().enumerate().max_by(|a, b| a.1.total().total_cmp(&b.1.total())).unwrap();
+        let (worst_at, worst) = worst_step(&per_step);
+        let (replay_worst_at, replay_worst) = worst_step(&replayed);
         let most_nodes = counted.iter().map(|s| s.nodes).max().unwrap();
         let most_changes = counted.iter().map(|s| s.changes).max().unwrap();
         lines.push(format!(
@@ -312,11 +317,12 @@ async fn every_simulation_steps_within_a_frame_at_its_largest() {
             name,
             count,
             one_text,
-            {
-                let (at, worst) =
-                    replayed.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).unwrap();
-                format!("{:.1} / {:.1} @{}", median(replayed.clone()), worst, at + 1)
-            },
+            format!(
+                "{:.1} / {:.1} @{}",
+                median(replayed.iter().map(Step::total).collect()),
+                replay_worst.total(),
+                replay_worst_at + 1
+            ),
             median(per_step.iter().map(Step::total).collect()),
             worst.total(),
             worst_at + 1,
