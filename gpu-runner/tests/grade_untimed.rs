@@ -90,13 +90,16 @@ fn checks_are_reported_as_the_run_settles_them() {
 fn missing_set_epoch_fails_sampler_set_epoch() {
     let v = fails_exactly("no_set_epoch.py", "sampler_set_epoch");
     // The same verdict for a Korean reader: the evidence, hint and summary worded in Korean
-    // from what the run showed, with the check's numbers and ids as they are.
+    // from what the run showed, with the check's numbers as they are and its title in Korean.
     let check = v.checks.iter().find(|c| c.id == CheckId::SamplerSetEpoch).unwrap();
     let ko = check.message_in(Lang::Ko);
     assert!(ko.starts_with("rank 0이 epoch ") && ko.contains("같은 순서로 읽었습니다"), "{ko}");
     assert_eq!(check.message_in(Lang::En), check.message, "the English is the stored text");
     let report = v.report_in(Lang::Ko, &|c| format!("/ko/lessons/{}", c.section.lesson));
-    assert!(report.starts_with("실패: 검사 10개 중 1개 실패: sampler_set_epoch"), "{report}");
+    assert!(
+        report.starts_with("실패: 검사 10개 중 1개 실패: epoch마다 set_epoch 호출"),
+        "{report}"
+    );
     assert!(
         report.contains("힌트: epoch마다 시작할 때 sampler.set_epoch(epoch)를 부르세요"),
         "{report}"

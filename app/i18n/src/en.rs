@@ -98,10 +98,11 @@ pub static EN: Catalogue = Catalogue {
         back_to_course: "Back to the course",
         not_translated: "",
         draft: "Draft — only instructors see this. Learners cannot open, find or count it until \
-                it is published.",
+                it is published; comments and reports open then.",
         scheduled: |at| {
             format!(
-                "Scheduled — only instructors see this until {at}; learners get it from then on."
+                "Scheduled — only instructors see this until {at}; learners get it from then on, \
+                 and comments and reports open then."
             )
         },
         preview_as_learner: "See it as a learner will",
@@ -251,6 +252,11 @@ pub static EN: Catalogue = Catalogue {
         from_start: "The lesson's starting script. Your draft is replaced once you edit this.",
         from_refused: "The script you just tried to submit.",
         from_submission: |id| format!("The script of submission #{id}: edit it and submit again."),
+        draft_restored: "Restored the draft this browser kept from your last visit.",
+        draft_saved: "Draft saved to your account.",
+        draft_save_failed: "Draft kept in this browser only: the server could not save it.",
+        draft_kept: "Draft kept in this browser.",
+        python_code: "Python code",
         your_submissions: "Your submissions",
         submission: "Submission",
         status: "Status",
@@ -349,6 +355,11 @@ pub static EN: Catalogue = Catalogue {
             "error" => "error",
             "timeout" => "timeout",
             "skip" => "skip",
+            "queued" => "queued",
+            "running" => "running",
+            "graded" => "graded",
+            "failed" => "not graded",
+            "cancelled" => "cancelled",
             _ => "?",
         },
         case_scale: |len, shown| {

@@ -95,8 +95,13 @@ pub static KO: Catalogue = Catalogue {
         not_translated: "이 레슨은 아직 한국어로 옮기지 못해 영어 원문으로 보여 드립니다. 진행 \
                          상황과 XP는 언어와 상관없이 그대로 쌓입니다.",
         draft: "초안 — 강사에게만 보입니다. 게시하기 전까지 학습자는 이 레슨을 열 수도, 검색할 \
-                수도 없고 진행률에도 잡히지 않습니다.",
-        scheduled: |at| format!("게시 예약 — {at}까지는 강사에게만 보이고, 그때부터 학습자에게 공개됩니다."),
+                수도 없고 진행률에도 잡히지 않습니다. 댓글과 문제 신고도 게시한 뒤에 열립니다.",
+        scheduled: |at| {
+            format!(
+                "게시 예약 — {at}까지는 강사에게만 보이고, 그때부터 학습자에게 공개됩니다. \
+                 댓글과 문제 신고도 그때 열립니다."
+            )
+        },
         preview_as_learner: "학습자 화면으로 보기",
         previewing: "미리 보기: 게시된 뒤 학습자가 보게 될 화면입니다.",
         back_to_draft: "초안으로 돌아가기",
@@ -250,6 +255,11 @@ pub static KO: Catalogue = Catalogue {
         from_start: "레슨의 시작 스크립트입니다. 수정을 시작하면 기존 초안을 대체합니다.",
         from_refused: "방금 제출하려던 스크립트입니다.",
         from_submission: |id| format!("제출 #{id}의 스크립트입니다. 고쳐서 다시 제출해 보세요."),
+        draft_restored: "지난 방문 때 이 브라우저에 보관한 초안을 불러왔습니다.",
+        draft_saved: "초안을 계정에 저장했습니다.",
+        draft_save_failed: "서버에 저장하지 못해 초안을 이 브라우저에만 보관했습니다.",
+        draft_kept: "초안을 이 브라우저에 보관했습니다.",
+        python_code: "Python 코드",
         your_submissions: "내 제출 기록",
         submission: "제출",
         status: "상태",
@@ -348,6 +358,11 @@ pub static KO: Catalogue = Catalogue {
             "error" => "오류",
             "timeout" => "시간 초과",
             "skip" => "건너뜀",
+            "queued" => "대기 중",
+            "running" => "채점 중",
+            "graded" => "채점 완료",
+            "failed" => "채점 못 함",
+            "cancelled" => "취소됨",
             _ => "?",
         },
         case_scale: |len, shown| {

@@ -282,6 +282,15 @@ pub struct ExerciseWords {
     pub from_start: &'static str,
     pub from_refused: &'static str,
     pub from_submission: fn(i64) -> String,
+    /// What the editor says of the learner's draft (`app/web/editor/editor.js` reads them from
+    /// the page): restored from this browser, saved to the account, kept in this browser only
+    /// because the save failed, kept in this browser (a visitor's).
+    pub draft_restored: &'static str,
+    pub draft_saved: &'static str,
+    pub draft_save_failed: &'static str,
+    pub draft_kept: &'static str,
+    /// The editor's name for screen readers, after the file's name.
+    pub python_code: &'static str,
     pub your_submissions: &'static str,
     pub submission: &'static str,
     pub status: &'static str,
@@ -394,7 +403,8 @@ pub struct SubmissionWords {
     pub run_single: &'static str,
     pub run_uninterrupted: fn(nproc: u32) -> String,
     pub run_interrupted: fn(nproc: u32) -> String,
-    /// The status of a verdict or a check as a word: pass, fail, error, timeout, skip.
+    /// The status of a verdict or a check as a word: pass, fail, error, timeout, skip; and of a
+    /// submission still without one: queued, running, graded, failed (the platform's), cancelled.
     pub status_word: fn(&str) -> &'static str,
     pub case_scale: fn(dataset_len: u64, shown: usize) -> String,
     pub case_set_epoch: fn(replicas: usize, scale: &str) -> String,

@@ -151,6 +151,42 @@ pub fn percent_encode(text: &str, also_keep: impl Fn(u8) -> bool) -> String {
     out
 }
 
+/// `text` with its `%XX` escapes read back as bytes (a fragment as the address bar shows it:
+/// `%EC%A0%88` is `절`); an escape that is not one is kept as it is.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+            }
+            (b, ..) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `path` as a `Location` header sends it, if the browser will stay on this site: every byte
+/// but visible ASCII percent-encoded, `\` too (browsers read it as `/`), so no control
+/// character or backslash is left to turn `/\t/host` or `/\host` into another host; then it
+/// must start with one `/` (`//host` is another host, `https:` another scheme). `None` for
+/// anything else. Every redirect the server sends passes here last, after whatever rewrote it.
+pub fn local_location(path: &str) -> Option<String> {
+    let sent = percent_encode(path, |b| b.is_ascii_graphic() && b != b'\\');
+    (sent.starts_with('/') && !sent.starts_with("//")).then_some(sent)
+}
+
 /// The cookie that remembers the language a learner chose with the switcher. Read only at `/`,
 /// where it wins over `Accept-Language`; every other address says its language itself.
 pub const LANG_COOKIE: &str = "lang";
@@ -520,6 +556,44 @@ mod tests {
             ("x", ""),
         ] {
             assert_eq!(section_link(slug, anchor), None, "{slug}#{anchor}");
+        }
+    }
+
+    #[test]
+    fn escapes_read_back() {
+        let anchor = "set-epoch-절대-빼먹지-마세요";
+        assert_eq!(percent_decode(&percent_encode(anchor, |_| false)), anchor);
+        assert_eq!(percent_decode("a%2"), "a%2");
+        assert_eq!(percent_decode("100%zz"), "100%zz");
+        assert_eq!(percent_decode("plain-id"), "plain-id");
+    }
+
+    #[test]
+    fn only_paths_of_this_site_are_sent_as_redirects() {
+        for (path, sent) in [
+            ("/lessons/a#b", "/lessons/a#b"),
+            ("/ko/lessons/모#절", "/ko/lessons/%EB%AA%A8#%EC%A0%88"),
+            ("/%2F%2Fevil.example", "/%2F%2Fevil.example"),
+            ("/\\evil.example", "/%5Cevil.example"),
+            ("/\t/evil.example", "/%09/evil.example"),
+            ("/\n/evil.example", "/%0A/evil.example"),
+            ("/ /evil.example", "/%20/evil.example"),
+        ] {
+            assert_eq!(local_location(path).as_deref(), Some(sent), "{path:?}");
+            assert_eq!(local_location(sent).as_deref(), Some(sent), "sent as it is: {sent}");
+        }
+        for path in [
+            "//evil.example/login",
+            "///evil.example",
+            "https://evil.example",
+            "https:evil.example",
+            "javascript:alert(1)",
+            "\\\\evil.example",
+            "\t//evil.example",
+            "evil.example",
+            "",
+        ] {
+            assert_eq!(local_location(path), None, "{path:?}");
         }
     }
 

@@ -3,7 +3,7 @@
 //! account), a learner's terminal token, or a grading worker's token. Resolved once per request
 //! and handed to whatever needs it; what each may read is decided here too.
 
-use lockstep_store::{Account, Role, Submission, TokenOwner};
+use lockstep_store::{Account, Comment, Role, Submission, TokenOwner};
 use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 
@@ -106,6 +106,21 @@ impl Requester {
     pub fn may_read(&self, s: &Submission) -> bool {
         self.owns(s) || self.is_instructor()
     }
+
+    /// The rule for every way of reaching a comment (its page, replying under it, following,
+    /// editing or deleting it): [`sees_comment`] for this requester. One it may not read is,
+    /// to it, no comment at all, and is answered as an id that does not exist.
+    pub fn may_read_comment(&self, c: &Comment) -> bool {
+        sees_comment(c, self.account().map(|a| a.id), self.is_instructor())
+    }
+}
+
+/// Whether a reader (`account`, or none for a visitor) sees `c`: a comment held for review or
+/// hidden by an instructor is its author's and the instructors' only. A deleted comment is
+/// seen as its place in the thread, never its text.
+pub fn sees_comment(c: &Comment, account: Option<i64>, instructor: bool) -> bool {
+    let seen_by_all = c.hidden_ms.is_none() && c.held_ms.is_none();
+    seen_by_all || instructor || account == Some(c.account_id)
 }
 
 /// Whether a request may use what this process keeps between its writes

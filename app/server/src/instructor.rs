@@ -42,7 +42,8 @@ pub async fn learners_csv(
 ) -> Result<Response, HttpError> {
     let scope = scope(&state, &query)?;
     let rows = state.context.store.learners_report().await.map_err(failed)?;
-    let learners = scope.learners(&rows);
+    // Downloads are in the course's own words, whichever page links them.
+    let learners = scope.learners(&rows, lockstep_routes::Lang::En);
     Ok(csv(&file_name("learners", &scope), instructor::learners_csv(&learners)))
 }
 
@@ -53,7 +54,7 @@ pub async fn questions_csv(
 ) -> Result<Response, HttpError> {
     let scope = scope(&state, &query)?;
     let answers = state.context.store.first_quiz_answers().await.map_err(failed)?;
-    let questions = scope.questions(&answers);
+    let questions = scope.questions(&answers, lockstep_routes::Lang::En);
     Ok(csv(&file_name("questions", &scope), instructor::questions_csv(&questions)))
 }
 

@@ -49,27 +49,15 @@ pub async fn switch(Query(q): Query<Switch>) -> Response {
     };
     let cookie =
         format!("{LANG_COOKIE}={}; Path=/; Max-Age={REMEMBERED_SECONDS}; SameSite=Lax", to.code());
-    let to_path = Lang::switch(local_path(&q.from), to);
-    crate::see_other(&encode_path(&to_path), HeaderValue::from_str(&cookie).ok())
+    // Checked as it will be sent: `/ko//host` is local only until `/ko` is taken off it.
+    let to_path = lockstep_routes::local_location(&Lang::switch(without_query(&q.from), to))
+        .unwrap_or_else(|| to.path(lockstep_routes::HOME));
+    crate::see_other(&to_path, HeaderValue::from_str(&cookie).ok())
 }
 
-/// `from` when it is a path of this site; `/` for anything else (`//evil.example`, `https:`,
-/// a backslash that some browsers read as a slash), so the switcher redirects nowhere else.
-fn local_path(from: &str) -> &str {
-    let local = from.starts_with('/')
-        && !from.starts_with("//")
-        && !from.contains('\\')
-        && !from.chars().any(char::is_control);
-    if local {
-        from.split(['?', '#']).next().unwrap_or("/")
-    } else {
-        "/"
-    }
-}
-
-/// A path as a `Location` header carries it: non-ASCII bytes percent-encoded.
-fn encode_path(path: &str) -> String {
-    lockstep_routes::percent_encode(path, |b| b.is_ascii_graphic())
+/// The path of `from`, without the query or fragment a page's address may carry.
+fn without_query(from: &str) -> &str {
+    from.split(['?', '#']).next().unwrap_or_default()
 }
 
 /// A form posted from a page in another language than English (`POST /ko/account/sign-in`):
@@ -99,13 +87,28 @@ pub async fn korean_forms(mut req: Request, next: Next) -> Response {
     *req.uri_mut() = uri;
     let mut response = next.run(req).await;
     let location = response.headers().get(LOCATION).and_then(|l| l.to_str().ok());
-    let local = location.filter(|l| l.starts_with('/') && !l.starts_with("//"));
-    if let Some(to) = local.filter(|l| Lang::of_path(l) == Lang::En).map(str::to_string) {
-        if let Ok(value) = HeaderValue::from_str(&lang.path(&to)) {
+    let english = location.filter(|l| Lang::of_path(l) == Lang::En);
+    if let Some(to) = english.and_then(|l| lockstep_routes::local_location(&lang.path(l))) {
+        if let Ok(value) = HeaderValue::from_str(&to) {
             response.headers_mut().insert(LOCATION, value);
         }
     }
     error_page_in(response, lang)
+}
+
+/// Outermost: a redirect leaves only for a path of this site, checked as it is sent, after
+/// every layer that may have rewritten it; anything else goes to the home page instead.
+pub async fn local_redirects_only(req: Request, next: Next) -> Response {
+    let mut response = next.run(req).await;
+    let Some(location) = response.headers().get(LOCATION) else { return response };
+    let sent = location.to_str().ok();
+    let local = sent.is_some_and(|l| lockstep_routes::local_location(l).as_deref() == Some(l));
+    if !local {
+        tracing::warn!("a redirect to {location:?} was sent home instead");
+        let home = HeaderValue::from_static(lockstep_routes::HOME);
+        response.headers_mut().insert(LOCATION, home);
+    }
+    response
 }
 
 /// An error page ([`ErrorPage`]) written again in `lang`; any other response as it is.
@@ -223,18 +226,9 @@ mod tests {
     }
 
     #[test]
-    fn the_switch_stays_on_this_site() {
-        for (from, path) in [
-            ("/lessons/a", "/lessons/a"),
-            ("/ko/xp", "/ko/xp"),
-            ("//evil.example/x", "/"),
-            ("https://evil.example", "/"),
-            ("/\\evil.example", "/"),
-            ("", "/"),
-            ("/xp?next=//evil", "/xp"),
-        ] {
-            assert_eq!(local_path(from), path, "{from}");
+    fn the_switch_keeps_the_path_not_its_query() {
+        for (from, path) in [("/lessons/a", "/lessons/a"), ("/xp?next=//evil", "/xp"), ("", "")] {
+            assert_eq!(without_query(from), path, "{from}");
         }
-        assert_eq!(encode_path("/ko/lessons/모"), "/ko/lessons/%EB%AA%A8");
     }
 }

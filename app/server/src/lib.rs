@@ -350,9 +350,16 @@ pub fn router(state: AppState) -> Router {
     // redirect back lands on the Korean page (`language::korean_forms`). Outside the routes,
     // because it changes which one matches.
     let forms = tower::ServiceBuilder::new()
+        .layer(axum::middleware::from_fn(language::local_redirects_only))
         .layer(axum::middleware::from_fn(language::korean_forms))
         .service(app);
-    Router::new().fallback_service(forms)
+    // Outermost, so every answer is compressed as it is finally sent (its page's nonce already
+    // in it); event streams, images and files already compressed are left as they are.
+    // Brotli or gzip at level 4: a lesson of some 160 kB goes out at about a fifth, for a
+    // millisecond or two of one core, where their slowest levels take tens of milliseconds.
+    let compression = tower_http::compression::CompressionLayer::new()
+        .quality(tower_http::compression::CompressionLevel::Precise(4));
+    Router::new().fallback_service(forms).layer(compression)
 }
 
 /// Whether learners reach the site over HTTPS, which makes its cookies `Secure` and `__Host-`.
@@ -360,12 +367,17 @@ fn is_https(public_url: Option<&str>) -> bool {
     public_url.is_some_and(|u| u.starts_with("https://"))
 }
 
-/// 303 to a path of this site (post, redirect, get), setting `cookie` if given.
+/// 303 to a path of this site (post, redirect, get), setting `cookie` if given; anything that
+/// is not a path of this site goes home ([`lockstep_routes::local_location`]).
 fn see_other(to: &str, cookie: Option<axum::http::HeaderValue>) -> axum::response::Response {
     use axum::http::header::{LOCATION, SET_COOKIE};
     use axum::response::IntoResponse;
     let mut response = axum::http::StatusCode::SEE_OTHER.into_response();
-    let location = axum::http::HeaderValue::from_str(to).expect("paths of this site are ASCII");
+    let to = lockstep_routes::local_location(to).unwrap_or_else(|| {
+        tracing::warn!("a redirect to {to:?} was sent home instead");
+        lockstep_routes::HOME.to_string()
+    });
+    let location = axum::http::HeaderValue::from_str(&to).expect("percent-encoded ASCII");
     response.headers_mut().insert(LOCATION, location);
     if let Some(cookie) = cookie {
         response.headers_mut().insert(SET_COOKIE, cookie);

@@ -81,6 +81,15 @@ pub async fn post(
             return refuse(&session, text_refused(w, &refused), draft, &back(None)).await
         }
     };
+    // A thread this learner may not read is, to them, no thread: answered as an id that does
+    // not exist, so refusals tell nothing of what waits for review.
+    if let Some(parent) = parent {
+        let root = state.context.store.comment(parent).await.map_err(failed)?;
+        if !root.is_some_and(|c| requester.may_read_comment(&c)) {
+            let words = rejected_words(w, &Rejected::NoSuchThread, now_ms());
+            return refuse(&session, words, draft, &back(None)).await;
+        }
+    }
     let address = crate::auth::client_address(&state, &headers, peer);
     let limits = [
         Limit::new(format!("comment:account:{account}"), PER_ACCOUNT.0, PER_ACCOUNT.1),
@@ -135,12 +144,15 @@ pub async fn act(
     let account = signed_in(&requester)?;
     let store = &state.context.store;
     let comment = store.comment(id).await.map_err(failed)?;
-    // A comment this learner cannot see is, to them, no comment at all.
-    let comment = comment
-        .filter(|c| requester.is_instructor() || c.account_id == account || shown(c))
-        .ok_or_else(no_comment)?;
-    let place = Place::parse(&comment.place).ok_or_else(no_comment)?;
+    // A comment this learner cannot read, or one on a page they cannot see, is to them no
+    // comment at all; so is a reply in a thread they cannot read.
+    let comment = comment.filter(|c| requester.may_read_comment(c)).ok_or_else(no_comment)?;
+    let place = known_place(&state, &comment.place).map_err(|_| no_comment())?;
     let thread = comment.parent_id.unwrap_or(comment.id);
+    if thread != id {
+        let root = store.comment(thread).await.map_err(failed)?;
+        root.filter(|c| requester.may_read_comment(c)).ok_or_else(no_comment)?;
+    }
     let now = now_ms();
     let moderation = match action.as_str() {
         "hide" => Some(Moderation::Hide),
@@ -503,11 +515,6 @@ pub async fn events(
     let mut response = Sse::new(stream).keep_alive(KeepAlive::default()).into_response();
     response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
     Ok(response)
-}
-
-/// Whether others see `c`.
-fn shown(c: &Comment) -> bool {
-    c.hidden_ms.is_none() && c.held_ms.is_none()
 }
 
 fn signed_in(requester: &Requester) -> Result<i64, HttpError> {

@@ -2,12 +2,16 @@
 // Without JavaScript the text area is the editor; with it, this keeps the text area in step with
 // the editor, so the form posts exactly what the learner sees.
 //
-// Keyboard: Tab indents only after the learner turns it on (Ctrl-M or Esc then Tab, as
-// CodeMirror's documentation describes), so Tab never traps keyboard users. The editable area is
-// a labelled textbox for screen readers.
+// Indentation is Python's: four spaces a level, so Enter after `for …:` indents by four. Tab
+// indents and Shift-Tab dedents, as in any code editor; a keyboard user leaves the editor with
+// Escape then Tab (or Ctrl-M turns Tab's indenting off), as CodeMirror's documentation
+// describes, so Tab never traps them. The editable area is a labelled textbox for screen
+// readers.
 import { basicSetup, EditorView } from "codemirror";
+import { keymap } from "@codemirror/view";
+import { indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
-import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { tags } from "@lezer/highlight";
 
 // The editor in the site's colours, through its CSS variables: it follows the light and dark
@@ -56,8 +60,9 @@ function draftKeeper(textarea) {
   if (!holder) return null;
   const key = `lockstep.draft.${holder.dataset.owner || "visitor"}.${holder.dataset.draft}`;
   const status = holder.querySelector("[data-role=draft-status]");
-  const say = (text) => {
-    if (status) status.textContent = text;
+  // The page writes each message in its own language (data-said-*).
+  const say = (which) => {
+    if (status) status.textContent = holder.dataset[which] || "";
   };
   let base = Number(holder.dataset.savedMs || 0);
   const read = () => {
@@ -81,7 +86,7 @@ function draftKeeper(textarea) {
     kept.base >= base && kept.script !== textarea.value
   ) {
     textarea.value = kept.script;
-    say("Restored the draft this browser kept from your last visit.");
+    say("saidRestored");
   }
   const url = holder.dataset.autosave;
   let timer = null;
@@ -107,15 +112,16 @@ function draftKeeper(textarea) {
           // Nothing kept to remove.
         }
       }
-      say("Draft saved to your account.");
+      say("saidSaved");
     } catch (e) {
-      say(`Draft kept in this browser only: ${e.message}`);
+      console.warn("the draft was not saved:", e.message);
+      say("saidSaveFailed");
     }
   };
   return (script) => {
     write({ script, base });
     if (!url) {
-      say("Draft kept in this browser.");
+      say("saidKept");
       return;
     }
     pending = script;
@@ -129,16 +135,19 @@ function upgrade(textarea) {
   if (textarea.dataset.upgraded) return;
   textarea.dataset.upgraded = "true";
   const label = document.querySelector(`label[for="${textarea.id}"]`);
+  const code = textarea.closest("[data-code-label]")?.dataset.codeLabel || "Python";
   const keep = draftKeeper(textarea);
   const view = new EditorView({
     doc: textarea.value,
     extensions: [
       basicSetup,
+      keymap.of([indentWithTab]),
+      indentUnit.of("    "),
       python(),
       siteTheme,
       syntaxHighlighting(siteHighlight),
       EditorView.contentAttributes.of({
-        "aria-label": label ? `${label.textContent}: Python code` : "Python code",
+        "aria-label": label ? `${label.textContent}: ${code}` : code,
       }),
       EditorView.updateListener.of((update) => {
         if (!update.docChanged) return;

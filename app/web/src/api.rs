@@ -202,7 +202,8 @@ pub async fn get_instructor(
     let reports = ctx.store.reports().await.map_err(crate::ssr::context::internal)?;
     let hold = ctx.store.setting(lockstep_store::HOLD_FIRST_COMMENTS).await;
     let hold = hold.map_err(crate::ssr::context::internal)?.as_deref() == Some("on");
-    let mut view = crate::ssr::instructor::view(&scope, &rows, &answers, &submissions, progress);
+    let mut view =
+        crate::ssr::instructor::view(&scope, &rows, &answers, &submissions, progress, lang);
     view.reports = crate::ssr::instructor::reports(&ctx, &reports, lang);
     view.hold_first_comments = hold;
     let all = &scope.all;

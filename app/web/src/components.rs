@@ -330,9 +330,7 @@ pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoV
             <p class="xp-level">
                 <strong data-role="level">{move || (w.level)(p().level)}</strong>
                 " · "
-                <span lang="en">{move || p().level_name_en}</span>
-                " · "
-                <span lang="ko">{move || p().level_name_ko}</span>
+                <span data-role="level-name">{move || p().level_name(lang)}</span>
             </p>
             <ul class="xp-stats">
                 <li data-role="xp">{move || (w.xp)(p().xp)}</li>

@@ -111,6 +111,14 @@ pub struct ProgressView {
 }
 
 impl ProgressView {
+    /// The level's name in the page's language.
+    pub fn level_name(&self, lang: crate::Lang) -> String {
+        match lang {
+            crate::Lang::En => self.level_name_en.clone(),
+            crate::Lang::Ko => self.level_name_ko.clone(),
+        }
+    }
+
     /// How far through the current level, 0 to 100: the bar's width and the figure its text
     /// gives, from the same two numbers so that they cannot disagree.
     pub fn level_percent(&self) -> u32 {

@@ -242,13 +242,15 @@ mod tests {
             summary(&broken, false, 300.0),
             (
                 Status::Fail,
-                "1 of 10 checks failed: launched; 2 not judged: sampler_sharding, speedup"
+                "1 of 10 checks failed: Launched as a process group; 2 not judged: Data split \
+                 between ranks, Faster than one process"
                     .to_string()
             )
         );
         assert_eq!(
             summarize(&broken, false, 300.0).1.say(Lang::Ko),
-            "검사 10개 중 1개 실패: launched; 2개 판정 보류: sampler_sharding, speedup"
+            "검사 10개 중 1개 실패: process group으로 실행됨; 2개 판정 보류: rank마다 데이터를 \
+             나눠 가짐, 프로세스 하나보다 빠름"
         );
     }
 }

@@ -506,20 +506,20 @@ sentences! { |lang|
         => en: {
                let mut parts = Vec::new();
                if !failed.is_empty() {
-                   parts.push(format!("{} of {checks} checks failed: {}", failed.len(), join(failed, ", ", |c| c.as_str().into())));
+                   parts.push(format!("{} of {checks} checks failed: {}", failed.len(), join(failed, ", ", |c| c.title().into())));
                }
                if !skipped.is_empty() {
-                   parts.push(format!("{} not judged: {}", skipped.len(), join(skipped, ", ", |c| c.as_str().into())));
+                   parts.push(format!("{} not judged: {}", skipped.len(), join(skipped, ", ", |c| c.title().into())));
                }
                parts.join("; ")
            },
            ko: {
                let mut parts = Vec::new();
                if !failed.is_empty() {
-                   parts.push(format!("검사 {checks}개 중 {}개 실패: {}", failed.len(), join(failed, ", ", |c| c.as_str().into())));
+                   parts.push(format!("검사 {checks}개 중 {}개 실패: {}", failed.len(), join(failed, ", ", |c| c.words_ko().0.into())));
                }
                if !skipped.is_empty() {
-                   parts.push(format!("{}개 판정 보류: {}", skipped.len(), join(skipped, ", ", |c| c.as_str().into())));
+                   parts.push(format!("{}개 판정 보류: {}", skipped.len(), join(skipped, ", ", |c| c.words_ko().0.into())));
                }
                parts.join("; ")
            };

@@ -11,6 +11,7 @@
 use crate::common;
 
 use common::*;
+use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 
 /// No crash notice: a hydration mismatch or a panic in the bundle shows one.
@@ -61,6 +62,42 @@ async fn hangul_is_drawn(c: &Client, what: &str) {
         seen.push(png);
     }
     c.execute("document.getElementById('glyph-probe').remove()", vec![]).await.unwrap();
+}
+
+/// The exercise page's editor, in Korean: Enter after `for …:` indents by Python's four spaces
+/// (it gave six, 4 + CodeMirror's default 2, and the submission an `IndentationError`), Tab
+/// indents the line, Escape then Tab leaves the editor, and what it says is Korean.
+async fn the_editor_writes_python(c: &Client) {
+    let key = |k: Key| char::from(k).to_string();
+    wait_for("the code editor", || async {
+        c.find_all(Locator::Css(".cm-editor .cm-content")).await.unwrap().len() == 1
+    })
+    .await;
+    let content = c.find(Locator::Css(".cm-content")).await.unwrap();
+    let label = content.attr("aria-label").await.unwrap().unwrap_or_default();
+    assert!(label.ends_with(": Python 코드"), "the editor's name: {label}");
+    let for_line = "    for epoch in range(5):";
+    let xpath = format!("//div[contains(@class, 'cm-line')][. = '{for_line}']");
+    let line = c.find(Locator::XPath(&xpath)).await.unwrap();
+    click(c, &line).await;
+    content.send_keys(&format!("{}\nx", key(Key::End))).await.unwrap();
+    let after_for = || async {
+        let script = c.execute("return document.getElementById('script').value", vec![]).await;
+        let script = script.unwrap().as_str().unwrap().to_string();
+        let mut lines = script.lines().skip_while(|l| *l != for_line);
+        lines.nth(1).unwrap_or_default().to_string()
+    };
+    assert_eq!(after_for().await, "        x", "Enter after a colon: one level of four spaces");
+    content.send_keys(&key(Key::Tab)).await.unwrap();
+    assert_eq!(after_for().await, "            x", "Tab indents the line");
+    content.send_keys(&format!("{}{}", key(Key::Escape), key(Key::Tab))).await.unwrap();
+    let inside = "return !!document.activeElement.closest('.cm-editor')";
+    assert_eq!(c.execute(inside, vec![]).await.unwrap(), false, "Escape then Tab leaves");
+    wait_for("the draft's status, in Korean", || async {
+        text(c, "[data-role=draft-status]").await.as_deref()
+            == Some("초안을 이 브라우저에 보관했습니다.")
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -169,6 +206,33 @@ async fn a_korean_reader_takes_the_course_in_korean() {
     let href = section.attr("href").await.unwrap().unwrap();
     assert!(href.starts_with("/ko/lessons/"), "{href}");
     hangul_is_drawn(&c, "the Korean exercise page").await;
+    the_editor_writes_python(&c).await;
+    // A check's "read the section" link, followed inside the application: the lesson opens at
+    // that section (it opened at its top, the heading thousands of pixels below).
+    let mut sections = Vec::new();
+    for a in c.find_all(Locator::Css("[data-role=checks] a")).await.unwrap() {
+        sections.push(a.attr("href").await.unwrap().unwrap_or_default());
+    }
+    let deepest = sections.iter().rposition(|h| h.contains('#')).expect("a link to a section");
+    let link = &c.find_all(Locator::Css("[data-role=checks] a")).await.unwrap()[deepest];
+    let href = sections[deepest].clone();
+    click(&c, link).await;
+    let (path, anchor) = href.split_once('#').unwrap();
+    wait_for("the lesson of the check", || async {
+        c.current_url().await.unwrap().path() == path
+            && c.find_all(Locator::Css(".lesson-position")).await.unwrap().len() == 1
+    })
+    .await;
+    let anchor = lockstep_routes::percent_decode(anchor);
+    let where_ = "const e = document.getElementById(arguments[0]); \
+                  return e ? [e.getBoundingClientRect().top, window.scrollY, innerHeight] : null";
+    wait_for("the section scrolled into view", || async {
+        let at = c.execute(where_, vec![anchor.clone().into()]).await.unwrap();
+        let at: Option<(f64, f64, f64)> = serde_json::from_value(at).unwrap();
+        at.is_some_and(|(top, y, height)| y > 0.0 && top >= -1.0 && top < height / 2.0)
+    })
+    .await;
+    no_crash(&c, "the lesson opened at a check's section").await;
 
     // Search from the header's box, then as the learner types on the search page.
     c.goto(&format!("{base}/ko")).await.unwrap();

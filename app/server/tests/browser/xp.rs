@@ -134,6 +134,13 @@ async fn complete_and_reset_a_lesson_with_a_simulation(c: &fantoccini::Client, b
     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     let start = xp().await;
     assert_eq!(start, 30, "opening lesson 1 earned XP");
+    // Nor does its Next button, disabled at that last frame: clicking it earned the
+    // simulation's XP and "Hands on".
+    let step = c.find(Locator::Css("[data-sim] .sim-step")).await.unwrap();
+    assert_eq!(step.attr("aria-disabled").await.unwrap().as_deref(), Some("true"));
+    click(c, &step).await;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    assert_eq!(xp().await, 30, "a disabled Next earned XP");
 
     let button = ".lesson-complete button.primary";
     click(c, &c.find(Locator::Css(button)).await.unwrap()).await;

@@ -377,6 +377,91 @@ async fn reports_and_settings(app: &App, store: &Store) {
     assert_eq!(store.setting("hold_first_comments").await.unwrap().as_deref(), Some("off"));
 }
 
+/// Replying, following and unfollowing are allowed exactly when reading is. For every state
+/// in which another learner cannot read a thread (held for review, hidden, deleted, on a page
+/// they cannot see), they get the answer an id that does not exist gets, and nothing is
+/// written: no reply, no follow, no notification.
+async fn unreadable_threads(app: &App, store: &Store) {
+    let mut ned = signed_up(app, "ned@example.org").await;
+    store.set_role("ned@example.org", Role::Instructor).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
+    let mut oli = signed_up(app, "oli@example.org").await;
+    let mut bob = signed_up(app, "bob@example.org").await;
+    let bob_id = store.account_by_email("bob@example.org").await.unwrap().unwrap().id;
+
+    ned.post(app, "/instructor/settings", &[("hold_first_comments", "on")]).await;
+    let mut nia = signed_up(app, "nia@example.org").await;
+    let held = posted(&comment(&mut nia, app, "a newcomer's first words", None).await);
+    ned.post(app, "/instructor/settings", &[]).await;
+    let hidden = posted(&comment(&mut oli, app, "to be hidden", None).await);
+    ned.post(app, &format!("/comments/{hidden}/hide"), &[]).await;
+    let deleted = posted(&comment(&mut oli, app, "to be deleted", None).await);
+    oli.post(app, &format!("/comments/{deleted}/delete"), &[]).await;
+    // A lesson taken back into drafts keeps its comments, out of every learner's reach.
+    let draft = "lesson:taken-back-into-drafts";
+    let oli_id = store.account_by_email("oli@example.org").await.unwrap().unwrap().id;
+    let new = lockstep_store::NewComment {
+        place: draft,
+        parent: None,
+        account: oli_id,
+        body: "on a draft",
+        section: None,
+        hold_newcomers: false,
+    };
+    let in_draft = store.post_comment(&new, &[], 1).await.unwrap().unwrap();
+    let nia_id = store.account_by_email("nia@example.org").await.unwrap().unwrap().id;
+
+    let answer = |jar: &mut Jar, place: &'static str, id: i64| {
+        let mut jar = jar.clone();
+        async move {
+            let parent = id.to_string();
+            let fields = [("place", place), ("parent", &parent), ("body", "can you see this?")];
+            let reply = jar.submit(app, "/comments", &fields).await;
+            let follow = jar.post(app, &format!("/comments/{id}/follow"), &[]).await;
+            let unfollow = jar.post(app, &format!("/comments/{id}/unfollow"), &[]).await;
+            (reply.status, notice(&reply), follow.status, unfollow.status)
+        }
+    };
+    let none = answer(&mut bob, PLACE, 9_999_999).await;
+    assert!(none.1.contains("takes no replies"), "{none:?}");
+    assert_eq!(none.2, StatusCode::NOT_FOUND, "{none:?}");
+    for (state, place, id) in [
+        ("held", PLACE, held),
+        ("hidden", PLACE, hidden),
+        ("deleted", PLACE, deleted),
+        ("in a draft", draft, in_draft),
+    ] {
+        let got = answer(&mut bob, place, id).await;
+        let expected = if place == draft { StatusCode::NOT_FOUND } else { none.0 };
+        assert_eq!(got.0, expected, "{state}: the reply");
+        if place != draft {
+            assert_eq!(got.1, none.1, "{state}: told as for no thread");
+        }
+        assert_eq!((got.2, got.3), (none.2, none.3), "{state}: follow, unfollow");
+    }
+    for place in [PLACE, draft] {
+        let comments = store.comments_at(place).await.unwrap();
+        assert!(comments.iter().all(|c| c.account_id != bob_id), "no reply of Bob's at {place}");
+    }
+    assert_eq!(store.notifications(nia_id, 10).await.unwrap().len(), 0, "Nia was told nothing");
+    assert_eq!(store.notifications(oli_id, 10).await.unwrap().len(), 0, "nor Oli");
+    // Reading is the rule, not the state: the held comment's author and an instructor may
+    // follow it, and once approved anyone may reply.
+    for jar in [&mut nia, &mut ned] {
+        let res = jar.post(app, &format!("/comments/{held}/follow"), &[]).await;
+        assert!(res.status.is_redirection(), "{}", res.status);
+    }
+    ned.post(app, &format!("/comments/{held}/restore"), &[]).await;
+    posted(&comment(&mut bob, app, "welcome!", Some(held)).await);
+    assert_eq!(store.notifications(nia_id, 10).await.unwrap().len(), 1, "now Nia is told");
+}
+
+/// The notice a page shows after a form's redirect.
+fn notice(page: &Page) -> String {
+    let Some((_, rest)) = page.body.split_once(r#"class="toast">"#) else { return String::new() };
+    rest.split('<').next().unwrap().to_string()
+}
+
 /// Twelve posts at once by one learner: the account's limit (ten in ten minutes) holds.
 async fn parallel_posts(app: &App, store: &Store) {
     let jar = signed_up(app, "dee@example.org").await;
@@ -397,6 +482,7 @@ async fn with(url: &str, dir: tempfile::TempDir) {
     conversation(&app, &store).await;
     notifications(&app, &store).await;
     reports_and_settings(&app, &store).await;
+    unreadable_threads(&app, &store).await;
     parallel_posts(&app, &store).await;
 }
 

@@ -111,6 +111,12 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
     assert_eq!(page.headers[header::CACHE_CONTROL], "private, no-store", "kept by nobody");
     assert!(page.body.contains("only instructors see this"));
     assert!(page.body.contains("Lesson 02 of 02") && page.body.contains(DRAFT_WORD));
+    // No comments or reports on a draft: its place is unknown to their forms and stream.
+    assert!(!page.body.contains(r#"data-part="comments""#), "no comments part on a draft");
+    assert!(page.body.contains("comments and reports open then"));
+    let place = format!("lesson:{}", DRAFT.trim_start_matches("/lessons/"));
+    let stream = format!("/api/comments/events?place={place}");
+    assert_eq!(instructor.get(&app, &stream).await.status, StatusCode::NOT_FOUND);
     let course = instructor.get(&app, "/courses/fsdp").await.body;
     assert!(course.contains(DRAFT_TITLE) && course.contains(r#"class="badge draft""#));
     let preview = instructor.get(&app, &format!("{DRAFT}?as=learner")).await;
@@ -193,6 +199,7 @@ async fn drafts_and_publishing(url: &str, db: tempfile::TempDir) {
     assert_eq!(draft_reachable(&app, &mut learner).await, next);
     let page = instructor.get(&app, DRAFT).await;
     assert!(!page.body.contains(r#"data-role="draft""#), "no banner once published");
+    assert!(page.body.contains(r#"data-part="comments""#), "comments once published");
     let xp = learner.get(&app, "/xp").await;
     assert!(earned(&xp), "the course completed before it grew stays completed");
     let now = panel(&xp);

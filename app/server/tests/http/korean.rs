@@ -276,3 +276,88 @@ fn account_forms_and_a_submission_work_in_korean_without_javascript() {
         assert!(submission.body.contains("채점 머신을 기다리는 중입니다"), "{}", submission.body);
     })
 }
+
+/// The attribute `name` of each `<tag …>` in `html`, with `&amp;` read back.
+fn attributes(html: &str, tag: &str, name: &str) -> Vec<String> {
+    html.split(&format!("<{tag} "))
+        .skip(1)
+        .filter_map(|t| {
+            let t = t.split('>').next()?;
+            let value = t
+                .split(&format!(" {name}=\""))
+                .nth(1)
+                .or_else(|| t.strip_prefix(&format!("{name}=\"")))?;
+            Some(value.split('"').next()?.replace("&amp;", "&"))
+        })
+        .collect()
+}
+
+/// Where a link or a form of a Korean page may lead outside `/ko`: the language switch, files
+/// and downloads, which are the same in every language.
+fn language_free(target: &str) -> bool {
+    target.starts_with("/language?")
+        || target.starts_with("/pkg/")
+        || target.starts_with("/api/")
+        || [".css", ".js", ".svg", ".woff2", ".csv", ".xml", ".png"]
+            .iter()
+            .any(|ext| target.split(['?', '#']).next().unwrap_or_default().ends_with(ext))
+}
+
+/// Every page a signed-in instructor reaches from `/ko` by its links (an instructor sees every
+/// form there is, and has a submission of their own): each link and each form of each page
+/// stays under `/ko`, so no click and no post drops the reader into the English site.
+#[test]
+fn no_korean_page_links_or_posts_out_of_korean() {
+    on_runtime(async {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());
+        let app = app_on(&lessons_root(), &url, dir).await;
+        let store = lockstep_store::Store::connect(&url).await.unwrap();
+        let mut jar = signed_up(&app, "kim@example.org").await;
+        store.set_role("kim@example.org", lockstep_store::Role::Instructor).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
+        let script = [("exercise", "ddp-conversion"), ("script", "print(1)")];
+        let queued = jar.post(&app, "/ko/api/submissions", &script).await;
+        let submission = queued.headers[header::LOCATION].to_str().unwrap().to_string();
+        assert!(submission.starts_with("/ko/submissions/"), "{submission}");
+
+        let mut seen = std::collections::BTreeSet::new();
+        let mut to_visit = vec!["/ko".to_string(), submission];
+        let mut lost = Vec::new();
+        while let Some(path) = to_visit.pop() {
+            if !seen.insert(path.clone()) || seen.len() > 120 {
+                continue;
+            }
+            let page = jar.get(&app, &path).await;
+            assert_eq!(page.status, StatusCode::OK, "{path}");
+            let links = attributes(&page.body, "a", "href");
+            for (kind, target) in links
+                .iter()
+                .map(|l| ("link", l))
+                .chain(attributes(&page.body, "form", "action").iter().map(|a| ("form", a)))
+                .map(|(k, t)| (k, t.clone()))
+                .collect::<Vec<_>>()
+            {
+                let local = target.starts_with('/');
+                if local
+                    && !language_free(&target)
+                    && lockstep_routes::Lang::of_path(&target) != lockstep_routes::Lang::Ko
+                {
+                    lost.push(format!("{path}: {kind} to {target}"));
+                }
+            }
+            for link in links {
+                let page_path = link.split('#').next().unwrap_or_default().to_string();
+                let korean =
+                    lockstep_routes::Lang::of_path(&page_path) == lockstep_routes::Lang::Ko;
+                if korean && !language_free(&page_path) && !seen.contains(&page_path) {
+                    to_visit.push(page_path);
+                }
+            }
+        }
+        assert!(seen.len() > 25, "the crawl reached {} pages: {seen:?}", seen.len());
+        lost.sort();
+        lost.dedup();
+        assert!(lost.is_empty(), "Korean pages leaving Korean:\n{}", lost.join("\n"));
+    })
+}

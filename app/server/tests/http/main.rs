@@ -15,6 +15,7 @@ mod courses;
 mod kept_reads;
 mod korean;
 mod limits;
+mod redirects;
 mod router;
 mod search;
 mod submissions;

@@ -814,3 +814,62 @@ fn a_crash_report_from_a_page_is_taken_and_answered_without_content() {
         }
     })
 }
+
+/// Pages and JSON go out compressed to a browser that takes it (Brotli first, else gzip), and
+/// read back to what an uncompressed answer carries; an event stream is never buffered by it.
+#[test]
+fn pages_are_sent_compressed() {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    on_runtime(async {
+        let app = app(&lessons_root()).await;
+        let raw = |path: &str, encoding: Option<&'static str>| {
+            let mut req = Request::get(path).header(header::ACCEPT, "text/html");
+            if let Some(e) = encoding {
+                req = req.header(header::ACCEPT_ENCODING, e);
+            }
+            let router = app.router.clone();
+            async move {
+                let res = router.oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+                let encoding = res.headers().get(header::CONTENT_ENCODING).cloned();
+                let bytes = res.into_body().collect().await.unwrap().to_bytes().to_vec();
+                (encoding.map(|e| e.to_str().unwrap().to_string()), bytes)
+            }
+        };
+        let lesson = "/ko/lessons/distributed-sampler";
+        let (none, plain) = raw(lesson, None).await;
+        assert_eq!(none, None, "uncompressed to a client that asks for nothing");
+        let (br, brotli) = raw(lesson, Some("gzip, deflate, br, zstd")).await;
+        assert_eq!(br.as_deref(), Some("br"));
+        let mut unpacked = Vec::new();
+        brotli::BrotliDecompress(&mut brotli.as_slice(), &mut unpacked).unwrap();
+        let (gz, gzipped) = raw(lesson, Some("gzip")).await;
+        assert_eq!(gz.as_deref(), Some("gzip"));
+        let mut unzipped = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gzipped[..]), &mut unzipped)
+            .unwrap();
+        // The nonce differs between answers; everything else is the same page.
+        let same = |bytes: &[u8]| {
+            let text = String::from_utf8(bytes.to_vec()).unwrap();
+            let nonce = text.split("nonce=\"").nth(1).unwrap().split('"').next().unwrap();
+            text.replace(nonce, "NONCE")
+        };
+        assert_eq!(same(&unpacked), same(&plain));
+        assert_eq!(same(&unzipped), same(&plain));
+        eprintln!(
+            "{lesson}: {} B, Brotli {} B, gzip {} B",
+            plain.len(),
+            brotli.len(),
+            gzipped.len()
+        );
+        assert!(brotli.len() * 4 < plain.len(), "{} of {}", brotli.len(), plain.len());
+        assert!(gzipped.len() * 3 < plain.len(), "{} of {}", gzipped.len(), plain.len());
+        let part = "/api/comments?place=lesson%3Adistributed-sampler&lang=ko";
+        assert_eq!(raw(part, Some("br")).await.0.as_deref(), Some("br"), "the comments' part");
+        let stream = "/api/comments/events?place=lesson%3Adistributed-sampler";
+        let router = app.router.clone();
+        let req = Request::get(stream).header(header::ACCEPT_ENCODING, "br, gzip");
+        let res = router.oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(res.headers().get(header::CONTENT_ENCODING), None, "a live stream as it is");
+    })
+}

@@ -115,6 +115,11 @@ fn Exercise(p: Page) -> impl IntoView {
                     data-pinned=pinned
                     data-autosave=signed_in.then_some(DRAFTS_API)
                     data-owner=owner
+                    data-said-restored=w.draft_restored
+                    data-said-saved=w.draft_saved
+                    data-said-save-failed=w.draft_save_failed
+                    data-said-kept=w.draft_kept
+                    data-code-label=w.python_code
                 >
                     <p class="muted draft-source" data-role="script-source">
                         {describe}
@@ -146,6 +151,7 @@ fn owner_key(email: &str) -> String {
 fn Submissions(rows: Vec<SubmissionRow>) -> impl IntoView {
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).exercise;
+    let said = &lockstep_i18n::t(lang).submission;
     (!rows.is_empty()).then(|| {
         view! {
             <h2>{w.your_submissions}</h2>
@@ -159,7 +165,7 @@ fn Submissions(rows: Vec<SubmissionRow>) -> impl IntoView {
                             view! {
                                 <tr>
                                     <td><a href=lang.path(&lockstep_routes::submission(r.id))>{format!("#{}", r.id)}</a></td>
-                                    <td class=format!("verdict-{shown}")>{shown.clone()}</td>
+                                    <td class=format!("verdict-{shown}")>{(said.status_word)(&shown)}</td>
                                 </tr>
                             }
                         })

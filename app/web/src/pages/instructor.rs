@@ -121,7 +121,7 @@ fn Instructor(v: InstructorView) -> impl IntoView {
                                 <td><a href=lang.path(&lockstep_routes::submission(s.id))>{format!("#{}", s.id)}</a></td>
                                 <td>{who}</td>
                                 <td>{exercise}</td>
-                                <td>{s.verdict.unwrap_or(s.status)}</td>
+                                <td>{(said.status_word)(&s.verdict.unwrap_or(s.status))}</td>
                             </tr>
                         }).collect_view()}
                     </tbody>

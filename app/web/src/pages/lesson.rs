@@ -263,6 +263,10 @@ fn Lesson(
 ) -> impl IntoView {
     let state = LearnerState::new(learner, complete, reset);
     crate::talk_live::follow(crate::use_lang());
+    // The router scrolls to a link's section when its navigation completes, before the lesson
+    // it loads on the way is on the page: a verdict's "read the section" opened the lesson at
+    // its top. Once the lesson is there, its section is scrolled to.
+    Effect::new(move |_| scroll_to_fragment());
     let explore = ServerAction::<ExploreSimulation>::new();
     follow_learner(&state, explore, lesson.slug.clone(), crate::use_lang());
     let parts = LessonParts::of(&lesson);
@@ -442,6 +446,18 @@ fn follow_draft(slug: String, shown: Option<String>) {
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = (slug, shown);
+}
+
+/// Scrolls to the element the address's fragment names, if the page has it.
+fn scroll_to_fragment() {
+    #[cfg(feature = "hydrate")]
+    {
+        let hash = window().location().hash().unwrap_or_default();
+        let Some(id) = hash.strip_prefix('#').filter(|id| !id.is_empty()) else { return };
+        if let Some(el) = document().get_element_by_id(&lockstep_routes::percent_decode(id)) {
+            el.scroll_into_view();
+        }
+    }
 }
 
 /// What an instructor reads above a lesson learners do not see yet, or above its preview.

@@ -85,9 +85,10 @@ fn Rules(r: XpRules) -> impl IntoView {
                     .map(|a| {
                         view! {
                             <li class=if a.earned { "earned" } else { "" }>
-                                <strong>{a.name_en}</strong>
-                                " · "
-                                <span lang="ko">{a.name_ko}</span>
+                                <strong>{match lang {
+                                    crate::Lang::En => a.name_en,
+                                    crate::Lang::Ko => a.name_ko,
+                                }}</strong>
                                 {a.earned.then(|| view! { <span class="badge">{w.earned}</span> })}
                                 <br/>
                                 <span class="muted">{a.rule}</span>

@@ -82,8 +82,12 @@ pub fn Player(
                 aria-disabled=move || (step.get() >= last.get()).to_string()
                 on:click=move |_| {
                     stop();
+                    // A control that shows itself disabled does nothing, and so earns nothing.
+                    if step.get_untracked() >= last.get_untracked() {
+                        return;
+                    }
                     moved.set_value(true);
-                    step.update(|s| *s = (*s + 1).min(last.get_untracked()));
+                    step.update(|s| *s += 1);
                 }
             >
                 {(w.next)(unit.name)}

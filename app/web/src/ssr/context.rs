@@ -69,8 +69,12 @@ impl AppContext {
     ) -> crate::model::LessonLookup {
         let loaded = self.course.loaded_for(viewer != page_models::Viewer::Learner);
         let mut lookup = page_models::lookup(&loaded, lang, slug, viewer);
+        // Comments and reports are for what learners read: a lesson they cannot see yet has
+        // none (its places are unknown to every form and stream), so it shows none.
         if let crate::model::LessonLookup::Found(lesson) = &mut lookup {
-            lesson.request_parts = self.request_parts.names();
+            if lesson.unpublished.is_none() {
+                lesson.request_parts = self.request_parts.names();
+            }
         }
         lookup
     }

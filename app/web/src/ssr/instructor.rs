@@ -8,6 +8,7 @@ use lockstep_course::{Block, Course, LessonEntry};
 use lockstep_store::{LearnerRow, QuizAnswerRow};
 
 use crate::model::{LearnerSummary, ProgressView, QuestionStat};
+use crate::Lang;
 use lockstep_rules::progress::facts;
 
 /// What the instructor view and its downloads are of: the whole site, or one course of it,
@@ -50,25 +51,33 @@ impl Scope {
         self.course.map(|i| &self.all.catalogue.courses[i].course)
     }
 
-    /// Every learner's progress, in the course's published lessons (none while it is a draft).
-    pub fn learners(&self, rows: &[LearnerRow]) -> Vec<LearnerSummary> {
+    /// Every learner's progress, in the course's published lessons (none while it is a draft),
+    /// their levels named in `lang`.
+    pub fn learners(&self, rows: &[LearnerRow], lang: Lang) -> Vec<LearnerSummary> {
         let unpublished = Course::default();
         let course = self.slug().map(|slug| {
             let found = self.published.catalogue.courses.iter().find(|p| p.slug == slug);
             found.map_or(&unpublished, |p| &p.course)
         });
-        learners(&self.published.course, course, rows)
+        learners(&self.published.course, course, rows, lang)
     }
 
-    /// Every question of the course's quizzes, drafts' too.
-    pub fn questions(&self, answers: &[QuizAnswerRow]) -> Vec<QuestionStat> {
-        questions(self.course().unwrap_or(&self.all.course), answers)
+    /// Every question of the course's quizzes, drafts' too, worded as the `lang` edition has
+    /// them (the source's where a lesson is not translated).
+    pub fn questions(&self, answers: &[QuizAnswerRow], lang: Lang) -> Vec<QuestionStat> {
+        let edition = self.all.edition(lang);
+        questions(self.course().unwrap_or(&self.all.course), &edition.course, answers)
     }
 }
 
 /// Every learner's progress: XP, level and achievements on the whole site; lessons and quizzes
 /// in `course` (the whole site's when `None`).
-fn learners(site: &Course, course: Option<&Course>, rows: &[LearnerRow]) -> Vec<LearnerSummary> {
+fn learners(
+    site: &Course,
+    course: Option<&Course>,
+    rows: &[LearnerRow],
+    lang: Lang,
+) -> Vec<LearnerSummary> {
     let on_site = facts(site);
     let in_course = course.map(facts);
     let mut learners: Vec<LearnerSummary> = rows
@@ -84,7 +93,10 @@ fn learners(site: &Course, course: Option<&Course>, rows: &[LearnerRow]) -> Vec<
                 signed_up: row.email.is_some(),
                 xp: p.xp,
                 level: p.level.number,
-                level_name: p.level.name_en.clone(),
+                level_name: match lang {
+                    Lang::En => p.level.name_en.clone(),
+                    Lang::Ko => p.level.name_ko.clone(),
+                },
                 lessons_done: c.lessons_done,
                 lessons_total: c.lessons_total,
                 quizzes_passed: c
@@ -100,26 +112,38 @@ fn learners(site: &Course, course: Option<&Course>, rows: &[LearnerRow]) -> Vec<
     learners
 }
 
+/// The quizzes of a lesson, in page order.
+fn quizzes_of(lesson: &lockstep_course::Lesson) -> impl Iterator<Item = &lockstep_course::Quiz> {
+    lesson.body.iter().filter_map(|b| match b {
+        Block::Quiz(q) => Some(q),
+        _ => None,
+    })
+}
+
 /// Every question of every quiz in the course, in course order, with how many answered it
-/// (in their first answer to its quiz) and how many of those got it right.
-fn questions(course: &Course, answers: &[QuizAnswerRow]) -> Vec<QuestionStat> {
+/// (in their first answer to its quiz) and how many of those got it right; titles and prompts
+/// from `worded` (an edition of the site) where it has the lesson, as answers are marked
+/// against `course`'s quizzes, whose translations keep their order.
+fn questions(course: &Course, worded: &Course, answers: &[QuizAnswerRow]) -> Vec<QuestionStat> {
     let mut stats = Vec::new();
     for entry in &course.lessons {
         let LessonEntry::Ready(lesson) = entry else { continue };
-        let quizzes = lesson.body.iter().filter_map(|b| match b {
-            Block::Quiz(q) => Some(q),
-            _ => None,
-        });
-        for (index, quiz) in quizzes.enumerate() {
+        let translated = match worded.find(&lesson.slug) {
+            Some((_, LessonEntry::Ready(t))) => t,
+            _ => lesson,
+        };
+        for (index, quiz) in quizzes_of(lesson).enumerate() {
+            let words = quizzes_of(translated).nth(index);
             let index = index as u32;
             let first = stats.len();
             for (n, question) in quiz.questions.iter().enumerate() {
+                let prompt = words.and_then(|q| q.questions.get(n)).unwrap_or(question);
                 stats.push(QuestionStat {
                     lesson: lesson.slug.clone(),
-                    lesson_title: lesson.front.title.clone(),
+                    lesson_title: translated.front.title.clone(),
                     quiz: index,
                     question: n as u32 + 1,
-                    prompt: plain_text(&question.prompt_html),
+                    prompt: plain_text(&prompt.prompt_html),
                     answered: 0,
                     right: 0,
                 });
@@ -227,6 +251,7 @@ pub fn view(
     answers: &[QuizAnswerRow],
     submissions: &[lockstep_store::Submission],
     progress: ProgressView,
+    lang: Lang,
 ) -> crate::model::InstructorView {
     let course = scope.course();
     let exercises: Vec<&str> =
@@ -241,8 +266,8 @@ pub fn view(
             .unwrap_or_else(|| learner.to_string())
     };
     crate::model::InstructorView {
-        learners: scope.learners(rows),
-        questions: scope.questions(answers),
+        learners: scope.learners(rows, lang),
+        questions: scope.questions(answers, lang),
         submissions: submissions
             .iter()
             .filter(in_course)

@@ -59,14 +59,9 @@ impl Reader {
     const ANY_LEARNER: Reader = Reader { account: None, signed_in: true, instructor: false };
     const VISITOR: Reader = Reader { account: None, signed_in: false, instructor: false };
 
-    /// Hidden and held comments are their author's and the instructors' only.
     fn sees(&self, c: &Comment) -> bool {
-        seen_by_all(c) || self.instructor || self.account == Some(c.account_id)
+        lockstep_rules::requester::sees_comment(c, self.account, self.instructor)
     }
-}
-
-fn seen_by_all(c: &Comment) -> bool {
-    c.hidden_ms.is_none() && c.held_ms.is_none()
 }
 
 /// A thread as shown: its first comment and the replies this reader sees.
@@ -151,8 +146,10 @@ pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
         Some(account) => {
             let draft = flash::take_comment_draft(r.session, &key).await?;
             let followed = store.cached().followed_at(account, &key).await?;
-            let hidden_or_held =
-                kept.comments.iter().any(|c| c.account_id == account && !seen_by_all(c));
+            let hidden_or_held = kept
+                .comments
+                .iter()
+                .any(|c| c.account_id == account && !Reader::ANY_LEARNER.sees(c));
             if !(reader.instructor || draft.is_some() || report.is_some() || hidden_or_held) {
                 return Ok(kept.fill(account, &followed, r.lang, now));
             }
@@ -176,7 +173,12 @@ pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
 }
 
 fn render(threads: Vec<Thread>, shown: Shown) -> String {
-    Owner::new().with(|| view! { <Comments threads shown/> }.to_html())
+    // The part is rendered apart from its page: components inside it that ask for the page's
+    // language (the report form) must get this one, not the default.
+    Owner::new().with(|| {
+        provide_context(shown.lang);
+        view! { <Comments threads shown/> }.to_html()
+    })
 }
 
 /// How long the comments at one version are kept: what changes without a new version (how
