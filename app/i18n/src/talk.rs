@@ -45,6 +45,9 @@ pub struct TalkWords {
     /// An author who chose no name: "Learner #12".
     pub learner: fn(i64) -> String,
     pub instructor: &'static str,
+    /// An instructor in a notification: "Instructor Kim", or "An instructor" without a name.
+    pub instructor_named: fn(&str) -> String,
+    pub an_instructor: &'static str,
     /// How long ago, from seconds: "3 minutes ago", "3분 전".
     pub ago: fn(i64) -> String,
     pub moderation: &'static str,
@@ -104,6 +107,8 @@ pub static EN: TalkWords = TalkWords {
     about: "About:",
     learner: |id| format!("Learner #{id}"),
     instructor: "Instructor",
+    instructor_named: |name| format!("Instructor {name}"),
+    an_instructor: "An instructor",
     ago: |s| match s {
         s if s < 60 => "just now".into(),
         s if s < 3_600 => format!("{} ago", plural((s / 60) as u64, "minute", "minutes")),
@@ -167,6 +172,8 @@ pub static KO: TalkWords = TalkWords {
     about: "섹션:",
     learner: |id| format!("학습자 #{id}"),
     instructor: "강사",
+    instructor_named: |name| format!("강사 {name}"),
+    an_instructor: "강사",
     ago: |s| match s {
         s if s < 60 => "방금".into(),
         s if s < 3_600 => format!("{}분 전", s / 60),

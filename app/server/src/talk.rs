@@ -406,8 +406,8 @@ pub struct ReadForm {
 }
 
 /// `POST /notifications/read`: with `id`, marks that notification read and opens what it is
-/// about (the comment, or the notifications page for a report's answer); without, marks them
-/// all read. Only the learner's own: another's id changes nothing and leads nowhere.
+/// about (the comment, or the page and section a report was about); without, marks them all
+/// read. Only the learner's own: another's id changes nothing and leads nowhere.
 pub async fn read(
     State(state): State<AppState>,
     requester: Requester,
@@ -425,7 +425,16 @@ pub async fn read(
         lockstep_store::About::Reply { comment, .. } => {
             lockstep_web::ssr::talk::href_of(&n.place, Some(comment), lang)
         }
-        lockstep_store::About::Answer { .. } => None,
+        // An answer to a report leads to what was reported: its page, at its section.
+        lockstep_store::About::Answer { section, .. } => {
+            let page = lockstep_web::ssr::talk::href_of(&n.place, None, lang)?;
+            Some(match section {
+                Some(id) if id.chars().all(|c| c == '-' || routes::is_anchor_char(c)) => {
+                    format!("{page}#{id}")
+                }
+                _ => page,
+            })
+        }
     });
     Ok(crate::see_other(&to.unwrap_or(all), None))
 }

@@ -19,10 +19,17 @@ pub struct Notification {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum About {
     /// Reply `comment` in thread `thread`, by an author shown by their chosen name or their
-    /// account's id.
-    Reply { comment: i64, thread: i64, author: i64, author_name: Option<String> },
-    /// The instructor answered report `report`.
-    Answer { report: i64, status: String, reply: Option<String> },
+    /// account's id, and as an instructor if they are one.
+    Reply {
+        comment: i64,
+        thread: i64,
+        author: i64,
+        author_name: Option<String>,
+        by_instructor: bool,
+    },
+    /// The instructor answered report `report`, which was about `section` of its page if it
+    /// named one.
+    Answer { report: i64, status: String, reply: Option<String>, section: Option<String> },
 }
 
 #[derive(sqlx::FromRow)]
@@ -35,7 +42,9 @@ struct Row {
     thread_id: Option<i64>,
     author_id: Option<i64>,
     display_name: Option<String>,
+    author_role: Option<String>,
     report_id: Option<i64>,
+    section: Option<String>,
     status: Option<String>,
     reply: Option<String>,
 }
@@ -58,7 +67,7 @@ impl Store {
         let rows = sqlx::query_as::<_, Row>(&format!(
             "SELECT n.id, n.created_ms, n.read_ms, COALESCE(c.place, r.place) AS place, \
              n.comment_id, c.parent_id AS thread_id, c.account_id AS author_id, a.display_name, \
-             n.report_id, r.status, r.reply {SHOWN} ORDER BY n.created_ms DESC, n.id DESC LIMIT $2"
+             a.role AS author_role, n.report_id, r.status, r.reply, r.section {SHOWN} ORDER BY n.created_ms DESC, n.id DESC LIMIT $2"
         ))
         .bind(account)
         .bind(most)
@@ -110,10 +119,14 @@ impl Row {
                 thread: self.thread_id?,
                 author: self.author_id?,
                 author_name: self.display_name,
+                by_instructor: self.author_role.as_deref() == Some("instructor"),
             },
-            (None, Some(report)) => {
-                About::Answer { report, status: self.status?, reply: self.reply }
-            }
+            (None, Some(report)) => About::Answer {
+                report,
+                status: self.status?,
+                reply: self.reply,
+                section: self.section,
+            },
             (None, None) => return None,
         };
         Some(Notification {

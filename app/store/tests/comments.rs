@@ -272,7 +272,12 @@ async fn reports_and_answers(store: &Store) {
     assert_eq!(told.len(), 1);
     assert_eq!(
         told[0].about,
-        About::Answer { report: mine, status: "fixed".into(), reply: Some("고쳤어요".into()) }
+        About::Answer {
+            report: mine,
+            status: "fixed".into(),
+            reply: Some("고쳤어요".into()),
+            section: Some("set-epoch".into())
+        }
     );
     assert_eq!(ReportStatus::parse("wontfix"), Some(ReportStatus::WontFix));
     assert_eq!(ReportStatus::parse("closed"), None);

@@ -356,6 +356,11 @@ async fn reports_and_settings(app: &App, store: &Store) {
         page.body
     );
     assert!(page.body.contains("Fixed, thanks!"));
+    // Opening it leads to the page the report was about, in the reader's language.
+    let gil_id = store.account_by_email("gil@example.org").await.unwrap().unwrap().id;
+    let id = store.notifications(gil_id, 10).await.unwrap()[0].id.to_string();
+    let res = gil.post(app, "/ko/notifications/read", &[("id", &id)]).await;
+    assert_eq!(res.headers[header::LOCATION], "/ko/lessons/distributed-sampler");
 
     // Held comments: a newcomer's waits; others do not see it until an instructor approves.
     hal.post(app, "/instructor/settings", &[("hold_first_comments", "on")]).await;
@@ -454,6 +459,14 @@ async fn unreadable_threads(app: &App, store: &Store) {
     ned.post(app, &format!("/comments/{held}/restore"), &[]).await;
     posted(&comment(&mut bob, app, "welcome!", Some(held)).await);
     assert_eq!(store.notifications(nia_id, 10).await.unwrap().len(), 1, "now Nia is told");
+    // An instructor's reply is told as an instructor's, never as a learner's.
+    posted(&comment(&mut ned, app, "welcome from the instructors", Some(held)).await);
+    let page = nia.get(app, "/notifications").await;
+    assert!(page.body.contains("An instructor replied in a thread"), "{}", page.body);
+    let page = nia.get(app, "/ko/notifications").await;
+    assert!(page.body.contains("강사 님이"), "{}", page.body);
+    let ned_id = store.account_by_email("ned@example.org").await.unwrap().unwrap().id;
+    assert!(!page.body.contains(&format!("학습자 #{ned_id}")), "{}", page.body);
 }
 
 /// The notice a page shows after a form's redirect.

@@ -351,8 +351,8 @@ pub async fn notifications(
         .map(|n| {
             let title = title_of(rules, &n.place, lang);
             let (text, answer) = match &n.about {
-                lockstep_store::About::Reply { author, author_name, .. } => {
-                    let name = author_name.clone().unwrap_or_else(|| (w.learner)(*author));
+                lockstep_store::About::Reply { author, author_name, by_instructor, .. } => {
+                    let name = author(w, author_name.as_deref(), *author, *by_instructor);
                     ((w.replied)(&name, &title), None)
                 }
                 lockstep_store::About::Answer { status, reply, .. } => {
@@ -368,6 +368,17 @@ pub async fn notifications(
             }
         })
         .collect())
+}
+
+/// How a notification names a reply's author: their chosen name, else "Learner #12"; an
+/// instructor as one ("Instructor Kim", "An instructor"), never as a learner.
+fn author(w: &TalkWords, name: Option<&str>, account: i64, instructor: bool) -> String {
+    match (name, instructor) {
+        (Some(name), false) => name.to_string(),
+        (Some(name), true) => (w.instructor_named)(name),
+        (None, false) => (w.learner)(account),
+        (None, true) => w.an_instructor.to_string(),
+    }
 }
 
 /// Where a notification or a report leads: the page of its place, at its comment if any.
@@ -559,11 +570,17 @@ fn comment(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
         }
         .into_any();
     }
-    let name = c.display_name.clone().unwrap_or_else(|| (w.learner)(c.account_id));
+    // An instructor without a chosen name is named by the badge alone, not as a learner.
+    let by_instructor = c.author_role == "instructor";
+    let name = match (&c.display_name, by_instructor) {
+        (Some(name), _) => Some(name.clone()),
+        (None, false) => Some((w.learner)(c.account_id)),
+        (None, true) => None,
+    };
     let level = shown.levels.get(&c.learner_id).copied().unwrap_or(0);
     let level = (lockstep_i18n::t(lang).progress.level)(level);
-    let instructor = (c.author_role == "instructor")
-        .then(|| view! { <span class="badge instructor">{w.instructor}</span> });
+    let instructor =
+        by_instructor.then(|| view! { <span class="badge instructor">{w.instructor}</span> });
     let ago = (w.ago)((shown.now_ms - c.created_ms).max(0) / 1000);
     let edited = c.edited_ms.map(|_| view! { <span class="edited">" · " {w.edited}</span> });
     let about = c.section.as_ref().and_then(|id| {
@@ -590,7 +607,7 @@ fn comment(c: &Comment, shown: &Shown, w: &'static TalkWords) -> AnyView {
     view! {
         <article class="comment" id=anchor class:hidden=c.hidden_ms.is_some() class:held=c.held_ms.is_some()>
             <header class="comment-meta">
-                <span class="author">{name}</span>
+                {name.map(|name| view! { <span class="author">{name}</span> })}
                 {instructor}
                 <span class="level">{level}</span>
                 <a class="when" href=format!("#{}", routes::comment_anchor(c.id))>{ago}</a>
