@@ -8,6 +8,11 @@
 //! so the server can let browsers keep them for a year without asking again: a new build is a
 //! new address. Relative references between them (the JS glue's wasm) keep working.
 //!
+//! A build keeps the bundles of the builds before it ([`KEPT_BUNDLES`] in all): a page already
+//! open loads its parts from its own bundle as the learner reaches them, and so does a page
+//! from an app machine not yet restarted in a rolling deploy. Deleting them left such pages
+//! without styles or scripts, and without a word.
+//!
 //! Plain cargo rather than cargo-leptos: cargo-leptos downloads wasm-opt and other tools from
 //! outside the package registries when they are missing, and takes 16 minutes to install.
 
@@ -51,6 +56,9 @@ impl Profile {
 const EDITOR_JS: &str = "editor.js";
 /// The file in `pkg/` naming the current bundle's folder; read by the server at start.
 const CURRENT: &str = "current";
+/// How many bundles `pkg/` keeps, the new one among them: enough for the pages of the last few
+/// deploys, which a learner may keep open for days.
+const KEPT_BUNDLES: usize = 4;
 
 pub fn site_dir(root: &Path) -> PathBuf {
     root.join("target/site")
@@ -76,12 +84,15 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
     run(&mut wasm_crate("lockstep-islands"))?;
     run(wasm_crate("lockstep-lesson").args(relocs))?;
 
+    // Nothing a running server may be sending is removed: the files outside the bundles are
+    // written over, and the bundles of earlier builds stay (see the top of this file).
     let site = site_dir(root);
-    if site.exists() {
-        std::fs::remove_dir_all(&site).with_context(|| format!("clearing {}", site.display()))?;
-    }
-    // Built under a temporary name, moved to its hash once complete.
+    // Built under a temporary name, moved to its hash once complete; what an interrupted
+    // build left there goes first.
     let pkg = site.join("pkg").join("next");
+    if pkg.exists() {
+        std::fs::remove_dir_all(&pkg).with_context(|| format!("clearing {}", pkg.display()))?;
+    }
     std::fs::create_dir_all(&pkg)?;
 
     let out = root.join("target").join(WASM_TARGET).join(profile_dir);
@@ -174,8 +185,19 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
         compress(&pkg.join(file))?;
     }
     let hashed = site.join("pkg").join(&hash);
-    std::fs::rename(&pkg, &hashed)?;
-    std::fs::write(site.join("pkg").join(CURRENT), format!("{hash}\n"))?;
+    if hashed.exists() {
+        // The same files as a bundle kept from before: the one being served stays as it is.
+        std::fs::remove_dir_all(&pkg)?;
+    } else {
+        std::fs::rename(&pkg, &hashed)?;
+    }
+    // Marked newest, so that pruning keeps it whatever its folder's age.
+    std::fs::File::open(&hashed)?.set_modified(std::time::SystemTime::now())?;
+    // Replaced in one step: a server starting now reads the old name or the new, never half.
+    let current = site.join("pkg").join(format!("{CURRENT}.next"));
+    std::fs::write(&current, format!("{hash}\n"))?;
+    std::fs::rename(&current, site.join("pkg").join(CURRENT))?;
+    prune_bundles(&site.join("pkg"))?;
     for file in files.iter().filter(|f| f.ends_with(".wasm")) {
         let wasm = hashed.join(file);
         let size = |w: &Path| std::fs::metadata(w).map(|m| m.len());
@@ -188,6 +210,34 @@ pub fn build(root: &Path, profile: Profile) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Removes all but the [`KEPT_BUNDLES`] newest bundle folders of `pkg`.
+fn prune_bundles(pkg: &Path) -> Result<()> {
+    let mut bundles = Vec::new();
+    for entry in std::fs::read_dir(pkg)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if is_bundle_name(&name) && entry.file_type()?.is_dir() {
+            bundles.push((entry.metadata()?.modified()?, name));
+        }
+    }
+    for name in outdated(bundles, KEPT_BUNDLES) {
+        std::fs::remove_dir_all(pkg.join(&name))
+            .with_context(|| format!("removing the old bundle {name}"))?;
+    }
+    Ok(())
+}
+
+/// The bundles beyond the `keep` newest, by when each was built.
+fn outdated<T: Ord>(mut bundles: Vec<(T, String)>, keep: usize) -> Vec<String> {
+    bundles.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    bundles.into_iter().skip(keep).map(|(_, name)| name).collect()
+}
+
+/// A bundle folder's name: 16 lower-case hex digits (the server's `assets::is_hash`).
+fn is_bundle_name(name: &str) -> bool {
+    name.len() == 16 && name.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// The main module the splitter leaves beside cargo's output for the bundle `name`, for
@@ -293,4 +343,22 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_newest_bundles_are_kept() {
+        let bundles =
+            |ages: &[(u32, &str)]| ages.iter().map(|(t, n)| (*t, n.to_string())).collect();
+        let old = outdated(bundles(&[(3, "c"), (1, "a"), (5, "e"), (2, "b"), (4, "d")]), 4);
+        assert_eq!(old, ["a"]);
+        assert!(outdated(bundles(&[(1, "a"), (2, "b")]), 4).is_empty());
+        assert!(is_bundle_name("0123456789abcdef"));
+        for name in ["next", "current", "lockstep.css", "0123456789ABCDEF", "0123456789abcde"] {
+            assert!(!is_bundle_name(name), "{name}");
+        }
+    }
 }

@@ -16,6 +16,8 @@ pub static EN: Catalogue = Catalogue {
         footer: "Lockstep: learn distributed training by running it.",
         search: "Search",
         search_placeholder: "Search the course",
+        broken_page: "Something went wrong on this page, and its buttons may no longer respond.",
+        reload: "Reload the page",
     },
     markdown: Markdown {
         link_to_section: "Link to this section",

@@ -12,6 +12,8 @@ pub static KO: Catalogue = Catalogue {
         footer: "Lockstep: 분산 학습은 직접 돌려 보며 배웁니다.",
         search: "검색",
         search_placeholder: "코스에서 검색",
+        broken_page: "이 페이지에 문제가 생겨서 버튼이 더 이상 반응하지 않을 수 있습니다.",
+        reload: "페이지 새로고침",
     },
     markdown: Markdown {
         link_to_section: "이 섹션 링크",

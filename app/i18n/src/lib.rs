@@ -57,6 +57,10 @@ pub struct Site {
     pub footer: &'static str,
     pub search: &'static str,
     pub search_placeholder: &'static str,
+    /// The notice on a page whose scripts failed: its bundle could not be loaded, or it
+    /// panicked. Then the reload link.
+    pub broken_page: &'static str,
+    pub reload: &'static str,
 }
 
 /// Words the course's markdown renders into lesson pages.

@@ -49,8 +49,11 @@ pub async fn switch(Query(q): Query<Switch>) -> Response {
     };
     let cookie =
         format!("{LANG_COOKIE}={}; Path=/; Max-Age={REMEMBERED_SECONDS}; SameSite=Lax", to.code());
-    // Checked as it will be sent: `/ko//host` is local only until `/ko` is taken off it.
-    let to_path = lockstep_routes::local_location(&Lang::switch(without_query(&q.from), to))
+    // `from` must be a page of this site, and so must the page it becomes, checked as it will
+    // be sent: `/ko//host` is a path here only until `/ko` is taken off it.
+    let from = without_query(&q.from);
+    let to_path = lockstep_routes::local_location(from)
+        .and_then(|_| lockstep_routes::local_location(&Lang::switch(from, to)))
         .unwrap_or_else(|| to.path(lockstep_routes::HOME));
     crate::see_other(&to_path, HeaderValue::from_str(&cookie).ok())
 }
@@ -97,18 +100,32 @@ pub async fn korean_forms(mut req: Request, next: Next) -> Response {
 }
 
 /// Outermost: a redirect leaves only for a path of this site, checked as it is sent, after
-/// every layer that may have rewritten it; anything else goes to the home page instead.
+/// every layer that may have rewritten it. An absolute address (a server function's form sends
+/// the browser back to its `Referer`) keeps only its path, so it too stays here; anything that
+/// is no path of this site goes to the home page instead.
 pub async fn local_redirects_only(req: Request, next: Next) -> Response {
     let mut response = next.run(req).await;
     let Some(location) = response.headers().get(LOCATION) else { return response };
-    let sent = location.to_str().ok();
-    let local = sent.is_some_and(|l| lockstep_routes::local_location(l).as_deref() == Some(l));
-    if !local {
+    let sent = location.to_str().ok().map(|l| path_of(l).to_string());
+    let local = sent.as_deref().and_then(lockstep_routes::local_location);
+    let value = local.and_then(|l| HeaderValue::from_str(&l).ok()).unwrap_or_else(|| {
         tracing::warn!("a redirect to {location:?} was sent home instead");
-        let home = HeaderValue::from_static(lockstep_routes::HOME);
-        response.headers_mut().insert(LOCATION, home);
-    }
+        HeaderValue::from_static(lockstep_routes::HOME)
+    });
+    response.headers_mut().insert(LOCATION, value);
     response
+}
+
+/// An absolute URL's path, query and fragment (`/` for none); anything else as it is.
+fn path_of(location: &str) -> &str {
+    let scheme = location.split_once("://").filter(|(scheme, _)| {
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+    });
+    match scheme {
+        Some((_, rest)) => rest.find(['/', '?', '#']).map_or("/", |i| &rest[i..]),
+        None => location,
+    }
 }
 
 /// An error page ([`ErrorPage`]) written again in `lang`; any other response as it is.
@@ -222,6 +239,20 @@ mod tests {
         assert_eq!(korean.len(), english.len(), "{paths:?}");
         for path in english {
             assert!(paths.contains(&Lang::Ko.path(path)), "{path} has no Korean twin: {paths:?}");
+        }
+    }
+
+    #[test]
+    fn an_absolute_address_keeps_its_path() {
+        for (location, path) in [
+            ("http://localhost/lessons/a?x=1#b", "/lessons/a?x=1#b"),
+            ("https://evil.example", "/"),
+            ("https://evil.example?x", "?x"),
+            ("/lessons/a", "/lessons/a"),
+            ("//evil.example/a", "//evil.example/a"),
+            ("javascript:alert(1)//x", "javascript:alert(1)//x"),
+        ] {
+            assert_eq!(path_of(location), path, "{location}");
         }
     }
 

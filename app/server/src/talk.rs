@@ -23,7 +23,7 @@ use lockstep_i18n::talk::TalkWords;
 use lockstep_routes::{self as routes, Lang, Place};
 use lockstep_rules::flash::{self, CommentDraft};
 use lockstep_rules::Requester;
-use lockstep_store::{Comment, Limit, Moderation, NewComment, Rejected, HOLD_FIRST_COMMENTS};
+use lockstep_store::{Limit, Moderation, NewComment, Rejected, HOLD_FIRST_COMMENTS};
 use lockstep_web::ssr::request_parts::PartRequest;
 use lockstep_web::ssr::talk::{comments_html, now_ms, EDIT_WINDOW_MS};
 use tower_sessions::Session;

@@ -1,12 +1,44 @@
-//! When the browser bundle panics (a hydration mismatch, a disposed reactive value), the page
-//! it ran is dead: buttons no longer answer. Rather than leave the learner clicking at a page
-//! that silently ignores them, the panic hook puts a notice on the page that says so and offers
-//! a reload, and reports the panic to the server's log (`CLIENT_ERRORS_API`), where operators
-//! see what learners hit.
+//! When the browser bundle panics (a hydration mismatch, a disposed reactive value), or cannot
+//! be loaded at all (a build removed it, the network failed), the page is dead: buttons no
+//! longer answer. Rather than leave the learner clicking at a page that silently ignores them,
+//! the page shows a notice that says so, in its language, and offers a reload; a panic is also
+//! reported to the server's log (`CLIENT_ERRORS_API`), where operators see what learners hit.
+//!
+//! The notice is drawn by a script every page carries in its head ([`SCRIPT`]), since a page
+//! whose bundle failed to load has no wasm to draw it; the panic hook asks that script for it.
 
-/// What the notice says; tests look for it.
-pub const NOTICE: &str =
-    "Something went wrong on this page, and its buttons may no longer respond.";
+/// The page's own script: draws the notice (`data-role="app-error"`) when a script or
+/// stylesheet of the page fails to load, when a module import fails, and when the bundle's
+/// panic hook sends [`BROKEN`]. Its words come from its `data-notice` and `data-reload`.
+pub const SCRIPT: &str = r#"(() => {
+const me = document.currentScript;
+const show = () => {
+  if (!document.body) { addEventListener("DOMContentLoaded", show); return; }
+  if (document.querySelector("[data-role=app-error]")) return;
+  const div = document.createElement("div");
+  div.setAttribute("role", "alert");
+  div.className = "app-error";
+  div.dataset.role = "app-error";
+  div.textContent = me.dataset.notice + " ";
+  const reload = document.createElement("a");
+  reload.setAttribute("href", "");
+  reload.textContent = me.dataset.reload;
+  div.append(reload);
+  document.body.append(div);
+};
+addEventListener("lockstep-broken", show);
+addEventListener("error", (e) => {
+  const t = e.target;
+  if (t instanceof HTMLScriptElement || (t instanceof HTMLLinkElement && /stylesheet|preload/.test(t.rel))) show();
+}, true);
+addEventListener("unhandledrejection", (e) => {
+  const why = String((e.reason && e.reason.message) || e.reason);
+  if (/dynamically imported module|module script|WebAssembly/i.test(why)) show();
+});
+})();"#;
+
+/// The event the panic hook sends for [`SCRIPT`] to show the notice.
+pub const BROKEN: &str = "lockstep-broken";
 
 /// Panics on purpose, so that an operator (or a test) can see the crash notice and its line in
 /// the server's log without waiting for a real bug: `(await import(document.querySelector(
@@ -31,26 +63,9 @@ pub fn install() {
 
 #[cfg(feature = "hydrate")]
 fn show_notice() {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Some(body) = doc.body() else { return };
-    if doc.query_selector("[data-role=app-error]").ok().flatten().is_some() {
-        return;
-    }
-    let notice = (|| {
-        let div = doc.create_element("div").ok()?;
-        div.set_attribute("role", "alert").ok()?;
-        div.set_attribute("class", "app-error").ok()?;
-        div.set_attribute("data-role", "app-error").ok()?;
-        div.set_text_content(Some(&format!("{NOTICE} ")));
-        let reload = doc.create_element("a").ok()?;
-        // An empty href is the page itself: following it reloads it.
-        reload.set_attribute("href", "").ok()?;
-        reload.set_text_content(Some("Reload the page"));
-        div.append_child(&reload).ok()?;
-        Some(div)
-    })();
-    if let Some(notice) = notice {
-        let _ = body.append_child(&notice);
+    let Some(window) = web_sys::window() else { return };
+    if let Ok(event) = web_sys::Event::new(BROKEN) {
+        let _ = window.dispatch_event(&event);
     }
 }
 

@@ -148,6 +148,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
         })
         .collect_view();
     let x_default = format!("{origin}{}", lockstep_routes::HOME);
+    let t = lockstep_i18n::t(lang);
     let mut options = options;
     if hydrates_only_islands(&path) {
         let lesson = lockstep_routes::lesson_slug(page_of(&path)).is_some();
@@ -165,6 +166,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="stylesheet" href=bundle_file(&format!("{OUTPUT_NAME}.css"))/>
                 {alternates}
                 <link rel="alternate" hreflang="x-default" href=x_default/>
+                // Before the bundle's scripts, so that their failing to load is seen.
+                <script nonce=leptos::nonce::use_nonce() data-notice=t.site.broken_page
+                        data-reload=t.site.reload>{crash::SCRIPT}</script>
                 <HydrationScripts options/>
                 <MetaTags/>
             </head>

@@ -235,9 +235,9 @@ async fn a_crash_in_the_page_is_said_and_reported() {
     .await
     .unwrap();
     wait_for("the crash notice", || async {
-        text(&c, "[data-role=app-error]")
-            .await
-            .is_some_and(|t| t.starts_with(lockstep_web::crash::NOTICE))
+        text(&c, "[data-role=app-error]").await.is_some_and(|t| {
+            t.starts_with(lockstep_i18n::t(lockstep_routes::Lang::En).site.broken_page)
+        })
     })
     .await;
     // Reported: the beacon to the server went out (its answer is the log line; the router

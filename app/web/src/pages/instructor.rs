@@ -64,6 +64,7 @@ fn Instructor(v: InstructorView) -> impl IntoView {
     let count = learners.len();
     let lang = crate::use_lang();
     let w = &lockstep_i18n::t(lang).instructor;
+    let said = &lockstep_i18n::t(lang).submission;
     let all_courses = lockstep_i18n::t(lang).course.all_courses;
     // The filter and the downloads name the course by the slug the server listed.
     let suffix = course.as_ref().map_or_else(String::new, |c| format!("?course={c}"));

@@ -351,8 +351,8 @@ pub async fn notifications(
         .map(|n| {
             let title = title_of(rules, &n.place, lang);
             let (text, answer) = match &n.about {
-                lockstep_store::About::Reply { author, author_name, by_instructor, .. } => {
-                    let name = author(w, author_name.as_deref(), *author, *by_instructor);
+                lockstep_store::About::Reply { author: id, author_name, by_instructor, .. } => {
+                    let name = author(w, author_name.as_deref(), *id, *by_instructor);
                     ((w.replied)(&name, &title), None)
                 }
                 lockstep_store::About::Answer { status, reply, .. } => {
