@@ -59,6 +59,7 @@ impl Edition {
             course_problems: translation.course.course_problems.clone(),
             visibility: source.visibility,
             link_warnings: translation.course.link_warnings.clone(),
+            terms: source.terms.clone(),
         };
         Edition { lang, course, untranslated, headings: translation.headings.clone() }
     }
@@ -75,6 +76,7 @@ impl Edition {
         for part in parts {
             site.course.lessons.extend(part.course.lessons);
             site.course.course_problems.extend(part.course.course_problems);
+            site.course.terms.extend(part.course.terms);
             site.untranslated.extend(part.untranslated);
             site.headings.extend(part.headings);
         }

@@ -26,6 +26,7 @@ pub mod quiz;
 pub mod reading;
 pub mod references;
 pub mod slug;
+pub mod terms;
 
 pub use catalogue::{load_catalogue, Catalogue};
 pub use diagnostic::Diagnostic;
@@ -42,3 +43,4 @@ pub use publishing::{Status, Visibility};
 pub use quiz::Quiz;
 pub use reading::Reading;
 pub use slug::slug_for_file;
+pub use terms::{Term, TERMS_FILE};

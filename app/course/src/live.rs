@@ -45,7 +45,7 @@ impl Fingerprint {
         if let Ok(entries) = std::fs::read_dir(dir) {
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                if !(is_lesson_file(&name) || name == COURSE_FILE) {
+                if !(is_lesson_file(&name) || name == COURSE_FILE || name == crate::TERMS_FILE) {
                     continue;
                 }
                 let meta = entry.metadata().ok();

@@ -54,6 +54,8 @@ pub struct Course {
     pub visibility: Visibility,
     /// Published lessons' links to lessons learners cannot open yet: warnings.
     pub link_warnings: Vec<Diagnostic>,
+    /// The course's terms in each language (`terms.toml`): a translation has its source's.
+    pub terms: Vec<crate::Term>,
 }
 
 impl Course {
@@ -146,11 +148,16 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
     }
     names.sort();
 
+    let mut texts = Vec::new();
     let parsed: Vec<Parsed> = names
         .iter()
         .map(|name| match std::fs::read(dir.join(name)) {
             Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => lesson::parse(name, &text, source.map_or(Lang::En, |s| s.lang)),
+                Ok(text) => {
+                    let parsed = lesson::parse(name, &text, source.map_or(Lang::En, |s| s.lang));
+                    texts.push(text);
+                    parsed
+                }
                 Err(e) => unreadable(
                     name,
                     format!("the file is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to()),
@@ -160,10 +167,20 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
         })
         .collect();
 
-    let (meta, course_problems, visibility) = read_meta(dir, source.is_some());
+    let (meta, mut course_problems, visibility) = read_meta(dir, source.is_some());
+    // The terms are the source course's, held against its lessons.
+    let (terms, problems) = match source {
+        None => {
+            let file = std::fs::read_to_string(dir.join(crate::TERMS_FILE)).ok();
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            crate::terms::parse(file.as_deref(), &texts)
+        }
+        Some(_) => (Vec::new(), Vec::new()),
+    };
+    course_problems.extend(problems);
     let link_warnings = links_to_drafts(&parsed);
     let lessons = cross_check(parsed, source);
-    Ok(Course { meta, lessons, course_problems, visibility, link_warnings })
+    Ok(Course { meta, lessons, course_problems, visibility, link_warnings, terms })
 }
 
 /// The folder of a course's translation into `lang` (`lessons/ddp/ko`): the same file names, each

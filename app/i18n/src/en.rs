@@ -397,6 +397,15 @@ pub static EN: Catalogue = Catalogue {
             }
         },
         nothing: |q| format!("No section has every word of \u{201c}{q}\u{201d}."),
+        try_words: "Try:",
+        elsewhere: |lang, n| {
+            let edition = match lang {
+                Lang::En => "English",
+                Lang::Ko => "Korean",
+            };
+            let sections = if n == 1 { "1 section".to_string() } else { format!("{n} sections") };
+            format!("The {edition} edition of the course has {sections} for it.")
+        },
         too_long: |max| format!("Search for at most {max} characters."),
         too_many_words: |max| format!("Search for at most {max} words."),
         no_words: "There are no words to search for: letters or digits, please.",

@@ -391,6 +391,14 @@ pub static KO: Catalogue = Catalogue {
         failed: "검색하지 못했습니다: ",
         found: |n| format!("섹션 {n}개"),
         nothing: |q| format!("\u{201c}{q}\u{201d}의 단어를 모두 담은 섹션이 없습니다."),
+        try_words: "이렇게 찾아보세요:",
+        elsewhere: |lang, n| {
+            let edition = match lang {
+                Lang::En => "영어판",
+                Lang::Ko => "한국어판",
+            };
+            format!("코스 {edition}에는 이 검색어가 담긴 섹션이 {n}개 있습니다.")
+        },
         too_long: |max| format!("검색어는 {max}자까지 쓸 수 있습니다."),
         too_many_words: |max| format!("검색어는 {max}단어까지 쓸 수 있습니다."),
         no_words: "검색할 단어가 없습니다. 글자나 숫자를 넣어 주세요.",

@@ -370,6 +370,10 @@ pub struct SearchWords {
     pub failed: &'static str,
     pub found: fn(usize) -> String,
     pub nothing: fn(&str) -> String,
+    /// Before the words a search that found nothing suggests: "Try:".
+    pub try_words: &'static str,
+    /// A search that found nothing here found `n` sections in the edition of `lang`.
+    pub elsewhere: fn(lang: Lang, n: usize) -> String,
     pub too_long: fn(max_chars: usize) -> String,
     pub too_many_words: fn(max_words: usize) -> String,
     pub no_words: &'static str,

@@ -7,6 +7,11 @@
 //! text ([`tokenizer`]), and every word must match, a word of several tokens as a phrase. So
 //! `<script>"'*:(` is the word `script`, and a query of nothing but punctuation is answered as
 //! having no words.
+//!
+//! A word (or run of words) that is one of the course's terms (`terms.toml`) matches any word
+//! of that term, in any language: 체크포인트 finds the sections that write `checkpoint`. When
+//! nothing matches, [`SearchIndex::suggest`] says what to try: the term a misspelt word is
+//! closest to, and how many sections the other editions have.
 
 pub mod sections;
 pub mod tokenizer;
@@ -69,6 +74,8 @@ pub struct SearchIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
+    /// The courses' terms, each its words normalized and lower-cased.
+    terms: Vec<Vec<String>>,
     /// Sections indexed, for the benchmark and the logs.
     pub sections: usize,
 }
@@ -78,6 +85,11 @@ impl SearchIndex {
     pub fn build<'a>(
         editions: impl IntoIterator<Item = &'a Edition>,
     ) -> Result<SearchIndex, SearchError> {
+        let editions: Vec<&Edition> = editions.into_iter().collect();
+        // Every edition carries its source's terms: one's are all of them.
+        let terms = editions.first().map_or_else(Vec::new, |e| {
+            e.course.terms.iter().map(|t| t.all_words().map(String::from).collect()).collect()
+        });
         let docs = editions.into_iter().flat_map(|e| {
             e.course.lessons.iter().filter_map(|l| l.ready()).flat_map(move |lesson| {
                 sections::of(lesson).into_iter().map(move |s| Doc {
@@ -88,7 +100,16 @@ impl SearchIndex {
                 })
             })
         });
-        Self::from_docs(docs)
+        Ok(Self::from_docs(docs)?.with_terms(terms))
+    }
+
+    /// The same index, with these terms: each a list of words that stand for one another.
+    pub fn with_terms(mut self, terms: Vec<Vec<String>>) -> SearchIndex {
+        self.terms = terms
+            .into_iter()
+            .map(|t| t.iter().map(|w| tokenizer::normalized(w).to_lowercase()).collect())
+            .collect();
+        self
     }
 
     /// An index of these sections (the benchmark makes its own).
@@ -127,7 +148,7 @@ impl SearchIndex {
         }
         writer.commit()?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(SearchIndex { index, reader, fields, sections })
+        Ok(SearchIndex { index, reader, fields, sections, terms: Vec::new() })
     }
 
     /// The sections of `lang`'s edition that match every word of `query`, best first.
@@ -141,17 +162,15 @@ impl SearchIndex {
             return Ok(Err(Refused::TooLong { max_chars: MAX_QUERY_CHARS }));
         }
         let query = tokenizer::normalized(query);
-        let words: Vec<Vec<String>> = query
-            .split_whitespace()
-            .map(|w| tokenizer::tokens(w).into_iter().map(|t| t.text).collect::<Vec<_>>())
-            .filter(|t| !t.is_empty())
-            .collect();
+        let words: Vec<&str> =
+            query.split_whitespace().filter(|w| !tokens_of(w).is_empty()).collect();
         if words.is_empty() {
             return Ok(Err(Refused::NoWords));
         }
         if words.len() > MAX_QUERY_WORDS {
             return Ok(Err(Refused::TooManyWords { max_words: MAX_QUERY_WORDS }));
         }
+        let units = self.units(&words);
         let f = &self.fields;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(
             Occur::Must,
@@ -160,11 +179,18 @@ impl SearchIndex {
                 IndexRecordOption::Basic,
             )),
         )];
-        for word in &words {
-            // The word in the heading or in the text.
-            let either: Vec<(Occur, Box<dyn Query>)> = [f.heading, f.text]
-                .into_iter()
-                .map(|field| (Occur::Should, word_query(field, word)))
+        for unit in &units {
+            // Any of the unit's words, in the heading or in the text.
+            let either: Vec<(Occur, Box<dyn Query>)> = unit
+                .iter()
+                .map(|w| tokens_of(w))
+                .filter(|tokens| !tokens.is_empty())
+                .flat_map(|tokens| {
+                    [f.heading, f.text]
+                        .into_iter()
+                        .map(move |field| (Occur::Should, word_query(field, &tokens)))
+                        .collect::<Vec<_>>()
+                })
                 .collect();
             clauses.push((Occur::Must, Box::new(BooleanQuery::new(either))));
         }
@@ -191,6 +217,67 @@ impl SearchIndex {
             });
         }
         Ok(Ok(hits))
+    }
+
+    /// The query's words as units that must each match: a run of words that is a word of a
+    /// term (the longest first) stands for every word of that term; any other word for itself.
+    fn units(&self, words: &[&str]) -> Vec<Vec<String>> {
+        let mut units = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let longest = (1..=words.len() - i).rev().find_map(|n| {
+                let run = words[i..i + n].join(" ").to_lowercase();
+                let term = self.terms.iter().find(|t| t.contains(&run))?;
+                Some((n, term))
+            });
+            match longest {
+                Some((n, term)) => {
+                    let typed = words[i..i + n].join(" ");
+                    let mut unit = vec![typed];
+                    unit.extend(term.iter().cloned());
+                    units.push(unit);
+                    i += n;
+                }
+                None => {
+                    units.push(vec![words[i].to_string()]);
+                    i += 1;
+                }
+            }
+        }
+        units
+    }
+
+    /// What to try when `query` finds nothing in `lang`'s edition: the words of the course's
+    /// terms that a word of it is a slip away from ("did you mean"), and how many sections
+    /// each other edition has for it, so a reader on the wrong one learns where they are.
+    pub fn suggest(&self, lang: Lang, query: &str) -> Result<Suggestions, SearchError> {
+        let query = tokenizer::normalized(query).to_lowercase();
+        let mut try_words = Vec::new();
+        for word in query.split_whitespace() {
+            if self.terms.iter().any(|t| t.iter().any(|w| w == word)) {
+                continue;
+            }
+            let close = self
+                .terms
+                .iter()
+                .flatten()
+                .filter(|w| !w.contains(' ') && is_slip(word, w))
+                .min_by_key(|w| edit_distance(word, w));
+            if let Some(close) = close {
+                if !try_words.contains(close) {
+                    try_words.push(close.clone());
+                }
+            }
+        }
+        let mut elsewhere = Vec::new();
+        for other in Lang::ALL.into_iter().filter(|l| *l != lang) {
+            if let Ok(hits) = self.search(other, &query, 30)? {
+                if !hits.is_empty() {
+                    elsewhere.push((other, hits.len()));
+                }
+            }
+        }
+        Ok(Suggestions { try_words, elsewhere })
     }
 
     /// The index's size, for the benchmark.
@@ -234,6 +321,47 @@ impl LiveSearch {
         *current = Some((loaded.clone(), index.clone()));
         Ok(index)
     }
+}
+
+/// What a search that found nothing suggests ([`SearchIndex::suggest`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Suggestions {
+    /// Terms' words close to a word of the query.
+    pub try_words: Vec<String>,
+    /// Other editions with sections for the query, and how many (up to the search's limit).
+    pub elsewhere: Vec<(Lang, usize)>,
+}
+
+/// The tokens of one word of a query.
+fn tokens_of(word: &str) -> Vec<String> {
+    tokenizer::tokens(word).into_iter().map(|t| t.text).collect()
+}
+
+/// Whether `typed` is a slip of `word`: one edit in a short word, two in a long one.
+fn is_slip(typed: &str, word: &str) -> bool {
+    let len = word.chars().count();
+    let most = match len {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    };
+    most > 0 && edit_distance(typed, word) <= most
+}
+
+/// Levenshtein's distance, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// A document to index.

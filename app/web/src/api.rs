@@ -292,6 +292,10 @@ pub async fn search(
         Some(loaded.course_meta(entry, lang).title.clone())
     };
     Ok(match index.search(lang, &q, 30).map_err(crate::ssr::context::internal)? {
+        Ok(hits) if hits.is_empty() => {
+            let s = index.suggest(lang, &q).map_err(crate::ssr::context::internal)?;
+            SearchResults::Nothing { try_words: s.try_words, elsewhere: s.elsewhere }
+        }
         Ok(hits) => SearchResults::Hits(
             hits.into_iter()
                 .map(|h| SearchHit {

@@ -582,6 +582,12 @@ impl EditorStart {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum SearchResults {
     Hits(Vec<SearchHit>),
+    /// Nothing found; what to try instead: close words of the course's terms, and the other
+    /// editions that have sections for it (how many, and the search there).
+    Nothing {
+        try_words: Vec<String>,
+        elsewhere: Vec<(crate::Lang, usize)>,
+    },
     Refused(String),
 }
 

@@ -261,6 +261,18 @@ async fn a_korean_reader_takes_the_course_in_korean() {
     let first = c.find(Locator::Css("[data-role=search-results] a")).await.unwrap();
     let href = first.attr("href").await.unwrap().unwrap();
     assert!(href.starts_with("/ko/lessons/"), "{href}");
+    // What a Korean learner types for what the lessons write in English (the course's terms).
+    field.clear().await.unwrap();
+    field.send_keys("체크포인트").await.unwrap();
+    wait_for("체크포인트 finding `checkpoint`", || async {
+        let marks = c.find_all(Locator::Css("[data-role=search-results] mark")).await.unwrap();
+        let mut found = false;
+        for m in marks {
+            found |= m.text().await.unwrap_or_default().to_lowercase().contains("checkpoint");
+        }
+        found
+    })
+    .await;
     std::fs::write(artifacts().join("search-ko.png"), c.screenshot().await.unwrap()).unwrap();
 
     c.close().await.unwrap();

@@ -66,3 +66,46 @@ fn hostile_queries_are_answered_in_words_and_stay_text() {
         assert!(page.body.contains("no words to search for"), "{}", page.body);
     })
 }
+
+/// What Korean learners type finds what the lessons write (`lessons/ddp/terms.toml`), in both
+/// editions; a search that finds nothing suggests the term a slip is closest to, and the other
+/// edition where it has sections.
+#[test]
+fn the_course_terms_find_what_the_lessons_write() {
+    on_runtime(async {
+        let app = app(&lessons_root()).await;
+        for (q, written) in [
+            ("체크포인트", "checkpoint"),
+            ("버킷", "bucket"),
+            ("데드락", "deadlock"),
+            ("랭크", "rank"),
+            ("그래디언트", "gradient"),
+        ] {
+            for prefix in ["", "/ko"] {
+                let page = search(&app, prefix, q).await;
+                let b = &page.body;
+                assert!(b.contains(r#"data-role="search-results""#), "{prefix} {q}: {b}");
+                let marked = b.to_lowercase().contains(&format!("<mark>{written}"));
+                assert!(marked, "{prefix} {q}: `{written}` marked in a snippet");
+            }
+        }
+        // 학습률 on the English site finds "learning rate".
+        let page = search(&app, "", "학습률").await;
+        assert!(page.body.contains(r#"href="/lessons/"#), "{}", page.body);
+
+        // A slip: "did you mean".
+        let page = search(&app, "", "checkpiont").await;
+        let tried = page.body.split(r#"data-role="search-try""#).nth(1).expect("a suggestion");
+        assert!(tried.contains(r#"<a href="/search?q=checkpoint">checkpoint</a>"#), "{tried}");
+        let page = search(&app, "/ko", "체크포인트 샤드 zebrafish").await;
+        assert!(page.body.contains(r#"data-role="search-nothing""#));
+        // Found only in the other edition: said, with the search there.
+        let page = search(&app, "", "프로세스").await;
+        let elsewhere =
+            page.body.split(r#"data-role="search-elsewhere""#).nth(1).expect("the other edition");
+        assert!(elsewhere.contains(r#"href="/ko/search?q=%ED%94%84%EB%A1%9C%EC%84%B8%EC%8A%A4""#));
+        assert!(elsewhere.contains("The Korean edition of the course has"), "{elsewhere}");
+        let page = search(&app, "/ko", "zebrafish").await;
+        assert!(!page.body.contains(r#"data-role="search-elsewhere""#), "found nowhere");
+    })
+}

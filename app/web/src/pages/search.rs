@@ -69,6 +69,39 @@ fn answer(got: Result<Option<SearchResults>, ServerFnError>, q: String) -> AnyVi
         Ok(Some(SearchResults::Hits(hits))) if hits.is_empty() => {
             view! { <p data-role="search-nothing">{(w.nothing)(&q)}</p> }.into_any()
         }
+        Ok(Some(SearchResults::Nothing { try_words, elsewhere })) => {
+            let lang = crate::use_lang();
+            let search_in = |lang: crate::Lang, q: &str| {
+                let q = lockstep_routes::percent_encode(q, |_| false);
+                format!("{}?q={q}", lang.path(lockstep_routes::SEARCH))
+            };
+            let tries = (!try_words.is_empty()).then(|| {
+                let links = try_words
+                    .into_iter()
+                    .map(|word| {
+                        let href = search_in(lang, &word);
+                        view! { " " <a href=href>{word}</a> }
+                    })
+                    .collect_view();
+                view! { <p data-role="search-try">{w.try_words} {links}</p> }
+            });
+            let elsewhere = elsewhere
+                .into_iter()
+                .map(|(other, n)| {
+                    view! {
+                        <p data-role="search-elsewhere">
+                            <a href=search_in(other, &q) hreflang=other.code()>{(w.elsewhere)(other, n)}</a>
+                        </p>
+                    }
+                })
+                .collect_view();
+            view! {
+                <p data-role="search-nothing">{(w.nothing)(&q)}</p>
+                {tries}
+                {elsewhere}
+            }
+            .into_any()
+        }
         Ok(Some(SearchResults::Hits(hits))) => view! { <Hits hits/> }.into_any(),
         Err(e) => view! { <p class="error">{w.failed} {e.to_string()}</p> }.into_any(),
     }
