@@ -309,6 +309,10 @@ pub struct InstructorWords {
     pub only_middle: &'static str,
     pub load_failed: &'static str,
     pub learners: fn(usize) -> String,
+    /// The page's contents: its label, and the names of the reports' and learners' sections.
+    pub contents: &'static str,
+    pub reports_heading: &'static str,
+    pub learners_heading: &'static str,
     pub csv: &'static str,
     pub learner: &'static str,
     pub level: &'static str,

@@ -9,7 +9,6 @@ use lockstep_routes::{
 };
 
 use crate::api::get_instructor;
-use crate::components::ProgressPanel;
 use crate::components::TextArea;
 use crate::model::{InstructorView, ReportRow, REPORT_STATUSES};
 use crate::resource::resource;
@@ -57,7 +56,8 @@ fn Instructor(v: InstructorView) -> impl IntoView {
         submissions,
         reports,
         hold_first_comments,
-        progress,
+        // An instructor's own XP is no news on the page they teach from.
+        progress: _,
         courses,
         course,
     } = v;
@@ -85,8 +85,35 @@ fn Instructor(v: InstructorView) -> impl IntoView {
     view! {
         <section class="instructor-page">
             <h1>{w.title}</h1>
-            <ProgressPanel progress=Signal::stored(progress)/>
             {filter}
+            <nav class="page-contents" aria-label=w.contents data-role="instructor-contents">
+                <a href="#reports">{w.reports_heading}</a> " · "
+                <a href="#submissions">{w.submissions}</a> " · "
+                <a href="#learners">{w.learners_heading}</a> " · "
+                <a href="#questions">{w.questions}</a> " · "
+                <a href="#comments-settings">{w.comments_settings}</a>
+            </nav>
+            // What an instructor acts on first: the reports, then the submissions.
+            <Reports reports/>
+            <h2 id="submissions">{w.submissions}</h2>
+            <p>{w.submissions_intro}</p>
+            <div class="table-scroll">
+                <table class="instructor-table" data-role="all-submissions">
+                    <thead><tr>
+                        <th scope="col">{w.submission}</th><th scope="col">{w.learner}</th><th scope="col">{w.exercise}</th><th scope="col">{w.status}</th>
+                    </tr></thead>
+                    <tbody>
+                        {submissions.into_iter().map(|(who, exercise, s)| view! {
+                            <tr>
+                                <td><a href=lang.path(&lockstep_routes::submission(s.id))>{format!("#{}", s.id)}</a></td>
+                                <td>{who}</td>
+                                <td>{exercise}</td>
+                                <td>{(said.status_word)(&s.verdict.unwrap_or(s.status))}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
             <h2 id="learners">{(w.learners)(count)}</h2>
             <p><a href=format!("{INSTRUCTOR_LEARNERS_CSV}{suffix}") download=file("learners")>{w.csv}</a></p>
             <div class="table-scroll">
@@ -104,25 +131,6 @@ fn Instructor(v: InstructorView) -> impl IntoView {
                                 <td>{format!("{}/{}", l.lessons_done, l.lessons_total)}</td>
                                 <td>{l.quizzes_passed}</td>
                                 <td>{l.achievements}</td>
-                            </tr>
-                        }).collect_view()}
-                    </tbody>
-                </table>
-            </div>
-            <h2 id="submissions">{w.submissions}</h2>
-            <p>{w.submissions_intro}</p>
-            <div class="table-scroll">
-                <table class="instructor-table" data-role="all-submissions">
-                    <thead><tr>
-                        <th scope="col">{w.submission}</th><th scope="col">{w.learner}</th><th scope="col">{w.exercise}</th><th scope="col">{w.status}</th>
-                    </tr></thead>
-                    <tbody>
-                        {submissions.into_iter().map(|(who, exercise, s)| view! {
-                            <tr>
-                                <td><a href=lang.path(&lockstep_routes::submission(s.id))>{format!("#{}", s.id)}</a></td>
-                                <td>{who}</td>
-                                <td>{exercise}</td>
-                                <td>{(said.status_word)(&s.verdict.unwrap_or(s.status))}</td>
                             </tr>
                         }).collect_view()}
                     </tbody>
@@ -151,7 +159,6 @@ fn Instructor(v: InstructorView) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <Reports reports/>
             <form method="post" action=lang.path(INSTRUCTOR_SETTINGS) class="account-form" data-role="comments-settings">
                 <h2 id="comments-settings">{w.comments_settings}</h2>
                 <label>
