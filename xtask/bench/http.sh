@@ -4,7 +4,8 @@
 # account), against nginx serving the same HTML saved to a file. The page has COMMENTS
 # comments under it first (threads and replies from ten learners, some with code), which the
 # server renders for every request. Prints wrk's requests/s and latency percentiles for each,
-# and each server's requests/s as a share of nginx's.
+# and each server's requests/s as a share of nginx's. Every request takes gzip, as browsers do,
+# and nginx compresses too (gzip at level 4, as the app does), so both sides do that work.
 #
 #   bash xtask/bench/http.sh [connections] [seconds] [comments] [sqlite|postgres]
 #                              (defaults: 256 connections, 20 s, 50 comments, sqlite)
@@ -112,6 +113,7 @@ events { worker_connections 4096; }
 http {
   access_log off;
   default_type text/html;
+  gzip on; gzip_comp_level 4; gzip_min_length 32;
   client_body_temp_path $WORK/tmp; proxy_temp_path $WORK/tmp; fastcgi_temp_path $WORK/tmp;
   uwsgi_temp_path $WORK/tmp; scgi_temp_path $WORK/tmp;
   server { listen 127.0.0.1:$NGINX_PORT; root $WORK/www; }
@@ -137,11 +139,12 @@ done
   echo 'local n = 0'
   echo 'request = function()'
   echo '  n = n + 1'
-  echo '  return wrk.format(nil, nil, { Cookie = "lockstep_session=" .. sessions[n % #sessions + 1] })'
+  echo '  return wrk.format(nil, nil, { Cookie = "lockstep_session=" .. sessions[n % #sessions + 1], ["Accept-Encoding"] = "gzip" })'
   echo 'end'
 } > "$WORK/learners.lua"
 
-echo "page: $PAGE with $COMMENTS comments, $(wc -c < "$WORK/page.html") bytes of HTML; $BACKEND, ${#APPS[@]} app process(es); wrk -c$CONNS -d${SECS}s --latency"
+gzipped=$(curl -fs -H "Accept-Encoding: gzip" "http://127.0.0.1:$APP_PORT$PAGE" | wc -c)
+echo "page: $PAGE with $COMMENTS comments, $(wc -c < "$WORK/page.html") bytes of HTML ($gzipped gzipped); $BACKEND, ${#APPS[@]} app process(es); wrk -c$CONNS -d${SECS}s --latency"
 # A name, then wrk's options and URL (the page of every app in turn); one wrk per app, the
 # connections split between them, all started at once.
 run() { # name path [wrk options]
@@ -168,9 +171,10 @@ run() { # name path [wrk options]
 }
 APPS_ALL=("${APPS[@]}")
 APPS=("http://127.0.0.1:$NGINX_PORT")
-run nginx "$PAGE"
+GZIP=(-H "Accept-Encoding: gzip")
+run nginx "$PAGE" "${GZIP[@]}"
 APPS=("${APPS_ALL[@]}")
-run anonymous "$PAGE"
+run anonymous "$PAGE" "${GZIP[@]}"
 run signed-in "$PAGE" -s "$WORK/learners.lua"
 rps() { awk '/Requests\/sec/ { print $2 }' "$WORK/$1.sum"; }
 # A request that went wrong is a warning in an app's log: say how many, and the first.

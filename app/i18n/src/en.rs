@@ -55,10 +55,11 @@ pub static EN: Catalogue = Catalogue {
         loading: "Loading the course…",
         load_failed: "The course could not be loaded: ",
         hero: |lessons, minutes| format!("Course · {lessons} lessons · ~{minutes} min"),
+        drafts_among: |n| format!(" ({n} of them not published yet, which learners do not count)"),
         progress_label: "Course progress",
         lessons_completed: " lessons completed",
         lesson_meta: |position, total, minutes, xp| {
-            format!("Lesson {position} of {total} · ~{minutes} min · {xp} XP")
+            format!("Lesson {position:02} of {total:02} · ~{minutes} min · {xp} XP")
         },
         completed: "✓ completed",
         unavailable: "unavailable: the lesson file has errors",

@@ -51,10 +51,11 @@ pub static KO: Catalogue = Catalogue {
         loading: "코스를 불러오는 중…",
         load_failed: "코스를 불러오지 못했습니다: ",
         hero: |lessons, minutes| format!("코스 · 레슨 {lessons}개 · 약 {minutes}분"),
+        drafts_among: |n| format!(" (그중 {n}개는 아직 게시 전이라 학습자의 레슨 수에는 들어가지 않습니다)"),
         progress_label: "코스 진행률",
         lessons_completed: " 레슨 완료",
         lesson_meta: |position, total, minutes, xp| {
-            format!("레슨 {position} / {total} · 약 {minutes}분 · {xp} XP")
+            format!("레슨 {position:02} / {total:02} · 약 {minutes}분 · {xp} XP")
         },
         completed: "✓ 완료",
         unavailable: "지금은 볼 수 없음: 레슨 파일에 오류가 있습니다",

@@ -103,6 +103,9 @@ pub struct CourseWords {
     pub loading: &'static str,
     pub load_failed: &'static str,
     pub hero: fn(lessons: usize, minutes: u32) -> String,
+    /// After the hero's count, for an instructor: how many of those lessons are drafts, which
+    /// learners' counts leave out.
+    pub drafts_among: fn(drafts: usize) -> String,
     pub progress_label: &'static str,
     pub lessons_completed: &'static str,
     pub lesson_meta: fn(position: usize, total: usize, minutes: u32, xp: u32) -> String,

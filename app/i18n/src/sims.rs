@@ -405,13 +405,13 @@ pub static EN: SimWords = SimWords {
         },
     },
     timeline: TimelineWords {
-        batch: "Batch ",
+        batch: "Batch size ",
         hardware: "Hardware ",
         describe: |layers, params_m, batch, device, link| {
             format!(
                 "An MLP {layers} ({params_m:.1} M parameters), batch {batch}, on {device} joined \
-                 by {link}. Times come from a model (sim-engine's README lists its assumptions); \
-                 chunk sizes and DDP's buckets are PyTorch's."
+                 by {link}. Times are a cost model's estimates, not a run's; chunk sizes and \
+                 DDP's buckets are PyTorch's."
             )
         },
     },
@@ -577,10 +577,10 @@ pub static EN: SimWords = SimWords {
         faster: |percent, model| format!("{percent:.0}% of the model's {model}"),
         why_slower: " The model counts the layers' arithmetic, the all-reduces and the \
                      optimizer; the rest of a real step (loading and collating the batch in \
-                     Python, the loss, the interpreter between layers beyond the preset's \
-                     allowance, other work on the machine) is the difference.",
-        why_faster: " The machine did better than the preset assumes: its cores or link are \
-                     faster than the figures the preset was measured with.",
+                     Python, the loss, the interpreter between layers beyond what the model \
+                     allows for it, other work on the machine) is the difference.",
+        why_faster: " The machine did better than the model assumes: its cores or link are \
+                     faster than those of the machine the model's figures come from.",
         why_close: " Close: the step is mostly the work the model counts.",
         gap: |measured, size, why| {
             format!("A step of your run took {measured} on each rank: {size}.{why}")
@@ -592,8 +592,8 @@ pub static EN: SimWords = SimWords {
         model_allreduces: "the model's all-reduces",
         setup: |preset, widths, batch, world, steps| {
             format!(
-                "The model: sim-engine's DDP cost model, {preset} preset, an MLP of widths \
-                 {widths}, a global batch of {batch} on {world} processes, {steps} steps an epoch."
+                "The model: a cost model of DDP on {preset}, an MLP of widths {widths}, a global \
+                 batch of {batch} on {world} processes, {steps} steps an epoch."
             )
         },
         title: "Your run beside the model",
@@ -727,13 +727,13 @@ pub static KO: SimWords = SimWords {
         },
     },
     timeline: TimelineWords {
-        batch: "batch ",
+        batch: "배치 크기 ",
         hardware: "하드웨어 ",
         describe: |layers, params_m, batch, device, link| {
             format!(
                 "MLP {layers} (파라미터 {params_m:.1}M개), batch {batch}, 장치 {device}, 연결 \
-                 {link}. 시간은 모델로 계산한 값이고(가정은 sim-engine의 README에 정리되어 \
-                 있습니다), chunk 크기와 DDP의 bucket은 PyTorch와 같습니다."
+                 {link}. 시간은 실제로 돌린 값이 아니라 cost model이 추정한 값이고, chunk 크기와 \
+                 DDP의 bucket은 PyTorch와 같습니다."
             )
         },
     },
@@ -897,10 +897,10 @@ pub static KO: SimWords = SimWords {
         slower: |ratio, model| format!("모델이 예측한 {model}의 {ratio:.1}배"),
         faster: |percent, model| format!("모델이 예측한 {model}의 {percent:.0}%"),
         why_slower: " 모델은 레이어의 연산, all-reduce, optimizer만 계산합니다. 실제 step의 \
-                     나머지(Python에서 batch를 불러와 묶는 일, 손실 계산, preset이 잡아 둔 \
+                     나머지(Python에서 batch를 불러와 묶는 일, 손실 계산, 모델이 잡아 둔 \
                      것보다 긴 레이어 사이의 인터프리터 시간, 같은 머신의 다른 작업)가 그 \
                      차이입니다.",
-        why_faster: " 머신이 preset의 가정보다 빨랐습니다. preset을 측정한 머신보다 코어나 \
+        why_faster: " 머신이 모델의 가정보다 빨랐습니다. 모델의 수치를 잰 머신보다 코어나 \
                      링크가 빠릅니다.",
         why_close: " 비슷합니다. step 시간의 대부분이 모델이 계산하는 작업입니다.",
         gap: |measured, size, why| {
@@ -913,8 +913,8 @@ pub static KO: SimWords = SimWords {
         model_allreduces: "모델의 all-reduce",
         setup: |preset, widths, batch, world, steps| {
             format!(
-                "모델: sim-engine의 DDP cost model, {preset} preset, 레이어 폭이 {widths}인 MLP, \
-                 프로세스 {world}개에 global batch {batch}, epoch당 {steps} step."
+                "모델: {preset}에서의 DDP cost model, 레이어 폭이 {widths}인 MLP, 프로세스 \
+                 {world}개에 global batch {batch}, epoch당 {steps} step."
             )
         },
         title: "내 실행과 모델의 예측",

@@ -156,7 +156,10 @@ pub(crate) fn Bell(
     crate::talk_live::watch_bell(unread, follows_navigation);
     view! {
         <a class="bell" data-role="bell" href=lang.path(lockstep_routes::NOTIFICATIONS) aria-label=move || (w.bell)(unread.get())>
-            <span aria-hidden="true">"🔔"</span>
+            // Drawn, not an emoji: a browser without an emoji font showed a box.
+            <svg class="bell-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                <path d="M12 3a6 6 0 0 0-6 6v3.6L4.3 16a1 1 0 0 0 .9 1.5h13.6a1 1 0 0 0 .9-1.5L18 12.6V9a6 6 0 0 0-6-6Z M9.5 19a2.5 2.5 0 0 0 5 0" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"/>
+            </svg>
             <span class="bell-count" data-role="bell-count" hidden=move || unread.get() == 0>{move || unread.get().to_string()}</span>
         </a>
     }

@@ -19,6 +19,12 @@ const show = () => {
   div.setAttribute("role", "alert");
   div.className = "app-error";
   div.dataset.role = "app-error";
+  // Styled here, not by the stylesheet, which may be what failed to load: over everything,
+  // where it cannot be missed, in the theme's colours when they are there.
+  div.style.cssText = "position:fixed;left:1rem;right:1rem;bottom:1rem;z-index:100;" +
+    "max-width:40rem;margin:0 auto;padding:.9rem 1.1rem;font-weight:600;" +
+    "background:var(--surface,#fff);color:var(--text,#1a1a25);" +
+    "border:2px solid var(--danger,#b42318);border-radius:10px;box-shadow:0 6px 24px rgb(0 0 0/.25)";
   div.textContent = me.dataset.notice + " ";
   const reload = document.createElement("a");
   reload.setAttribute("href", "");

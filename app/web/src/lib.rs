@@ -163,12 +163,13 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <meta name=BUNDLE_META content=bundle_dir()/>
+                // Before the bundle's stylesheet and scripts, so that their failing to load is
+                // seen.
+                <script nonce=leptos::nonce::use_nonce() data-notice=t.site.broken_page
+                        data-reload=t.site.reload>{crash::SCRIPT}</script>
                 <link rel="stylesheet" href=bundle_file(&format!("{OUTPUT_NAME}.css"))/>
                 {alternates}
                 <link rel="alternate" hreflang="x-default" href=x_default/>
-                // Before the bundle's scripts, so that their failing to load is seen.
-                <script nonce=leptos::nonce::use_nonce() data-notice=t.site.broken_page
-                        data-reload=t.site.reload>{crash::SCRIPT}</script>
                 <HydrationScripts options/>
                 <MetaTags/>
             </head>

@@ -48,7 +48,7 @@ fn Question(quiz: u32, q: usize, question: QuizQuestion, order: Vec<usize>) -> i
         <fieldset class="quiz-question">
             <legend>
                 <span class="quiz-number">{format!("{}. ", q + 1)}</span>
-                <span inner_html=question.prompt_html></span>
+                <span class="course-text" inner_html=question.prompt_html></span>
                 {question.multiple.then(|| view! { <span class="muted">{w.choose_all}</span> })}
             </legend>
             {order
@@ -61,7 +61,7 @@ fn Question(quiz: u32, q: usize, question: QuizQuestion, order: Vec<usize>) -> i
                             // One name per question: radio buttons of one name are one group.
                             <input type=kind name=format!("q{q}") value=position.to_string()/>
                             " "
-                            <span inner_html=html></span>
+                            <span class="course-text" inner_html=html></span>
                         </label>
                     }
                 })
@@ -94,7 +94,7 @@ fn Review(review: QuizReview, questions: Vec<QuizQuestion>) -> impl IntoView {
                         view! {
                             <li class=if right { "right" } else { "wrong" }>
                                 <p>
-                                    <span inner_html=question.prompt_html></span>
+                                    <span class="course-text" inner_html=question.prompt_html></span>
                                     <strong>{if right { w.right } else { w.not_right }}</strong>
                                 </p>
                                 <ul>
@@ -116,9 +116,9 @@ fn Review(review: QuizReview, questions: Vec<QuizQuestion>) -> impl IntoView {
                                             };
                                             view! {
                                                 <li class=class>
-                                                    <span inner_html=text></span>
+                                                    <span class="course-text" inner_html=text></span>
                                                     {(!marks.is_empty()).then(|| view! { <em>{format!(" ({marks})")}</em> })}
-                                                    {o.explain_html.map(|e| view! { <p class="explain" inner_html=e></p> })}
+                                                    {o.explain_html.map(|e| view! { <p class="explain course-text" inner_html=e></p> })}
                                                 </li>
                                             }
                                         })

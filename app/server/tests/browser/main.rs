@@ -10,6 +10,7 @@ mod common;
 mod comments_browser;
 mod courses_browser;
 mod crawl;
+mod deploys;
 mod first_visit;
 mod hostile;
 mod korean_browser;

@@ -364,7 +364,13 @@ pub fn shown_quiz(page: &str, index: u32) -> ShownQuiz {
         .map(|label| {
             let label = label.split("</label>").next().unwrap();
             let input = label.split("<input").nth(1).unwrap();
-            let text = label.split("<span>").nth(1).unwrap().split("</span>").next().unwrap();
+            let text = label
+                .split(r#"<span class="course-text">"#)
+                .nth(1)
+                .unwrap()
+                .split("</span>")
+                .next()
+                .unwrap();
             (attr(input, "name"), attr(input, "value"), plain_text(text))
         })
         .collect();

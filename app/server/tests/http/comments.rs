@@ -473,6 +473,28 @@ async fn unreadable_threads(app: &App, store: &Store) {
     assert!(!page.body.contains(&format!("학습자 #{ned_id}")), "{}", page.body);
 }
 
+/// A comment about a section, posted from the Korean page, says which section on the English
+/// page too: by the English heading in the same place.
+async fn sections_across_languages(app: &App) {
+    let mut uma = signed_up(app, "uma@example.org").await;
+    let fields = [
+        ("place", PLACE),
+        ("parent", ""),
+        ("body", "set_epoch를 빼먹으면 어떻게 되나요?"),
+        ("section", "set-epoch-절대-빼먹지-마세요"),
+    ];
+    let id = posted(&uma.post(app, "/ko/comments", &fields).await);
+    let english = part(&Jar::default().get(app, LESSON).await).to_string();
+    let comment = english.split(&format!(r#"id="comment-{id}""#)).nth(1).unwrap();
+    let comment = comment.split("</article>").next().unwrap();
+    assert!(
+        comment.contains(r#"<a href="/lessons/distributed-sampler#set-epoch-do-not-skip-it">set_epoch: do not skip it</a>"#),
+        "{comment}"
+    );
+    let korean = part(&Jar::default().get(app, &format!("/ko{LESSON}")).await).to_string();
+    assert!(korean.contains("set_epoch: 절대 빼먹지 마세요</a>"), "{korean}");
+}
+
 /// The notice a page shows after a form's redirect.
 fn notice(page: &Page) -> String {
     let Some((_, rest)) = page.body.split_once(r#"class="toast">"#) else { return String::new() };
@@ -500,6 +522,7 @@ async fn with(url: &str, dir: tempfile::TempDir) {
     notifications(&app, &store).await;
     reports_and_settings(&app, &store).await;
     unreadable_threads(&app, &store).await;
+    sections_across_languages(&app).await;
     parallel_posts(&app, &store).await;
 }
 

@@ -7,6 +7,7 @@ use crate::common;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use common::in_process::*;
+use lockstep_routes::Lang;
 
 async fn get_with(app: &App, path: &str, headers: &[(header::HeaderName, &str)]) -> Page {
     let mut req = Request::get(path).header(header::ACCEPT, "text/html");
@@ -26,7 +27,7 @@ fn the_korean_index_and_lessons_are_korean_at_their_own_address() {
         assert!(b.contains(r#"<html lang="ko""#), "{b}");
         assert!(b.contains("PyTorch DDP로 배우는 분산 학습"), "the Korean course title");
         assert!(b.contains(r#"href="/ko/lessons/dataparallel""#), "links stay in Korean");
-        assert!(b.contains("레슨 2 / 10"), "{b}");
+        assert!(b.contains("레슨 02 / 10"), "{b}");
         assert!(
             b.contains(r#"hreflang="en" href="/""#) && b.contains(r#"hreflang="ko" href="/ko""#)
         );
@@ -303,61 +304,236 @@ fn language_free(target: &str) -> bool {
             .any(|ext| target.split(['?', '#']).next().unwrap_or_default().ends_with(ext))
 }
 
-/// Every page a signed-in instructor reaches from `/ko` by its links (an instructor sees every
-/// form there is, and has a submission of their own): each link and each form of each page
-/// stays under `/ko`, so no click and no post drops the reader into the English site.
+/// Every page a signed-in instructor reaches from `start` by links of its own language (an
+/// instructor sees every form there is; each start has a submission of theirs), with its HTML.
+async fn crawl(app: &App, jar: &mut Jar, start: Vec<String>, lang: Lang) -> Vec<(String, String)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut pages = Vec::new();
+    let mut to_visit = start;
+    while let Some(path) = to_visit.pop() {
+        if !seen.insert(path.clone()) || seen.len() > 120 {
+            continue;
+        }
+        let page = jar.get(app, &path).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}");
+        for link in attributes(&page.body, "a", "href") {
+            let page_path = link.split('#').next().unwrap_or_default().to_string();
+            let same = page_path.starts_with('/') && Lang::of_path(&page_path) == lang;
+            if same && !language_free(&page_path) && !seen.contains(&page_path) {
+                to_visit.push(page_path);
+            }
+        }
+        pages.push((path, page.body));
+    }
+    assert!(pages.len() > 20, "the crawl reached {} pages: {seen:?}", pages.len());
+    pages
+}
+
+/// An instructor's browser on a fresh site, with a submission of theirs in each language.
+async fn instructor_with_submissions() -> (App, Jar, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());
+    let app = app_on(&lessons_root(), &url, dir).await;
+    let store = lockstep_store::Store::connect(&url).await.unwrap();
+    let mut jar = signed_up(&app, "kim@example.org").await;
+    store.set_role("kim@example.org", lockstep_store::Role::Instructor).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
+    let script = [("exercise", "ddp-conversion"), ("script", "print(1)")];
+    let mut submissions = Vec::new();
+    for prefix in ["", "/ko"] {
+        let queued = jar.post(&app, &format!("{prefix}/api/submissions"), &script).await;
+        submissions.push(queued.headers[header::LOCATION].to_str().unwrap().to_string());
+    }
+    (app, jar, submissions)
+}
+
+/// Every page a signed-in instructor reaches from `/ko` by its links: each link and each form
+/// of each page stays under `/ko`, so no click and no post drops the reader into the English
+/// site.
 #[test]
 fn no_korean_page_links_or_posts_out_of_korean() {
     on_runtime(async {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());
-        let app = app_on(&lessons_root(), &url, dir).await;
-        let store = lockstep_store::Store::connect(&url).await.unwrap();
-        let mut jar = signed_up(&app, "kim@example.org").await;
-        store.set_role("kim@example.org", lockstep_store::Role::Instructor).await.unwrap();
-        tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
-        let script = [("exercise", "ddp-conversion"), ("script", "print(1)")];
-        let queued = jar.post(&app, "/ko/api/submissions", &script).await;
-        let submission = queued.headers[header::LOCATION].to_str().unwrap().to_string();
-        assert!(submission.starts_with("/ko/submissions/"), "{submission}");
-
-        let mut seen = std::collections::BTreeSet::new();
-        let mut to_visit = vec!["/ko".to_string(), submission];
+        let (app, mut jar, submissions) = instructor_with_submissions().await;
+        assert!(submissions[1].starts_with("/ko/submissions/"), "{submissions:?}");
+        let start = vec!["/ko".to_string(), submissions[1].clone()];
         let mut lost = Vec::new();
-        while let Some(path) = to_visit.pop() {
-            if !seen.insert(path.clone()) || seen.len() > 120 {
-                continue;
-            }
-            let page = jar.get(&app, &path).await;
-            assert_eq!(page.status, StatusCode::OK, "{path}");
-            let links = attributes(&page.body, "a", "href");
-            for (kind, target) in links
-                .iter()
-                .map(|l| ("link", l))
-                .chain(attributes(&page.body, "form", "action").iter().map(|a| ("form", a)))
-                .map(|(k, t)| (k, t.clone()))
-                .collect::<Vec<_>>()
-            {
+        for (path, body) in crawl(&app, &mut jar, start, Lang::Ko).await {
+            let links = attributes(&body, "a", "href").into_iter().map(|l| ("link", l));
+            let forms = attributes(&body, "form", "action").into_iter().map(|a| ("form", a));
+            for (kind, target) in links.chain(forms) {
                 let local = target.starts_with('/');
-                if local
-                    && !language_free(&target)
-                    && lockstep_routes::Lang::of_path(&target) != lockstep_routes::Lang::Ko
-                {
+                if local && !language_free(&target) && Lang::of_path(&target) != Lang::Ko {
                     lost.push(format!("{path}: {kind} to {target}"));
                 }
             }
-            for link in links {
-                let page_path = link.split('#').next().unwrap_or_default().to_string();
-                let korean =
-                    lockstep_routes::Lang::of_path(&page_path) == lockstep_routes::Lang::Ko;
-                if korean && !language_free(&page_path) && !seen.contains(&page_path) {
-                    to_visit.push(page_path);
-                }
-            }
         }
-        assert!(seen.len() > 20, "the crawl reached {} pages: {seen:?}", seen.len());
         lost.sort();
         lost.dedup();
         assert!(lost.is_empty(), "Korean pages leaving Korean:\n{}", lost.join("\n"));
     })
+}
+
+/// Every page in each language, as an instructor reaches it by links: no English on a Korean
+/// page and no Korean on an English one, outside what the page quotes (code and output, the
+/// lessons' and quizzes' text, learners' words, the language switch). The
+/// English a Korean page may say is in `tests/data/english-on-korean-pages.txt`: names, and
+/// terms Korean engineers write in English.
+#[test]
+fn every_page_speaks_its_language() {
+    on_runtime(async {
+        let (app, mut jar, submissions) = instructor_with_submissions().await;
+        let allowed = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/english-on-korean-pages.txt"),
+        )
+        .unwrap();
+        let allowed: std::collections::BTreeSet<String> = allowed
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or_default().trim().to_lowercase())
+            .filter(|l| !l.is_empty())
+            .collect();
+        let mut english = std::collections::BTreeMap::<String, Vec<String>>::new();
+        let start = vec!["/ko".to_string(), submissions[1].clone()];
+        for (path, body) in crawl(&app, &mut jar, start, Lang::Ko).await {
+            let text = spoken_text(&body);
+            // The page does speak: its own words are read (a page read as all quotation would
+            // pass for nothing).
+            let hangul = text.chars().filter(|c| ('가'..='힣').contains(c)).count();
+            assert!(hangul > 30, "{path}: {hangul} Hangul syllables in {text}");
+            // Code named in a sentence is code: `set_epoch`, `train.py`, `a@b.org`.
+            let punctuation = |c: char| "()[]{}.,:;!?\"'“”‘’·".contains(c);
+            let plain = text.split_whitespace().filter(|chunk| {
+                let core = chunk.trim_matches(punctuation);
+                !(core.contains(['_', '@', '=', '/', '.', '`']) || core.contains("()"))
+            });
+            let words = plain
+                .flat_map(|chunk| chunk.split(|c: char| !c.is_ascii_alphabetic()))
+                .filter(|w| w.len() >= 2 && !allowed.contains(&w.to_lowercase()));
+            for word in words {
+                english.entry(word.to_string()).or_default().push(path.clone());
+            }
+        }
+        let mut korean = std::collections::BTreeMap::<String, Vec<String>>::new();
+        let start = vec!["/".to_string(), submissions[0].clone()];
+        for (path, body) in crawl(&app, &mut jar, start, Lang::En).await {
+            let text = spoken_text(&body);
+            let words = text.split_whitespace().filter(|w| w.chars().all(char::is_alphabetic));
+            assert!(words.count() > 20, "{path}: too few words in {text}");
+            for word in text.split(|c: char| !('가'..='힣').contains(&c)).filter(|w| !w.is_empty())
+            {
+                korean.entry(word.to_string()).or_default().push(path.clone());
+            }
+        }
+        let report = |found: std::collections::BTreeMap<String, Vec<String>>| {
+            found
+                .into_iter()
+                .map(|(word, mut pages)| {
+                    pages.dedup();
+                    format!("{word}: {}", pages.into_iter().take(3).collect::<Vec<_>>().join(", "))
+                })
+                .collect::<Vec<_>>()
+        };
+        let (english, korean) = (report(english), report(korean));
+        assert!(english.is_empty(), "English on Korean pages:\n{}", english.join("\n"));
+        assert!(korean.is_empty(), "Korean on English pages:\n{}", korean.join("\n"));
+    })
+}
+
+/// Elements whose text a page quotes rather than speaks: code and output, the lessons' and
+/// quizzes' own prose (written by the course, checked by `lessons check`), what learners
+/// wrote, and the language switch, which names the other language in it.
+fn quoted(name: &str, attributes: &str) -> bool {
+    const QUOTING: [&str; 12] = [
+        "script", "style", "code", "pre", "svg", "math", "textarea", "kbd", "samp", "template",
+        "noscript", "var",
+    ];
+    let class = attribute(attributes, "class").unwrap_or_default();
+    QUOTING.contains(&name)
+        || attribute(attributes, "data-role").as_deref() == Some("language-switch")
+        || class.split(' ').any(|c| QUOTED_CLASSES.contains(&c))
+}
+
+/// The classes of what a page quotes (see [`quoted`]).
+const QUOTED_CLASSES: [&str; 9] = [
+    "prose",
+    "course-text",
+    "tags",
+    "toc-list",
+    "comment-body",
+    "report-body",
+    "notification-answer",
+    "search-snippet",
+    "exercise-task",
+];
+
+fn attribute(attributes: &str, name: &str) -> Option<String> {
+    let at = attributes.find(&format!(" {name}=\""))?;
+    let rest = &attributes[at + name.len() + 3..];
+    Some(rest[..rest.find('"')?].to_string())
+}
+
+/// What a reader of `html` reads in the page's own voice: its text and the words of its
+/// controls (`aria-label`, `placeholder`, `title`, `alt`), outside what it quotes.
+fn spoken_text(html: &str) -> String {
+    const VOID: [&str; 12] = [
+        "br", "img", "input", "meta", "link", "hr", "source", "wbr", "area", "col", "embed",
+        "track",
+    ];
+    let mut out = String::new();
+    let mut stack: Vec<(String, bool)> = Vec::new();
+    let mut rest = html;
+    while let Some(lt) = rest.find('<') {
+        let quiet = stack.last().is_some_and(|(_, q)| *q);
+        if !quiet {
+            out.push_str(&rest[..lt]);
+            out.push(' ');
+        }
+        rest = &rest[lt..];
+        if rest.starts_with("<!--") {
+            rest = rest.find("-->").map_or("", |e| &rest[e + 3..]);
+            continue;
+        }
+        // The tag, to its `>` outside quotes.
+        let mut in_quotes = false;
+        let end = rest
+            .char_indices()
+            .find(|(_, c)| {
+                if *c == '"' {
+                    in_quotes = !in_quotes;
+                }
+                *c == '>' && !in_quotes
+            })
+            .map_or(rest.len(), |(i, _)| i);
+        let tag = &rest[1..end];
+        rest = rest.get(end + 1..).unwrap_or("");
+        if let Some(closing) = tag.strip_prefix('/') {
+            let name = closing.trim().to_ascii_lowercase();
+            if let Some(at) = stack.iter().rposition(|(n, _)| *n == name) {
+                stack.truncate(at);
+            }
+            continue;
+        }
+        if tag.starts_with('!') {
+            continue;
+        }
+        let name: String = tag
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let attributes = format!(" {}", &tag[name.len()..]);
+        let quiet = quiet || quoted(&name, &attributes);
+        if !quiet {
+            for said in ["aria-label", "placeholder", "title", "alt"] {
+                if let Some(words) = attribute(&attributes, said) {
+                    out.push_str(&words);
+                    out.push(' ');
+                }
+            }
+        }
+        if !VOID.contains(&name.as_str()) && !tag.ends_with('/') {
+            stack.push((name, quiet));
+        }
+    }
+    out
 }

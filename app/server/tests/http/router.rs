@@ -79,7 +79,7 @@ fn the_catalogue_and_the_course_page_list_the_ten_lessons_in_order() {
         })
         .collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "lessons out of order: {positions:?}");
-        assert!(page.body.contains("Lesson 2 of 10"));
+        assert!(page.body.contains("Lesson 02 of 10"), "numbered as the lesson numbers itself");
         assert!(page.body.contains("0/10"), "progress starts at zero");
         for lesson in ["/lessons/why-distributed", "/lessons/when-ddp-is-not-enough"] {
             assert!(home.body.contains(&format!("href=\"{lesson}\"")), "{lesson}");

@@ -112,12 +112,26 @@ fn Overview(o: CourseOverview, heading: bool) -> impl IntoView {
     let total = o.lessons.len();
     let total_minutes: u32 = o.lessons.iter().map(|l| l.minutes).sum();
     let percent = (o.completed * 100).checked_div(total).unwrap_or(0);
+    let drafts = o.lessons.iter().filter(|l| l.unpublished).count();
+    // The way in, as the catalogue's card has it: the first lesson not done yet.
+    let next = o.lessons.iter().find(|l| l.available && !l.completed && !l.unpublished);
+    let way_in = match next {
+        Some(next) => {
+            let words = if o.completed == 0 { w.start } else { w.resume };
+            let href = lang.path(&lockstep_routes::lesson(&next.slug));
+            view! { <p><a class="button" href=href data-role="way-in">{words(&next.title)}</a></p> }
+                .into_any()
+        }
+        None if o.completed > 0 => view! { <p class="meta done">{w.finished}</p> }.into_any(),
+        None => ().into_any(),
+    };
     let hero = heading.then(|| {
         view! {
             <Title text=o.title.clone()/>
             <section class="course-hero">
                 <p class="eyebrow">
                     {(w.hero)(total, total_minutes)}
+                    {(drafts > 0).then(|| (w.drafts_among)(drafts))}
                     {o.unpublished.then(|| view! { " · " <span class="badge draft">{w.draft}</span> })}
                 </p>
                 <h1>{o.title.clone()}</h1>
@@ -132,6 +146,7 @@ fn Overview(o: CourseOverview, heading: bool) -> impl IntoView {
                         <span style=format!("width:{percent}%")></span>
                     </div>
                 </div>
+                {way_in}
             </section>
         }
     });

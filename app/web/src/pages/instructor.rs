@@ -149,8 +149,8 @@ fn Instructor(v: InstructorView) -> impl IntoView {
                             let share = q.percent_right().map_or_else(|| "—".to_string(), |p| format!("{p}%"));
                             view! {
                                 <tr>
-                                    <td><a href=lang.path(&lockstep_routes::lesson_section(&q.lesson, Some(&format!("quiz-{}", q.quiz))))>{q.lesson_title}</a></td>
-                                    <td>{format!("Q{}. {}", q.question, q.prompt)}</td>
+                                    <td class="course-text"><a href=lang.path(&lockstep_routes::lesson_section(&q.lesson, Some(&format!("quiz-{}", q.quiz))))>{q.lesson_title}</a></td>
+                                    <td>{format!("Q{}. ", q.question)} <span class="course-text">{q.prompt}</span></td>
                                     <td>{q.answered}</td>
                                     <td>{share}</td>
                                 </tr>

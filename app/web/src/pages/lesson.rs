@@ -448,14 +448,33 @@ fn follow_draft(slug: String, shown: Option<String>) {
     let _ = (slug, shown);
 }
 
-/// Scrolls to the element the address's fragment names, if the page has it.
+/// Scrolls to the element the address's fragment names. The lesson's body is written into the
+/// page a moment after this component is made, and the router's own scroll (to the top, when
+/// it found no such element) may come after that: so it looks again over the next two seconds,
+/// each time the section is not where the reader would see it, while the address still names
+/// it.
 fn scroll_to_fragment() {
     #[cfg(feature = "hydrate")]
     {
         let hash = window().location().hash().unwrap_or_default();
         let Some(id) = hash.strip_prefix('#').filter(|id| !id.is_empty()) else { return };
-        if let Some(el) = document().get_element_by_id(&lockstep_routes::percent_decode(id)) {
-            el.scroll_into_view();
+        let id = lockstep_routes::percent_decode(id);
+        for delay in [0, 50, 150, 300, 600, 1000, 2000] {
+            let (id, hash) = (id.clone(), hash.clone());
+            set_timeout(
+                move || {
+                    if window().location().hash().unwrap_or_default() != hash {
+                        return;
+                    }
+                    let Some(el) = document().get_element_by_id(&id) else { return };
+                    let top = el.get_bounding_client_rect().top();
+                    let height = window().inner_height().ok().and_then(|h| h.as_f64());
+                    if top < 0.0 || height.is_some_and(|h| top > h / 2.0) {
+                        el.scroll_into_view();
+                    }
+                },
+                std::time::Duration::from_millis(delay),
+            );
         }
     }
 }

@@ -315,7 +315,7 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
     let epochs_n = c.epoch_s.iter().map(Vec::len).max().unwrap_or(0);
     if let Some(p) = c.predicted_epoch_s() {
         epochs.push(Series {
-            name: (t.model_series)(c.prediction.as_ref().map_or("", |p| &p.preset)),
+            name: (t.model_series)(&machine(c.prediction.as_ref().map_or("", |p| &p.preset))),
             class: "model",
             points: (1..=epochs_n).map(|e| (e as f64, p)).collect(),
         });
@@ -334,7 +334,9 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
         bars.push((t.model_allreduces.to_string(), p.allreduce_s, "model"));
     }
     let setup = match &c.prediction {
-        Ok(p) => (t.setup)(&p.preset, &format!("{:?}", p.widths), p.batch, c.world, c.steps),
+        Ok(p) => {
+            (t.setup)(&machine(&p.preset), &format!("{:?}", p.widths), p.batch, c.world, c.steps)
+        }
         Err(why) => (t.no_prediction)(&why.words(t)),
     };
     let table_rows = c
@@ -383,6 +385,13 @@ pub fn RunBesideModel(c: Comparison) -> impl IntoView {
         </section>
     }
     .into_any()
+}
+
+/// The machine a model's preset stands for, as a learner reads it ("H100 SXM5 80GB · NVLink 4"),
+/// not its id (`h100-nvlink`).
+fn machine(preset: &str) -> String {
+    sim_engine::hardware::preset(preset)
+        .map_or_else(|| preset.to_string(), |h| format!("{} · {}", h.device.name, h.link.name))
 }
 
 #[cfg(test)]

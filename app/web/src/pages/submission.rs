@@ -103,7 +103,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
         (can_cancel && queued && !done.get()).then(|| {
             view! {
                 <form method="post" action=lang.path(&lockstep_routes::submission_cancel(id)) class="inline-form">
-                    <button type="submit" data-role="cancel">{w.cancel}</button>
+                    <button type="submit" class="secondary" data-role="cancel">{w.cancel}</button>
                 </form>
             }
         })
@@ -111,7 +111,7 @@ fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl I
     let rerun = s.can_rerun.then(|| {
         view! {
             <form method="post" action=lang.path(&lockstep_routes::submission_rerun(id)) class="inline-form">
-                <button type="submit" data-role="rerun">{w.rerun}</button>
+                <button type="submit" class="secondary" data-role="rerun">{w.rerun}</button>
             </form>
         }
     });

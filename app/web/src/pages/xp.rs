@@ -73,7 +73,11 @@ fn Rules(r: XpRules) -> impl IntoView {
                     {levels
                         .into_iter()
                         .map(|(n, from, en, ko)| {
-                            view! { <tr><td>{n}</td><td>{format!("{from} XP")}</td><td>{en} " · " <span lang="ko">{ko}</span></td></tr> }
+                            let name = match lang {
+                                crate::Lang::En => en,
+                                crate::Lang::Ko => ko,
+                            };
+                            view! { <tr><td>{n}</td><td>{format!("{from} XP")}</td><td>{name}</td></tr> }
                         })
                         .collect_view()}
                 </tbody>

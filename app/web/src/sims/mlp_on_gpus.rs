@@ -67,7 +67,11 @@ pub(super) fn TimelineParams(
                 }>
                     {CudaPreset::ALL
                         .into_iter()
-                        .map(|h| view! { <option value=h.name() selected=move || hardware.get() == h>{h.name()}</option> })
+                        .map(|h| {
+                            // Named as the description names it, not by its id.
+                            let shown = format!("{} · {}", h.hardware().device.name, h.hardware().link.name);
+                            view! { <option value=h.name() selected=move || hardware.get() == h>{shown}</option> }
+                        })
                         .collect_view()}
                 </select>
             </label>

@@ -2,8 +2,9 @@
 
 use leptos::prelude::*;
 
-/// A labelled number field. What the learner types is clamped to `min..=max` before `set` sees
-/// it; text that is not a number is ignored.
+/// A labelled number field, wide enough for `max`. What the learner types is clamped to
+/// `min..=max` before `set` sees it; anything that is not a number gives the field back its
+/// value, rather than leaving it empty with the simulation still at the old one.
 #[component]
 pub fn NumberField(
     label: &'static str,
@@ -19,13 +20,23 @@ pub fn NumberField(
                 type="number"
                 min=min
                 max=max
+                style=format!("width: {}ch", max.to_string().len() + 4)
                 prop:value=move || value.get().to_string()
                 on:change=move |ev| {
-                    if let Ok(v) = event_target_value(&ev).parse::<i64>() {
-                        set.run(v.clamp(min, max));
+                    match event_target_value(&ev).trim().parse::<i64>() {
+                        Ok(v) => set.run(v.clamp(min, max)),
+                        Err(_) => restore(&ev, value.get_untracked()),
                     }
                 }
             />
         </label>
     }
+}
+
+/// Writes `value` back into the field an event came from.
+fn restore(ev: &leptos::ev::Event, value: i64) {
+    #[cfg(feature = "hydrate")]
+    event_target::<web_sys::HtmlInputElement>(ev).set_value(&value.to_string());
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (ev, value);
 }

@@ -125,9 +125,10 @@ pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
     let kept = match kept_places().get(&kept_as) {
         Some(kept) => kept,
         None => {
-            let comments = store.comments_at(&key).await?;
+            let mut comments = store.comments_at(&key).await?;
             let levels = levels(r.rules, &comments).await?;
             let sections = sections(r.rules, r.place, r.lang);
+            about_in(r.rules, r.place, r.lang, &sections, &mut comments);
             let kept =
                 Arc::new(Kept::render(comments, r.place, r.lang, version, now, levels, sections));
             kept_places().put(kept_as, kept.clone());
@@ -425,6 +426,32 @@ async fn levels(rules: &Rules, comments: &[Comment]) -> Result<HashMap<String, u
     Ok(levels)
 }
 
+/// Each comment's section as the page names it: a comment posted from the Korean page is about
+/// a Korean heading, which the English page has as its heading in the same place (a
+/// translation keeps its source's headings, in order), and the other way round.
+fn about_in(
+    rules: &Rules,
+    place: &Place,
+    lang: Lang,
+    here: &[(String, String)],
+    comments: &mut [Comment],
+) {
+    let Place::Lesson(slug) = place else { return };
+    for other in Lang::ALL.into_iter().filter(|l| *l != lang) {
+        let there = rules.course.edition(other).course.sections(slug);
+        for c in comments.iter_mut() {
+            let Some(id) = &c.section else { continue };
+            if here.iter().any(|(h, _)| h == id) {
+                continue;
+            }
+            let same = there.iter().position(|(t, _)| t == id).and_then(|i| here.get(i));
+            if let Some((h, _)) = same {
+                c.section = Some(h.clone());
+            }
+        }
+    }
+}
+
 /// The sections a comment may be about: the lesson's headings in the page's language.
 fn sections(rules: &Rules, place: &Place, lang: Lang) -> Vec<(String, String)> {
     let Place::Lesson(slug) = place else { return Vec::new() };
@@ -493,7 +520,7 @@ fn new_thread_form(shown: &Shown, w: &'static TalkWords) -> AnyView {
                       placeholder=w.placeholder label=w.placeholder/>
             <p class="comment-help">{w.format_help}</p>
             {sections}
-            <button type="submit">{w.post}</button>
+            <button type="submit" class="primary">{w.post}</button>
         </form>
     }
     .into_any()
@@ -521,7 +548,7 @@ fn thread(t: &Thread, shown: &Shown, w: &'static TalkWords) -> AnyView {
                         <input type="hidden" name="parent" value=root.id.to_string()/>
                         <TextArea text=body name="body" rows=3 required=true
                                   maxlength=lockstep_comments::MAX_CHARS label=w.reply/>
-                        <button type="submit">{w.post_reply}</button>
+                        <button type="submit" class="secondary">{w.post_reply}</button>
                     </form>
                 </details>
             }
@@ -641,7 +668,7 @@ fn own_actions(
                 <form method="post" action=lang.path(&routes::comment_action(c.id, "edit")) data-form=format!("edit-{}", c.id)>
                     <TextArea text=body name="body" rows=4 required=true
                               maxlength=lockstep_comments::MAX_CHARS label=w.edit/>
-                    <button type="submit">{w.save}</button>
+                    <button type="submit" class="secondary">{w.save}</button>
                 </form>
             </details>
         }
