@@ -121,13 +121,21 @@ pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
     // from the database on PostgreSQL), so a comment written on any app machine shows at once.
     let version = store.cached().comments_version(&key).await?;
     let now = now_ms();
-    let kept_as = (key.clone(), r.lang, version, now / KEPT_FOR_MS);
+    // The page's headings are part of what is kept: an edited lesson renames them without a new
+    // version of its comments (and tests serve courses that differ in one process).
+    let sections = sections(r.rules, r.place, r.lang);
+    let headings = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        sections.hash(&mut h);
+        h.finish()
+    };
+    let kept_as = (key.clone(), r.lang, version, now / KEPT_FOR_MS, headings);
     let kept = match kept_places().get(&kept_as) {
         Some(kept) => kept,
         None => {
             let mut comments = store.comments_at(&key).await?;
             let levels = levels(r.rules, &comments).await?;
-            let sections = sections(r.rules, r.place, r.lang);
             about_in(r.rules, r.place, r.lang, &sections, &mut comments);
             let kept =
                 Arc::new(Kept::render(comments, r.place, r.lang, version, now, levels, sections));
@@ -187,7 +195,8 @@ fn render(threads: Vec<Thread>, shown: Shown) -> String {
 /// finest step "3 minutes ago" takes.
 const KEPT_FOR_MS: i64 = 60_000;
 
-type KeptAs = (String, Lang, i64, i64);
+/// (place, language, comments' version, minute, the page's headings' hash).
+type KeptAs = (String, Lang, i64, i64, u64);
 
 /// The comments at one place, in one language, at one version and minute, rendered once for
 /// everyone who sees what every reader sees: rendering 50 comments costs far more than serving
