@@ -355,8 +355,8 @@ pub fn router(state: AppState) -> Router {
         .service(app);
     // Outermost, so every answer is compressed as it is finally sent (its page's nonce already
     // in it); event streams, images and files already compressed are left as they are.
-    // Brotli or gzip at level 4: a lesson of some 160 kB goes out at about a fifth, for a
-    // millisecond or two of one core, where their slowest levels take tens of milliseconds.
+    // Brotli or gzip at level 4, a middle level, as pages are compressed on every request: a
+    // Korean lesson of 90,629 B went out as 19,391 B (Brotli) or 23,069 B (gzip).
     let compression = tower_http::compression::CompressionLayer::new()
         .quality(tower_http::compression::CompressionLevel::Precise(4));
     Router::new().fallback_service(forms).layer(compression)
