@@ -49,6 +49,9 @@ pub struct Finished {
     pub cpu: Option<CpuTime>,
 }
 
+/// How long a dropped [`Cgroup`] keeps killing what is left in it before giving up.
+const CGROUP_TEARDOWN: Duration = Duration::from_secs(30);
+
 /// A cgroup for one job, v2 or v1, removed when dropped.
 struct Cgroup {
     /// The `cgroup.procs` files the job's first process joins.
@@ -155,9 +158,18 @@ impl Cgroup {
 
 impl Drop for Cgroup {
     fn drop(&mut self) {
-        for _ in 0..50 {
+        // The kernel takes its time to tear down a killed job: a fork bomb's 64 processes took
+        // 0.2 s on an idle machine here and over a second on a busy one. The deadline is
+        // generous because a cgroup left behind is never cleaned up by anyone else.
+        let deadline = Instant::now() + CGROUP_TEARDOWN;
+        loop {
             self.kill_all();
             if self.dirs.iter().all(|d| std::fs::remove_dir(d).is_ok() || !d.exists()) {
+                return;
+            }
+            if Instant::now() >= deadline {
+                let left: Vec<_> = self.dirs.iter().filter(|d| d.exists()).collect();
+                eprintln!("gpu-runner: could not remove the job's cgroups {left:?}");
                 return;
             }
             std::thread::sleep(Duration::from_millis(20));

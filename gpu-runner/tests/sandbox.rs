@@ -17,6 +17,7 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// Runs a hostile script; the directory returned holds its records and logs.
 fn run(name: &str, limits: Limits) -> (tempfile::TempDir, Run) {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let before = our_cgroups();
     let venv = gpu_runner::default_venv();
     let env = gpu_runner::probe(&venv).unwrap();
     let work = tempfile::tempdir().unwrap();
@@ -40,20 +41,20 @@ fn run(name: &str, limits: Limits) -> (tempfile::TempDir, Run) {
         "processes of {name} survived: {}",
         String::from_utf8_lossy(&left.stdout)
     );
-    let cgroups = [
-        "/sys/fs/cgroup/memory",
-        "/sys/fs/cgroup/pids",
-        "/sys/fs/cgroup/cpuacct",
-        "/sys/fs/cgroup",
-    ]
-    .iter()
-    .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
-    .filter(|e| {
-        e.file_name().to_string_lossy().starts_with(&format!("lockstep-{}-", std::process::id()))
-    })
-    .count();
-    assert_eq!(cgroups, 0, "the job's cgroups were removed");
+    let left: Vec<_> = our_cgroups().difference(&before).cloned().collect();
+    assert!(left.is_empty(), "the job's cgroups were not removed: {left:?}");
     (work, run)
+}
+
+/// The cgroups this test process's jobs have now, so a test sees only what its own job left.
+fn our_cgroups() -> std::collections::BTreeSet<PathBuf> {
+    let ours = format!("lockstep-{}-", std::process::id());
+    ["/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&ours))
+        .map(|e| e.path())
+        .collect()
 }
 
 fn small() -> Limits {
