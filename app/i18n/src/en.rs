@@ -102,12 +102,10 @@ pub static EN: Catalogue = Catalogue {
         not_translated: "",
         draft: "Draft — only instructors see this. Learners cannot open, find or count it until \
                 it is published; comments and reports open then.",
-        scheduled: |at| {
-            format!(
-                "Scheduled — only instructors see this until {at}; learners get it from then on, \
-                 and comments and reports open then."
-            )
-        },
+        scheduled: [
+            "Scheduled — only instructors see this until ",
+            "; learners get it from then on, and comments and reports open then.",
+        ],
         preview_as_learner: "See it as a learner will",
         previewing: "Preview: this page as learners will get it once it is published.",
         back_to_draft: "Back to the draft",
@@ -261,6 +259,7 @@ pub static EN: Catalogue = Catalogue {
         draft_kept: "Draft kept in this browser.",
         python_code: "Python code",
         your_submissions: "Your submissions",
+        submitted: "Submitted",
         submission: "Submission",
         status: "Status",
     },

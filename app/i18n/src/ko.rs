@@ -99,12 +99,11 @@ pub static KO: Catalogue = Catalogue {
                          상황과 XP는 언어와 상관없이 그대로 쌓입니다.",
         draft: "초안 — 강사에게만 보입니다. 게시하기 전까지 학습자는 이 레슨을 열 수도, 검색할 \
                 수도 없고 진행률에도 잡히지 않습니다. 댓글과 문제 신고도 게시한 뒤에 열립니다.",
-        scheduled: |at| {
-            format!(
-                "게시 예약 — {at}까지는 강사에게만 보이고, 그때부터 학습자에게 공개됩니다. \
-                 댓글과 문제 신고도 그때 열립니다."
-            )
-        },
+        scheduled: [
+            "게시 예약 — ",
+            "까지는 강사에게만 보이고, 그때부터 학습자에게 공개됩니다. 댓글과 문제 신고도 그때 \
+             열립니다.",
+        ],
         preview_as_learner: "학습자 화면으로 보기",
         previewing: "미리 보기: 게시된 뒤 학습자가 보게 될 화면입니다.",
         back_to_draft: "초안으로 돌아가기",
@@ -264,6 +263,7 @@ pub static KO: Catalogue = Catalogue {
         draft_kept: "초안을 이 브라우저에 보관했습니다.",
         python_code: "Python 코드",
         your_submissions: "내 제출 기록",
+        submitted: "제출 시각",
         submission: "제출",
         status: "상태",
     },

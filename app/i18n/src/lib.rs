@@ -155,7 +155,8 @@ pub struct LessonWords {
     /// The banner of a draft, which only instructors see.
     pub draft: &'static str,
     /// The banner of a lesson published later: learners see it from this instant (UTC).
-    pub scheduled: fn(at: &str) -> String,
+    /// Before and after the instant.
+    pub scheduled: [&'static str; 2],
     /// The link from that banner to the page as learners will get it.
     pub preview_as_learner: &'static str,
     /// The bar of that preview, and its link back.
@@ -300,6 +301,8 @@ pub struct ExerciseWords {
     pub python_code: &'static str,
     pub your_submissions: &'static str,
     pub submission: &'static str,
+    /// The column of when each was submitted.
+    pub submitted: &'static str,
     pub status: &'static str,
 }
 

@@ -191,6 +191,10 @@ pub fn local_location(path: &str) -> Option<String> {
 /// where it wins over `Accept-Language`; every other address says its language itself.
 pub const LANG_COOKIE: &str = "lang";
 
+/// The cookie in which the page's clock script keeps the browser's time zone (an IANA name):
+/// the server counts a learner's streak days in it (`lockstep_clock`).
+pub const TIME_ZONE_COOKIE: &str = "lockstep-tz";
+
 /// The first path segment of every lesson page: `/lessons/<slug>`.
 pub const LESSONS_SEGMENT: &str = "lessons";
 

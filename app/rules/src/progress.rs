@@ -105,7 +105,7 @@ impl Rules {
         learner: &str,
         actions: &[Action],
     ) -> Result<Recorded, StoreError> {
-        self.recording(learner, actions, |at| async move {
+        self.recording(learner, |at| async move {
             let mut recorded = Vec::with_capacity(actions.len());
             for action in actions {
                 recorded.push(self.store.record(learner, action, at).await?);
@@ -115,26 +115,25 @@ impl Rules {
         .await
     }
 
-    /// Progress before and after `write` records `actions` (it says, per action, whether it
-    /// was recorded now: only those change the events, which are not read again).
+    /// Progress before and after `write` records what it records (it says, per action, whether
+    /// it was recorded now: only then are the events read again, for the day the store gave
+    /// each in the learner's time zone).
     pub(crate) async fn recording<F>(
         &self,
         learner: &str,
-        actions: &[Action],
         write: impl FnOnce(i64) -> F,
     ) -> Result<Recorded, StoreError>
     where
         F: std::future::Future<Output = Result<Vec<bool>, StoreError>>,
     {
-        let mut events = self.store.events(learner).await?;
-        let before = self.progress_of(&events);
-        let at = crate::unix_now();
-        for (action, now) in actions.iter().zip(write(at).await?) {
-            if now {
-                events.push(Event { action: action.clone(), at });
-            }
-        }
-        Ok(Recorded { before, after: self.progress_of(&events) })
+        let before = self.progress_of(&self.store.events(learner).await?);
+        let recorded = write(crate::unix_now()).await?;
+        let after = if recorded.contains(&true) {
+            self.progress_of(&self.store.events(learner).await?)
+        } else {
+            before.clone()
+        };
+        Ok(Recorded { before, after })
     }
 
     /// Resets the requester's progress in a lesson.

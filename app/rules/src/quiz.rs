@@ -82,7 +82,7 @@ impl Rules {
         let (learner, cookie) = self.learner_of(requester).await?;
         let (learner, earned, chosen) = (&learner, &earned, &chosen);
         let recorded = self
-            .recording(learner, earned, |at| async move {
+            .recording(learner, |at| async move {
                 // An answer is never kept without what it earned, nor XP without its answer.
                 let mut write = store.write().await?;
                 write.keep_quiz_answers(learner, slug, index, chosen, at).await?;

@@ -24,6 +24,7 @@ pub mod sessions;
 mod sitemap;
 pub mod submit;
 mod talk;
+mod time_zone;
 mod trace;
 
 use std::net::SocketAddr;
@@ -335,6 +336,8 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(kept, page_cache::serve))
         // Before the kept pages: `/` may send the reader to their language's home.
         .layer(axum::middleware::from_fn(language::choose_home))
+        // Before anything records XP: the day it is counted on is in the reader's zone.
+        .layer(axum::middleware::from_fn_with_state(state.clone(), time_zone::remember))
         // Every route, server functions included, sees the session (leptos_axum::extract
         // needs it as an extension) and the CSRF check, which runs first.
         .layer(sessions)

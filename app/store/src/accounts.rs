@@ -257,6 +257,16 @@ impl Write<'_> {
             .bind(from)
             .execute(self.conn())
             .await?;
+        // A new account's learner has no zone yet: it takes the browser's.
+        sqlx::query(
+            "UPDATE learners SET time_zone = (SELECT f.time_zone FROM learners f WHERE f.id = $2), \
+             time_zone_set_ms = (SELECT f.time_zone_set_ms FROM learners f WHERE f.id = $2) \
+             WHERE id = $1 AND time_zone IS NULL",
+        )
+        .bind(into)
+        .bind(from)
+        .execute(self.conn())
+        .await?;
         self.wrote_learner(from);
         self.wrote_learner(into);
         Ok(Merged { moved, already_had: already as u64, quiz_answers: answers.rows_affected() })

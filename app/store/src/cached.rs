@@ -25,6 +25,8 @@ pub struct LearnerReads {
     pub events: Vec<XpEvent>,
     /// (lesson, last answers) to every quiz since its lesson's last reset.
     quiz_answers: Vec<(String, LastAnswers)>,
+    /// The learner's time zone, as [`Store::time_zone`] returns it.
+    pub time_zone: Option<String>,
 }
 
 impl LearnerReads {
@@ -162,7 +164,8 @@ impl Cached<'_> {
         let read = async {
             let events = self.0.events(learner).await?;
             let quiz_answers = self.0.last_answers(learner, None).await?;
-            Ok::<_, StoreError>(Arc::new(LearnerReads { events, quiz_answers }))
+            let time_zone = self.0.time_zone(learner).await?;
+            Ok::<_, StoreError>(Arc::new(LearnerReads { events, quiz_answers, time_zone }))
         };
         self.0.caches.learners.get_or_read(learner.to_string(), read).await
     }

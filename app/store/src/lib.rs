@@ -41,6 +41,7 @@ pub use notifications::{About, Notification};
 pub use pilots::DueJob;
 pub use problems::{NewReport, Report, ReportStatus};
 pub use progress::LastAnswers;
+pub use progress::{ZoneChange, ZONE_CHANGE_MS};
 pub use queue::{
     Claimed, Finished, NewSubmission, Requeue, RetryPolicy, StoredEvent, Submission,
     SubmissionStatus,

@@ -1,5 +1,6 @@
 //! Progress: XP events, quiz answers, lesson resets.
 
+use lockstep_clock::Zone;
 use lockstep_xp::{Action, Event as XpEvent};
 
 use crate::{Store, StoreError, Write};
@@ -14,21 +15,41 @@ pub struct LastAnswers {
     pub attempts: u32,
 }
 
-/// A stored XP event: `kind`, `subject` and `recorded_at` of `xp_events`.
+/// A stored XP event: `kind`, `subject`, `recorded_at` and `utc_offset_s` of `xp_events`
+/// ([`EVENT_COLUMNS`]).
 #[derive(sqlx::FromRow)]
 pub(crate) struct EventRow {
     kind: String,
     subject: String,
     recorded_at: i64,
+    utc_offset_s: i32,
 }
+
+/// The columns an [`EventRow`] reads.
+pub(crate) const EVENT_COLUMNS: &str = "kind, subject, recorded_at, utc_offset_s";
 
 impl EventRow {
     /// `None` for a kind this version does not know: left out, not lost.
     pub(crate) fn into_event(self) -> Option<XpEvent> {
         let action = Action::from_stored(&self.kind, &self.subject)?;
-        Some(XpEvent { action, at: self.recorded_at })
+        let day = lockstep_clock::day(self.recorded_at, self.utc_offset_s);
+        Some(XpEvent { action, at: self.recorded_at, day })
     }
 }
+
+/// What became of a request to set a learner's time zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZoneChange {
+    Set,
+    /// It was that zone already.
+    Unchanged,
+    /// It was set to another zone less than [`ZONE_CHANGE_MS`] ago.
+    TooSoon,
+}
+
+/// How often a learner's time zone may change: once a day, so that hopping across the date
+/// line cannot make streak days out of hours.
+pub const ZONE_CHANGE_MS: i64 = 24 * 3600 * 1000;
 
 #[derive(sqlx::FromRow)]
 struct AttemptCounts {
@@ -88,9 +109,12 @@ impl Store {
         action: &Action,
         now: i64,
     ) -> Result<bool, StoreError> {
-        // One statement is a transaction of its own: a `Write` around it would only add its
-        // begin and commit to the round trips of the most frequent write.
-        let done = insert_event(&self.pool, learner, action, now).await?;
+        // No transaction: the event's row is one statement, and the read of the learner's zone
+        // before it only decides the day the event is counted on.
+        let mut conn = self.pool.acquire().await?;
+        let done = insert_event(&mut conn, learner, action, now).await?;
+        // Back to the pool before announcing the write, which takes a connection of its own.
+        drop(conn);
         self.wrote_learner(learner).await;
         Ok(done)
     }
@@ -98,14 +122,47 @@ impl Store {
     /// The learner's live events (not reset), oldest first. Rows of a kind this version does
     /// not know are left out, not lost.
     pub async fn events(&self, learner: &str) -> Result<Vec<XpEvent>, StoreError> {
-        let rows = sqlx::query_as::<_, EventRow>(
-            "SELECT kind, subject, recorded_at FROM xp_events WHERE learner_id = $1 AND reset_at IS NULL \
-             ORDER BY recorded_at, id",
-        )
+        let rows = sqlx::query_as::<_, EventRow>(&format!(
+            "SELECT {EVENT_COLUMNS} FROM xp_events WHERE learner_id = $1 AND reset_at IS NULL \
+             ORDER BY recorded_at, id"
+        ))
         .bind(learner)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.into_iter().filter_map(EventRow::into_event).collect())
+    }
+
+    /// The learner's time zone (an IANA name), if their browser has said it.
+    pub async fn time_zone(&self, learner: &str) -> Result<Option<String>, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        Ok(stored_zone(&mut conn, learner).await?)
+    }
+
+    /// Sets the learner's time zone to `zone` (an IANA name the caller checked), unless it was
+    /// set to another less than [`ZONE_CHANGE_MS`] before `now_ms`. One statement decides, so
+    /// that requests at once cannot each pass the check.
+    pub async fn set_time_zone(
+        &self,
+        learner: &str,
+        zone: &str,
+        now_ms: i64,
+    ) -> Result<ZoneChange, StoreError> {
+        let done = sqlx::query(
+            "UPDATE learners SET time_zone = $1, time_zone_set_ms = $2 WHERE id = $3 \
+             AND (time_zone IS NULL OR (time_zone <> $1 AND time_zone_set_ms <= $4))",
+        )
+        .bind(zone)
+        .bind(now_ms)
+        .bind(learner)
+        .bind(now_ms - ZONE_CHANGE_MS)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 1 {
+            self.wrote_learner(learner).await;
+            return Ok(ZoneChange::Set);
+        }
+        let now = self.time_zone(learner).await?;
+        Ok(if now.as_deref() == Some(zone) { ZoneChange::Unchanged } else { ZoneChange::TooSoon })
     }
 
     /// Resets the learner's progress in one lesson: its events stop counting and its quiz
@@ -246,25 +303,42 @@ impl Write<'_> {
 }
 
 /// Records `action` once: `true` the first time (a unique index on live rows makes a repeat,
-/// however concurrent, insert nothing). Runs on the pool or inside a transaction.
-pub(crate) async fn insert_event<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
-    executor: E,
+/// however concurrent, insert nothing), with the learner's offset from UTC now, so that its day
+/// is theirs. Runs on a pooled connection or inside a transaction.
+pub(crate) async fn insert_event(
+    conn: &mut sqlx::AnyConnection,
     learner: &str,
     action: &Action,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
+    let zone = stored_zone(&mut *conn, learner).await?.as_deref().and_then(Zone::named);
+    let offset = zone.unwrap_or_else(Zone::site_default).offset_s(now);
     let done = sqlx::query(
-        "INSERT INTO xp_events (learner_id, kind, subject, lesson, recorded_at) VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT DO NOTHING",
+        "INSERT INTO xp_events (learner_id, kind, subject, lesson, recorded_at, utc_offset_s) \
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
     )
     .bind(learner)
     .bind(action.kind())
     .bind(action.subject())
     .bind(action.lesson())
     .bind(now)
-    .execute(executor)
+    .bind(offset)
+    .execute(conn)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// The learner's time zone as stored; `None` when not set (or no such learner).
+async fn stored_zone(
+    conn: &mut sqlx::AnyConnection,
+    learner: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    let zone: Option<Option<String>> =
+        sqlx::query_scalar("SELECT time_zone FROM learners WHERE id = $1")
+            .bind(learner)
+            .fetch_optional(conn)
+            .await?;
+    Ok(zone.flatten())
 }
 
 /// `[[1], [0, 2], []]` → `"1;0,2;"`.

@@ -520,7 +520,7 @@ impl Store {
             .n;
             let actions = lockstep_xp::exercise_passed(&exercise, earlier == 0);
             for action in actions {
-                if insert_event(&mut *tx, &learner_id, &action, now_ms / 1000).await? {
+                if insert_event(&mut tx, &learner_id, &action, now_ms / 1000).await? {
                     recorded.push(action);
                 }
             }

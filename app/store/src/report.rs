@@ -2,7 +2,7 @@
 
 use lockstep_xp::Event as XpEvent;
 
-use crate::progress::{decode_answers, EventRow};
+use crate::progress::{decode_answers, EventRow, EVENT_COLUMNS};
 use crate::{Store, StoreError};
 
 /// A learner with an account, or an anonymous one with any progress; learners merged into an
@@ -58,10 +58,10 @@ impl Store {
                 events: Vec::new(),
             });
         }
-        let events = sqlx::query_as::<_, LearnerEvent>(
-            "SELECT learner_id, kind, subject, recorded_at FROM xp_events WHERE reset_at IS NULL \
-             ORDER BY recorded_at, id",
-        )
+        let events = sqlx::query_as::<_, LearnerEvent>(&format!(
+            "SELECT learner_id, {EVENT_COLUMNS} FROM xp_events WHERE reset_at IS NULL \
+                 ORDER BY recorded_at, id"
+        ))
         .fetch_all(&self.pool)
         .await?;
         for r in events {

@@ -76,6 +76,67 @@ async fn concurrent_repeats_record_one_event(store: &Store) {
     assert_eq!(store.events("racer").await.unwrap().len(), 1);
 }
 
+/// Streak days are the learner's: each event's day is fixed in the zone they had when it was
+/// recorded, a zone changes at most once a day (however many requests ask at once), and a new
+/// account takes the zone of the browser it merged.
+async fn days_are_counted_in_the_learner_s_zone(store: &Store) {
+    use lockstep_store::{ZoneChange, ZONE_CHANGE_MS};
+    // 2025-11-29 23:30 and 2025-11-30 00:30 in Seoul (14:30 and 15:30 UTC, one UTC day).
+    let (late, early) = (1_764_426_600, 1_764_430_200);
+    let lesson = |l: &str| Action::LessonCompleted { lesson: l.into() };
+    store.issue_learner("seoul", 1).await.unwrap();
+    assert_eq!(store.time_zone("seoul").await.unwrap(), None);
+    // Without a zone, the site's default (Seoul) counts.
+    store.record("seoul", &lesson("a"), late).await.unwrap();
+    let at = (late - 60) * 1000;
+    assert_eq!(store.set_time_zone("seoul", "Asia/Seoul", at).await.unwrap(), ZoneChange::Set);
+    assert_eq!(
+        store.set_time_zone("seoul", "Asia/Seoul", at).await.unwrap(),
+        ZoneChange::Unchanged
+    );
+    store.record("seoul", &lesson("b"), early).await.unwrap();
+    let days: Vec<i64> = store.events("seoul").await.unwrap().iter().map(|e| e.day).collect();
+    assert_eq!(days, [20_421, 20_422], "two days in Seoul, where UTC has one");
+    // Moving to New York within the day is refused; after a day it is kept, and only the
+    // events recorded after it are counted there.
+    let ny = "America/New_York";
+    assert_eq!(store.set_time_zone("seoul", ny, at + 1000).await.unwrap(), ZoneChange::TooSoon);
+    assert_eq!(store.time_zone("seoul").await.unwrap().as_deref(), Some("Asia/Seoul"));
+    let later = at + ZONE_CHANGE_MS;
+    assert_eq!(store.set_time_zone("seoul", ny, later).await.unwrap(), ZoneChange::Set);
+    // 2025-12-01 03:00 UTC is 2025-11-30 22:00 in New York.
+    store.record("seoul", &lesson("c"), 1_764_558_000).await.unwrap();
+    let days: Vec<i64> = store.events("seoul").await.unwrap().iter().map(|e| e.day).collect();
+    assert_eq!(days, [20_421, 20_422, 20_422]);
+    // Twenty requests at once, each for another zone, a day after: exactly one is kept.
+    let zones = ["Europe/Paris", "Asia/Tokyo", "America/Chicago", "Australia/Sydney"];
+    let tasks: Vec<_> = (0..20)
+        .map(|i| {
+            let store = store.clone();
+            let zone = zones[i % zones.len()];
+            let now = later + ZONE_CHANGE_MS + i as i64;
+            tokio::spawn(async move { store.set_time_zone("seoul", zone, now).await.unwrap() })
+        })
+        .collect();
+    let mut set = 0;
+    for t in tasks {
+        set += usize::from(t.await.unwrap() == ZoneChange::Set);
+    }
+    assert_eq!(set, 1);
+    // Signing up: the account's new learner takes the browser's zone; one with a zone keeps it.
+    let account = store.create_account("tz@example.org", "h", "acct-tz", 1).await.unwrap().unwrap();
+    store.issue_learner("anon-tz", 1).await.unwrap();
+    store.set_time_zone("anon-tz", "Asia/Kolkata", 5).await.unwrap();
+    store.merge_learner("anon-tz", &account.learner_id).await.unwrap();
+    let zone = store.time_zone(&account.learner_id).await.unwrap();
+    assert_eq!(zone.as_deref(), Some("Asia/Kolkata"));
+    store.issue_learner("anon-2", 1).await.unwrap();
+    store.set_time_zone("anon-2", "Europe/Paris", 5).await.unwrap();
+    store.merge_learner("anon-2", &account.learner_id).await.unwrap();
+    let zone = store.time_zone(&account.learner_id).await.unwrap();
+    assert_eq!(zone.as_deref(), Some("Asia/Kolkata"));
+}
+
 /// A database from before events existed: its lesson completions become events, nothing lost.
 async fn old_completions_become_events(url: &str, all: &sqlx::migrate::Migrator) {
     sqlx::any::install_default_drivers();
@@ -254,6 +315,18 @@ async fn postgres_accounts() {
     merging_counts_nothing_twice(&store).await;
     attempts_are_limited_per_key(&store).await;
     parallel_attempts_pass_exactly_the_limit(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_time_zones() {
+    let (_dir, store) = sqlite().await;
+    days_are_counted_in_the_learner_s_zone(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_time_zones() {
+    let store = postgres("time_zones").await;
+    days_are_counted_in_the_learner_s_zone(&store).await;
 }
 
 #[tokio::test]

@@ -36,8 +36,8 @@ async fn writes_commit_together_or_not_at_all(store: &Store) {
     assert_eq!(
         store.events("l1").await.unwrap(),
         [
-            Event { action: quiz("torchrun", 0), at: 20 },
-            Event { action: lesson("torchrun"), at: 20 }
+            Event { action: quiz("torchrun", 0), at: 20, day: 0 },
+            Event { action: lesson("torchrun"), at: 20, day: 0 }
         ]
     );
     assert_eq!(
@@ -55,7 +55,10 @@ async fn writes_commit_together_or_not_at_all(store: &Store) {
     assert_eq!(write.reset_lesson("l1", "torchrun", 31).await.unwrap(), 2);
     assert!(write.record("l1", &lesson("torchrun"), 31).await.unwrap());
     write.commit().await.unwrap();
-    assert_eq!(store.events("l1").await.unwrap(), [Event { action: lesson("torchrun"), at: 31 }]);
+    assert_eq!(
+        store.events("l1").await.unwrap(),
+        [Event { action: lesson("torchrun"), at: 31, day: 0 }]
+    );
     assert_eq!(store.quiz_attempts("l1", "torchrun", 0).await.unwrap(), (0, 1));
 }
 

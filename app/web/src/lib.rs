@@ -16,6 +16,7 @@ compile_error!(
 );
 
 pub mod api;
+pub mod clock;
 mod components;
 pub mod crash;
 #[cfg(feature = "hydrate")]
@@ -167,6 +168,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 // seen.
                 <script nonce=leptos::nonce::use_nonce() data-notice=t.site.broken_page
                         data-reload=t.site.reload>{crash::SCRIPT}</script>
+                <script nonce=leptos::nonce::use_nonce()
+                        data-cookie=lockstep_routes::TIME_ZONE_COOKIE>{clock::SCRIPT}</script>
                 <link rel="stylesheet" href=bundle_file(&format!("{OUTPUT_NAME}.css"))/>
                 {alternates}
                 <link rel="alternate" hreflang="x-default" href=x_default/>

@@ -269,8 +269,8 @@ pub struct LessonView {
 /// Why learners do not see a lesson an instructor is reading, and how it is shown to them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unpublished {
-    /// `Some("2026-12-01 09:00 UTC")`: published then; a draft without.
-    pub scheduled: Option<String>,
+    /// When it will be published; `None` for a draft.
+    pub scheduled: Option<Moment>,
     /// Shown as learners will get it once published: the preview's bar instead of the banner.
     pub preview: bool,
     /// The version of its file the page shows: the page reloads when the file has another.
@@ -465,12 +465,23 @@ pub struct InstructorView {
 /// the two equal).
 pub const REPORT_STATUSES: [&str; 3] = ["open", "fixed", "wontfix"];
 
+/// An instant as a page shows it (`clock::Time`): drawn by the server in `zone`, redrawn by
+/// the browser in the reader's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moment {
+    /// `2026-11-25T14:03:00Z`.
+    pub utc: String,
+    /// `2026-11-25 23:03 UTC+9`.
+    pub local: String,
+    /// The IANA name of the zone `local` is in.
+    pub zone: String,
+}
+
 /// A report as the instructor view lists it, worded in the page's language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportRow {
     pub id: i64,
-    /// `2026-11-25 14:03 UTC`.
-    pub when: String,
+    pub when: Moment,
     /// The page, then the section, quiz question or submission: "DistributedSampler › set_epoch".
     pub place: String,
     /// A link to where it was reported from, on this site.
@@ -658,6 +669,8 @@ pub struct SubmissionRow {
     /// `pass`, `fail`, `error` or `timeout`, once graded.
     pub verdict: Option<String>,
     pub created_at: i64,
+    /// When it was submitted.
+    pub when: Moment,
 }
 
 /// A submission's page: its events so far and, once graded, the verdict. `None` when there is

@@ -87,15 +87,15 @@ pub const ACHIEVEMENTS: [Achievement; 14] = [
         "streak-3",
         "Three days running",
         "3일 연속",
-        "Earn XP on three consecutive days (UTC).",
-        "사흘 연속으로 XP를 얻습니다 (UTC 기준).",
+        "Earn XP on three consecutive days (in your time zone).",
+        "내 시간대 기준으로 사흘 연속 XP를 얻습니다.",
     ),
     a(
         "streak-7",
         "A week in lockstep",
         "7일 연속",
-        "Earn XP on seven consecutive days (UTC).",
-        "이레 연속으로 XP를 얻습니다 (UTC 기준).",
+        "Earn XP on seven consecutive days (in your time zone).",
+        "내 시간대 기준으로 이레 연속 XP를 얻습니다.",
     ),
     a(
         "five-days",
@@ -207,7 +207,7 @@ pub(crate) fn earned(course: &CourseFacts, events: &[&Event]) -> Vec<Earned> {
         }
         if first {
             state.xp += crate::xp_for(course, &e.action);
-            state.days.insert(e.at.div_euclid(86_400));
+            state.days.insert(e.day);
         }
         for (i, a) in ACHIEVEMENTS.iter().enumerate() {
             if when[i].is_none() && state.holds(a.id, course, e.at) {

@@ -111,6 +111,9 @@ impl Action {
 pub struct Event {
     pub action: Action,
     pub at: i64,
+    /// The day it happened on where the learner was (days since 1970-01-01 in their time zone
+    /// then): what streaks count.
+    pub day: i64,
 }
 
 /// What the rules need to know of the course: each lesson's XP and how many simulations and

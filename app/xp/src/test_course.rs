@@ -32,5 +32,5 @@ pub fn big_course() -> CourseFacts {
 }
 
 pub fn event(action: Action, at: i64) -> Event {
-    Event { action, at }
+    Event { action, at, day: at.div_euclid(86_400) }
 }

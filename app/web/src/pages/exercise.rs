@@ -8,6 +8,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use lockstep_routes::{ACCOUNT, DRAFTS_API, SUBMISSIONS_API};
 
 use crate::api::get_exercise;
+use crate::clock::Time;
 use crate::components::{ProgressPanel, TextArea, Toast};
 use crate::model::{ExercisePage as Page, SubmissionRow};
 use crate::resource::resource;
@@ -156,7 +157,7 @@ fn Submissions(rows: Vec<SubmissionRow>) -> impl IntoView {
         view! {
             <h2>{w.your_submissions}</h2>
             <table class="submissions" data-role="submissions">
-                <thead><tr><th scope="col">{w.submission}</th><th scope="col">{w.status}</th></tr></thead>
+                <thead><tr><th scope="col">{w.submission}</th><th scope="col">{w.submitted}</th><th scope="col">{w.status}</th></tr></thead>
                 <tbody>
                     {rows
                         .into_iter()
@@ -165,6 +166,7 @@ fn Submissions(rows: Vec<SubmissionRow>) -> impl IntoView {
                             view! {
                                 <tr>
                                     <td><a href=lang.path(&lockstep_routes::submission(r.id))>{format!("#{}", r.id)}</a></td>
+                                    <td><Time moment=r.when/></td>
                                     <td class=format!("verdict-{shown}")>{(said.status_word)(&shown)}</td>
                                 </tr>
                             }

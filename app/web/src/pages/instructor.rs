@@ -9,6 +9,7 @@ use lockstep_routes::{
 };
 
 use crate::api::get_instructor;
+use crate::clock::Time;
 use crate::components::TextArea;
 use crate::model::{InstructorView, ReportRow, REPORT_STATUSES};
 use crate::resource::resource;
@@ -100,12 +101,13 @@ fn Instructor(v: InstructorView) -> impl IntoView {
             <div class="table-scroll">
                 <table class="instructor-table" data-role="all-submissions">
                     <thead><tr>
-                        <th scope="col">{w.submission}</th><th scope="col">{w.learner}</th><th scope="col">{w.exercise}</th><th scope="col">{w.status}</th>
+                        <th scope="col">{w.submission}</th><th scope="col">{w.when}</th><th scope="col">{w.learner}</th><th scope="col">{w.exercise}</th><th scope="col">{w.status}</th>
                     </tr></thead>
                     <tbody>
                         {submissions.into_iter().map(|(who, exercise, s)| view! {
                             <tr>
                                 <td><a href=lang.path(&lockstep_routes::submission(s.id))>{format!("#{}", s.id)}</a></td>
+                                <td><Time moment=s.when/></td>
                                 <td>{who}</td>
                                 <td>{exercise}</td>
                                 <td>{(said.status_word)(&s.verdict.unwrap_or(s.status))}</td>
@@ -186,7 +188,7 @@ fn Reports(reports: Vec<ReportRow>) -> impl IntoView {
                 .collect_view();
             view! {
                 <tr data-report=r.id>
-                    <td>{r.when}</td>
+                    <td><Time moment=r.when/></td>
                     <td><a href=r.href>{r.place}</a></td>
                     <td class="report-body">{r.body}</td>
                     <td>{r.from.unwrap_or_else(|| w.anonymous.to_string())}</td>

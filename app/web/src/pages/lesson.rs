@@ -4,6 +4,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::{get_lesson, get_lesson_learner, CompleteLesson, ExploreSimulation, ResetLesson};
+use crate::clock::Time;
 use crate::components::{on_lesson_click, ProgressPanel, Tags, Toast, Toc, TocFolded};
 use crate::model::{BodyBlock, LessonLearner, LessonLookup, LessonView, ProgressView, QuizBlock};
 use crate::quiz::QuizView;
@@ -492,7 +493,10 @@ fn unpublished_banner(u: &crate::model::Unpublished, slug: &str, lang: crate::La
         }
         .into_any();
     }
-    let says = u.scheduled.as_deref().map_or_else(|| w.draft.to_string(), |at| (w.scheduled)(at));
+    let says = match u.scheduled.clone() {
+        None => view! { {w.draft} }.into_any(),
+        Some(at) => view! { {w.scheduled[0]} <Time moment=at/> {w.scheduled[1]} }.into_any(),
+    };
     view! {
         <p class="notice draft-banner" data-role="draft" role="status" data-version=u.version.clone()>
             <strong>{says}</strong> " " <a href=format!("{page}?as=learner")>{w.preview_as_learner}</a>

@@ -111,6 +111,7 @@ pub fn row(s: &Submission) -> SubmissionRow {
         status: s.status.as_str().to_string(),
         verdict: s.verdict_status.map(|v| v.as_str().to_string()),
         created_at: s.created_at,
+        when: super::moment(s.created_at * 1000),
     }
 }
 

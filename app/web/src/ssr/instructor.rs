@@ -281,25 +281,6 @@ pub fn view(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn csv_quotes_and_defuses_formulas() {
-        let row = csv_row(&["=HYPERLINK(\"x\")".into(), "a,b".into(), "plain".into()]);
-        assert_eq!(row, "\"'=HYPERLINK(\"\"x\"\")\",\"a,b\",plain\r\n");
-    }
-
-    #[test]
-    fn html_becomes_plain_text() {
-        assert_eq!(
-            plain_text("<p>Batch <code>6</code> on 4 GPUs &amp; <em>one</em> idle?</p>"),
-            "Batch 6 on 4 GPUs & one idle?"
-        );
-    }
-}
-
 /// The reports as the instructor view lists them, in `lang`.
 pub fn reports(
     rules: &lockstep_rules::Rules,
@@ -339,7 +320,7 @@ pub fn reports(
             }
             crate::model::ReportRow {
                 id: r.id,
-                when: utc(r.created_ms),
+                when: super::moment(r.created_ms),
                 place,
                 href,
                 from: r.email.clone(),
@@ -356,7 +337,7 @@ pub fn reports_csv(reports: &[crate::model::ReportRow]) -> String {
     for r in reports {
         let row = [
             r.id.to_string(),
-            r.when.clone(),
+            r.when.utc.clone(),
             r.place.clone(),
             r.from.clone().unwrap_or_default(),
             r.body.clone(),
@@ -368,21 +349,21 @@ pub fn reports_csv(reports: &[crate::model::ReportRow]) -> String {
     out
 }
 
-/// Unix milliseconds as `YYYY-MM-DD HH:MM UTC` (the proleptic Gregorian calendar).
-pub fn utc(ms: i64) -> String {
-    let since = std::time::Duration::from_millis(ms.unsigned_abs());
-    let epoch = std::time::UNIX_EPOCH;
-    lockstep_course::publishing::shown(if ms < 0 { epoch - since } else { epoch + since })
-}
-
 #[cfg(test)]
-mod utc_tests {
+mod tests {
+    use super::*;
+
     #[test]
-    fn times_are_utc_dates() {
-        assert_eq!(super::utc(0), "1970-01-01 00:00 UTC");
-        // Checked against Python's datetime.fromtimestamp(…, UTC).
-        assert_eq!(super::utc(1_764_079_439_000), "2025-11-25 14:03 UTC");
-        assert_eq!(super::utc(951_782_400_000), "2000-02-29 00:00 UTC");
-        assert_eq!(super::utc(-86_400_000), "1969-12-31 00:00 UTC");
+    fn csv_quotes_and_defuses_formulas() {
+        let row = csv_row(&["=HYPERLINK(\"x\")".into(), "a,b".into(), "plain".into()]);
+        assert_eq!(row, "\"'=HYPERLINK(\"\"x\"\")\",\"a,b\",plain\r\n");
+    }
+
+    #[test]
+    fn html_becomes_plain_text() {
+        assert_eq!(
+            plain_text("<p>Batch <code>6</code> on 4 GPUs &amp; <em>one</em> idle?</p>"),
+            "Batch 6 on 4 GPUs & one idle?"
+        );
     }
 }

@@ -13,3 +13,11 @@ pub mod talk;
 pub mod template;
 
 pub use context::{context, AppContext};
+
+/// `unix_ms` as a page shows it: in the site's default zone, which the page's clock script
+/// redraws in the reader's.
+pub fn moment(unix_ms: i64) -> crate::model::Moment {
+    let zone = lockstep_clock::Zone::site_default();
+    let m = zone.moment(unix_ms);
+    crate::model::Moment { utc: m.utc, local: m.local, zone: zone.name().to_string() }
+}

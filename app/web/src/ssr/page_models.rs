@@ -142,7 +142,10 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
     };
     let unpublished = loaded.drafts.lessons.get(slug).map(|v| Unpublished {
         scheduled: match v {
-            Visibility::Scheduled(at) => Some(lockstep_course::publishing::shown(*at)),
+            Visibility::Scheduled(at) => {
+                let ms = at.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+                Some(super::moment(i64::try_from(ms).unwrap_or(i64::MAX)))
+            }
             _ => None,
         },
         preview: viewer == Viewer::Preview,
@@ -426,7 +429,7 @@ mod tests {
             facts.max_xp()
         );
         let everything: Vec<Event> =
-            facts.every_action().map(|action| Event { action, at: 0 }).collect();
+            facts.every_action().map(|action| Event { action, at: 0, day: 0 }).collect();
         let p = progress(&facts, &everything);
         assert_eq!(p.level.number as usize, LEVELS.len() - 1);
     }
@@ -438,7 +441,7 @@ mod tests {
         let actions: Vec<_> = facts.every_action().collect();
         for n in 0..=actions.len() {
             let events: Vec<Event> =
-                actions[..n].iter().map(|a| Event { action: a.clone(), at: 0 }).collect();
+                actions[..n].iter().map(|a| Event { action: a.clone(), at: 0, day: 0 }).collect();
             let p = progress(&facts, &events);
             let view = progress_view(&p, None);
             let text = view.bar_text(lockstep_i18n::Lang::En);
