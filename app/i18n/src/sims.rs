@@ -251,6 +251,8 @@ pub struct MemoryWords {
     pub legend_gradients: &'static str,
     pub legend_optimizer: &'static str,
     pub legend_activations: &'static str,
+    /// The vertical line across the bars: one GPU's memory, of `gb` GB.
+    pub legend_gpu: fn(gb: &str) -> String,
     /// (billions of parameters, GPUs, optimizer, precision, bytes per parameter of
     /// parameters, of gradients, of optimizer state, GB of activations).
     pub summary: fn(f64, usize, &str, &str, f64, f64, f64, f64) -> String,
@@ -552,10 +554,11 @@ pub static EN: SimWords = SimWords {
         part_optimizer: "optimizer",
         part_activations: "activations",
         total: |size, fits| format!("{size} {}", if fits { "fits" } else { "does not fit" }),
-        legend_parameters: " parameters ",
-        legend_gradients: " gradients ",
-        legend_optimizer: " optimizer state ",
-        legend_activations: " activations; the line is one GPU's ",
+        legend_parameters: "parameters",
+        legend_gradients: "gradients",
+        legend_optimizer: "optimizer state",
+        legend_activations: "activations",
+        legend_gpu: |gb| format!("one GPU's memory, {gb} GB"),
         summary: |params_b, gpus, optimizer, precision, pb, gb, k, activations_gb| {
             format!(
                 "{params_b} billion parameters on {gpus} GPUs, {optimizer} with {precision} \
@@ -873,10 +876,11 @@ pub static KO: SimWords = SimWords {
         part_optimizer: "optimizer 상태",
         part_activations: "activation",
         total: |size, fits| format!("{size} {}", if fits { "들어감" } else { "넘침" }),
-        legend_parameters: " 파라미터 ",
-        legend_gradients: " gradient ",
-        legend_optimizer: " optimizer 상태 ",
-        legend_activations: " activation · 세로선은 GPU 하나의 메모리 ",
+        legend_parameters: "파라미터",
+        legend_gradients: "gradient",
+        legend_optimizer: "optimizer 상태",
+        legend_activations: "activation",
+        legend_gpu: |gb| format!("GPU 하나의 메모리 {gb} GB"),
         summary: |params_b, gpus, optimizer, precision, pb, gb, k, activations_gb| {
             format!(
                 "파라미터 {params_b}B개, GPU {gpus}개, {optimizer}, {precision} precision: \

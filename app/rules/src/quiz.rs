@@ -85,7 +85,8 @@ impl Rules {
             .recording(learner, |at| async move {
                 // An answer is never kept without what it earned, nor XP without its answer.
                 let mut write = store.write().await?;
-                write.keep_quiz_answers(learner, slug, index, chosen, at).await?;
+                let visitor_order = answer.visitor_order;
+                write.keep_quiz_answers(learner, (slug, index), chosen, visitor_order, at).await?;
                 let mut recorded = Vec::with_capacity(earned.len());
                 for action in earned {
                     recorded.push(write.record(learner, action, at).await?);

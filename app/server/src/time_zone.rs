@@ -1,10 +1,11 @@
 //! The reader's time zone, as the page's clock script keeps it in a cookie
 //! ([`lockstep_routes::TIME_ZONE_COOKIE`]): before a browser's request that may record XP (a
 //! POST), the learner's stored zone follows it, so that the day an event is counted on is the
-//! learner's own (`lockstep_clock`). The store lets it change once a day.
+//! learner's own (`lockstep_clock`). The store lets it change once a day. A visitor's first
+//! XP makes them a learner during the request: the learner it issued takes the zone after it.
 
 use axum::extract::{FromRequestParts, Request, State};
-use axum::http::header::COOKIE;
+use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::Response;
@@ -19,12 +20,33 @@ pub async fn remember(State(state): State<AppState>, req: Request, next: Next) -
     let zone = (req.method() == Method::POST).then(|| cookie_zone(req.headers())).flatten();
     let Some(zone) = zone else { return next.run(req).await };
     let (mut parts, body) = req.into_parts();
+    let mut known = false;
     if let Ok(requester) = Requester::from_request_parts(&mut parts, &state).await {
         if let Some(learner) = requester.learner() {
             keep(&state, learner, &zone).await;
+            known = true;
         }
     }
-    next.run(Request::from_parts(parts, body)).await
+    let response = next.run(Request::from_parts(parts, body)).await;
+    if !known {
+        if let Some(issued) = issued_learner(&state, response.headers()) {
+            if let Err(e) = state.context.store.adopt_time_zone(&issued, &zone, now_ms()).await {
+                tracing::warn!("keeping a new learner's time zone: {e}");
+            }
+        }
+    }
+    response
+}
+
+/// The learner a response's `Set-Cookie` gives the browser, if it gives one.
+fn issued_learner(state: &AppState, headers: &HeaderMap) -> Option<String> {
+    let cookie = state.rules().learner_cookie;
+    headers.get_all(SET_COOKIE).iter().find_map(|set| {
+        let pair = set.to_str().ok()?.split(';').next()?;
+        let mut sent = HeaderMap::new();
+        sent.insert(COOKIE, pair.parse().ok()?);
+        cookie.read(&sent)
+    })
 }
 
 /// Stores `zone` as the learner's unless it is theirs already. A failure is logged and the

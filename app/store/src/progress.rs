@@ -13,6 +13,8 @@ pub struct LastAnswers {
     pub answers: Vec<Vec<usize>>,
     /// How many attempts since the lesson's last reset, this one included.
     pub attempts: u32,
+    /// The page it was answered on showed the visitors' order, not the learner's.
+    pub visitor_order: bool,
 }
 
 /// A stored XP event: `kind`, `subject`, `recorded_at` and `utc_offset_s` of `xp_events`
@@ -63,6 +65,7 @@ struct LastAnswersRow {
     quiz: i64,
     answers: String,
     attempts: i64,
+    visitor_order: i32,
 }
 
 impl LastAnswersRow {
@@ -71,7 +74,8 @@ impl LastAnswersRow {
         let quiz = u32::try_from(self.quiz).ok()?;
         let answers = decode_answers(&self.answers)?;
         let attempts = u32::try_from(self.attempts).unwrap_or(u32::MAX);
-        Some((self.lesson, LastAnswers { quiz, answers, attempts }))
+        let visitor_order = self.visitor_order != 0;
+        Some((self.lesson, LastAnswers { quiz, answers, attempts, visitor_order }))
     }
 }
 
@@ -136,6 +140,35 @@ impl Store {
     pub async fn time_zone(&self, learner: &str) -> Result<Option<String>, StoreError> {
         let mut conn = self.pool.acquire().await?;
         Ok(stored_zone(&mut conn, learner).await?)
+    }
+
+    /// A learner the current request issued takes `zone` (its browser's): set, when it has
+    /// none, and the events the request recorded for it counted in it too.
+    pub async fn adopt_time_zone(
+        &self,
+        learner: &str,
+        zone: &Zone,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let mut write = self.write().await?;
+        let set = sqlx::query(
+            "UPDATE learners SET time_zone = $1, time_zone_set_ms = $2 WHERE id = $3 AND time_zone IS NULL",
+        )
+        .bind(zone.name())
+        .bind(now_ms)
+        .bind(learner)
+        .execute(write.conn())
+        .await?;
+        if set.rows_affected() == 1 {
+            sqlx::query("UPDATE xp_events SET utc_offset_s = $1 WHERE learner_id = $2")
+                .bind(zone.offset_s(now_ms.div_euclid(1000)))
+                .bind(learner)
+                .execute(write.conn())
+                .await?;
+            write.wrote_learner(learner);
+        }
+        write.commit().await?;
+        Ok(())
     }
 
     /// Sets the learner's time zone to `zone` (an IANA name the caller checked), unless it was
@@ -221,7 +254,8 @@ impl Store {
     ) -> Result<Vec<(String, LastAnswers)>, StoreError> {
         let of_lesson = if lesson.is_some() { "AND lesson = $2 " } else { "" };
         let query = format!(
-            "SELECT a.lesson AS lesson, a.quiz AS quiz, a.answers AS answers, c.n AS attempts \
+            "SELECT a.lesson AS lesson, a.quiz AS quiz, a.answers AS answers, c.n AS attempts, \
+             a.visitor_order AS visitor_order \
              FROM quiz_attempts a JOIN (\
                SELECT MAX(id) AS last, COUNT(*) AS n FROM quiz_attempts \
                WHERE learner_id = $1 {of_lesson}AND reset_at IS NULL GROUP BY lesson, quiz\
@@ -249,24 +283,27 @@ impl Write<'_> {
         Ok(done)
     }
 
-    /// Keeps one answer to quiz `quiz` of `lesson` (per question, the options chosen). What it
-    /// earned is [`recorded`](Write::record) in the same transaction, so that an answer is
-    /// never kept without its XP, nor XP without its answer.
+    /// Keeps one answer to quiz `quiz` of `lesson` (per question, the options chosen;
+    /// `visitor_order`: the page showed the visitors' order). What it earned is
+    /// [`recorded`](Write::record) in the same transaction, so that an answer is never kept
+    /// without its XP, nor XP without its answer.
     pub async fn keep_quiz_answers(
         &mut self,
         learner: &str,
-        lesson: &str,
-        quiz: u32,
+        (lesson, quiz): (&str, u32),
         answers: &[Vec<usize>],
+        visitor_order: bool,
         now: i64,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO quiz_attempts (learner_id, lesson, quiz, answers, answered_at) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO quiz_attempts (learner_id, lesson, quiz, answers, visitor_order, answered_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(learner)
         .bind(lesson)
         .bind(i64::from(quiz))
         .bind(encode_answers(answers))
+        .bind(i32::from(visitor_order))
         .bind(now)
         .execute(self.conn())
         .await?;

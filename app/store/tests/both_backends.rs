@@ -236,7 +236,12 @@ async fn merging_counts_nothing_twice(store: &Store) {
     assert_eq!(mine, vec![lesson.clone(), sim, quiz("torchrun", 0)]);
     assert_eq!(
         store.last_quiz_answers(&account.learner_id, "torchrun").await.unwrap(),
-        vec![lockstep_store::LastAnswers { quiz: 0, answers: vec![vec![1]], attempts: 2 }]
+        vec![lockstep_store::LastAnswers {
+            quiz: 0,
+            answers: vec![vec![1]],
+            attempts: 2,
+            visitor_order: false
+        }]
     );
     // Merged, the anonymous id names no one any more: a cookie replayed after the merge is a
     // stranger's. A made-up id never did.

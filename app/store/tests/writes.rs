@@ -19,7 +19,7 @@ async fn writes_commit_together_or_not_at_all(store: &Store) {
     store.issue_learner("l1", 1).await.unwrap();
 
     let mut write = store.write().await.unwrap();
-    write.keep_quiz_answers("l1", "torchrun", 0, &[vec![1]], 10).await.unwrap();
+    write.keep_quiz_answers("l1", ("torchrun", 0), &[vec![1]], false, 10).await.unwrap();
     assert!(write.record("l1", &quiz("torchrun", 0), 10).await.unwrap());
     drop(write);
     assert_eq!(store.events("l1").await.unwrap(), [], "a dropped write records nothing");
@@ -28,7 +28,10 @@ async fn writes_commit_together_or_not_at_all(store: &Store) {
 
     // An answer and the two actions it earned: all or nothing.
     let mut write = store.write().await.unwrap();
-    write.keep_quiz_answers("l1", "torchrun", 0, &[vec![2], vec![0, 1]], 20).await.unwrap();
+    write
+        .keep_quiz_answers("l1", ("torchrun", 0), &[vec![2], vec![0, 1]], false, 20)
+        .await
+        .unwrap();
     assert!(write.record("l1", &quiz("torchrun", 0), 20).await.unwrap());
     assert!(write.record("l1", &lesson("torchrun"), 20).await.unwrap());
     assert!(!write.record("l1", &lesson("torchrun"), 21).await.unwrap(), "once, in a write too");
@@ -42,7 +45,12 @@ async fn writes_commit_together_or_not_at_all(store: &Store) {
     );
     assert_eq!(
         store.last_quiz_answers("l1", "torchrun").await.unwrap(),
-        [LastAnswers { quiz: 0, answers: vec![vec![2], vec![0, 1]], attempts: 1 }]
+        [LastAnswers {
+            quiz: 0,
+            answers: vec![vec![2], vec![0, 1]],
+            attempts: 1,
+            visitor_order: false
+        }]
     );
 
     // A reset and what is earned again after it, in one transaction.
@@ -72,7 +80,7 @@ async fn kept_reads_follow_a_committed_write(store: &Store) {
 
     let mut write = store.write().await.unwrap();
     write.record("l2", &lesson("torchrun"), 10).await.unwrap();
-    write.keep_quiz_answers("l3", "torchrun", 0, &[vec![1]], 10).await.unwrap();
+    write.keep_quiz_answers("l3", ("torchrun", 0), &[vec![1]], false, 10).await.unwrap();
     write.record("l3", &quiz("torchrun", 0), 10).await.unwrap();
     // Not committed yet: a read now sees the database before the write, and is kept.
     assert_eq!(store.cached().learner("l2").await.unwrap().events, []);

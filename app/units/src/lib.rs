@@ -6,13 +6,20 @@
 //! 120 GB).
 
 /// Formats a float the way the tables show it: integers without a fraction, others with up to
-/// four significant decimals.
+/// four significant decimals; thousands grouped, as [`count`] groups them.
 pub fn number(x: f32) -> String {
-    if x == x.trunc() && x.abs() < 1e7 {
+    let plain = if x == x.trunc() && x.abs() < 1e7 {
         format!("{x:.0}")
     } else {
         let s = format!("{x:.4}");
         s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    // Grouped as [`count`] groups, so that a page says 43,359 beside 16,384.
+    let (sign, unsigned) = plain.split_at(usize::from(plain.starts_with('-')));
+    let (whole, fraction) = unsigned.split_at(unsigned.find('.').unwrap_or(unsigned.len()));
+    match whole.parse::<u64>() {
+        Ok(n) => format!("{sign}{}{fraction}", count(n)),
+        Err(_) => plain,
     }
 }
 
@@ -89,6 +96,9 @@ mod tests {
         assert_eq!(number(4.000_000_5), "4");
         assert_eq!(number(2.5), "2.5");
         assert_eq!(number(-0.333_333), "-0.3333");
+        assert_eq!(number(43_359.0), "43,359");
+        assert_eq!(number(-1_234.5), "-1,234.5");
+        assert_eq!(number(999.0), "999");
         assert_eq!(duration(0.5e-3), "500.0 µs");
         assert_eq!(duration(2.0e-3), "2.00 ms");
         assert_eq!(bandwidth(12.5e9), "12.5 GB/s");

@@ -333,6 +333,27 @@ mod tests {
     }
 
     #[test]
+    fn streak_days_are_the_learner_s_not_utc_s() {
+        // 23:30, 00:30 and 00:30 a day later in Seoul (2025-11-29 to 12-01): three days there,
+        // two in UTC; the store gave each its Seoul day.
+        let at = [1_764_426_600, 1_764_430_200, 1_764_516_600];
+        let days = [20_421, 20_422, 20_423];
+        let events: Vec<Event> = at
+            .iter()
+            .zip(days)
+            .enumerate()
+            .map(|(i, (&at, day))| Event {
+                action: Action::LessonCompleted { lesson: ["a", "b", "c"][i].into() },
+                at,
+                day,
+            })
+            .collect();
+        assert!(ids(&events).contains(&"streak-3".to_string()));
+        let utc: Vec<Event> = events.iter().map(|e| event(e.action.clone(), e.at)).collect();
+        assert!(!ids(&utc).contains(&"streak-3".to_string()), "two UTC days only");
+    }
+
+    #[test]
     fn streaks_need_consecutive_days_and_repeats_do_not_count() {
         let sim = |s, day: i64| {
             event(Action::SimulationExplored { lesson: "a".into(), sim: s }, day * DAY + 3600)

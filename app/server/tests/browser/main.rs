@@ -15,4 +15,5 @@ mod first_visit;
 mod hostile;
 mod korean_browser;
 mod simulations;
+mod time_zones;
 mod xp;

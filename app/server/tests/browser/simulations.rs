@@ -118,7 +118,7 @@ fn column_sums(values: &[Vec<f64>]) -> Vec<f64> {
 }
 
 fn numbers(s: &str) -> Vec<f64> {
-    s.split_whitespace().map(|x| x.parse().unwrap()).collect()
+    s.split_whitespace().map(|x| x.replace(',', "").parse().unwrap()).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -429,6 +429,29 @@ async fn simulations_in_the_course() {
     wait_for("8 GPUs", || async { totals().await[3].0 == "15.000" }).await;
     assert_eq!(totals().await[0].0, "120.000", "DDP shards nothing");
     std::fs::write(artifacts().join("sim-memory.png"), memory.screenshot().await.unwrap()).unwrap();
+    // On a phone the legend wraps, an entry at a time: each swatch stays on its name's line,
+    // just before it (a swatch had wrapped away, leaving names beside the wrong colour).
+    c.set_window_size(390, 844).await.unwrap();
+    let entries = c
+        .execute(
+            r#"return [...document.querySelectorAll('[data-sim="memory"] .legend li')].map(li => {
+                 const swatch = li.querySelector('.part, .gpu-line-swatch').getBoundingClientRect();
+                 const range = document.createRange();
+                 range.selectNodeContents(li.lastChild);
+                 const lines = [...range.getClientRects()];
+                 const mid = (swatch.top + swatch.bottom) / 2;
+                 return [li.textContent, lines.length, mid > lines[0].top && mid < lines[0].bottom,
+                         Math.round(lines[0].left - swatch.right)];
+               })"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    let entries: Vec<(String, usize, bool, i64)> = serde_json::from_value(entries).unwrap();
+    assert_eq!(entries.len(), 5, "{entries:?}");
+    for (name, lines, beside, gap) in &entries {
+        assert!(*lines == 1 && *beside && (0..=12).contains(gap), "{name}: {entries:?}");
+    }
 
     c.close().await.unwrap();
 }

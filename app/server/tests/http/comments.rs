@@ -338,12 +338,20 @@ async fn reports_and_settings(app: &App, store: &Store) {
     assert!(page.body.contains("Question 2's answer is wrong</td>"), "listed");
     assert!(page.body.contains("Quiz 1, question 2"), "where it was reported from");
     assert!(page.body.contains(" › set_epoch: do not skip it</a>"), "the section, by its heading");
+    // When, drawn in the site's default zone for the page's clock script to redraw in the
+    // reader's; the export says it in UTC.
+    let seoul = lockstep_clock::Zone::site_default().moment(mine.created_ms);
+    let drawn =
+        format!(r#"<time datetime="{}" data-zone="Asia/Seoul">{}</time>"#, seoul.utc, seoul.local);
+    assert!(page.body.contains(&drawn), "{drawn}");
+    assert!(seoul.local.ends_with(" UTC+9"), "{seoul:?}");
     let res = hal.post(app, &answer, &[("status", "closed"), ("reply", "x")]).await;
     assert_eq!(res.status, StatusCode::BAD_REQUEST, "only the statuses there are");
     let res = hal.post(app, &answer, &[("status", "fixed"), ("reply", "Fixed, thanks!")]).await;
     assert!(res.status.is_redirection());
     let csv = hal.get(app, "/instructor/reports.csv").await;
     assert!(csv.body.starts_with("id,when,where,from,report,status,answer\n"));
+    assert!(csv.body.contains(&format!("{},{},", mine.id, seoul.utc)), "{}", csv.body);
     assert!(
         csv.body.contains("gil@example.org,Question 2's answer is wrong,fixed,\"Fixed, thanks!\""),
         "{}",

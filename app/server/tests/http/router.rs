@@ -371,6 +371,15 @@ fn a_quiz_is_answered_by_a_plain_form_post_reviewed_and_counted_once() {
 
         let page = get(&app, "/lessons/dataparallel", Some(&cookie)).await;
         assert!(page.body.contains("Passed: 4 of 4 right."), "{}", page.body);
+        // The review shows the options as the page answered showed them, the visitors' order,
+        // not the order the new learner's own pages show from now on.
+        let visitors = common::shown_quiz(&get(&app, "/lessons/dataparallel", None).await.body, 0);
+        let own = common::shown_quiz(&page.body, 0);
+        let texts = |q: &common::ShownQuiz| -> Vec<String> {
+            q.options.iter().map(|o| o.2.clone()).collect()
+        };
+        assert_ne!(texts(&visitors), texts(&own), "the learner's order is another");
+        assert_eq!(reviewed_options(&page.body), texts(&visitors));
         assert!(page.body.contains("one replica per chunk"), "the review explains every option");
         assert!(page.body.contains("20 XP"), "a passed quiz earns 20 XP");
         // First quiz and a perfect one; not every quiz: each lesson has one.
@@ -873,4 +882,21 @@ fn pages_are_sent_compressed() {
         let res = router.oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
         assert_eq!(res.headers().get(header::CONTENT_ENCODING), None, "a live stream as it is");
     })
+}
+
+/// The options of the quiz review on `page`, question after question, as it lists them.
+fn reviewed_options(page: &str) -> Vec<String> {
+    let review = page.split(r#"data-role="quiz-review""#).nth(1).unwrap();
+    let review = review.split("</ol>").next().unwrap();
+    review
+        .split("<ul>")
+        .skip(1)
+        .flat_map(|list| {
+            let list = list.split("</ul>").next().unwrap();
+            list.split(r#"<span class="course-text">"#)
+                .skip(1)
+                .map(|s| common::plain_text(s.split("</span>").next().unwrap()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }

@@ -72,7 +72,7 @@ pub async fn answer(
     now: i64,
 ) -> Result<Vec<bool>, lockstep_store::StoreError> {
     let mut write = store.write().await?;
-    write.keep_quiz_answers(learner, lesson, quiz, answers, now).await?;
+    write.keep_quiz_answers(learner, (lesson, quiz), answers, false, now).await?;
     let mut recorded = Vec::new();
     for action in earned {
         recorded.push(write.record(learner, action, now).await?);

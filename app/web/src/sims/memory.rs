@@ -161,13 +161,14 @@ fn bars(all: &[PerGpu], p: &Memory, shown: Signal<usize>, w: &SimWords) -> impl 
     let (pb, gb, k) = memory::bytes_per_parameter(p.optimizer, p.precision);
     view! {
         <ol class="memory-bars" data-role="memory">{rows}</ol>
-        <p class="muted legend">
-            <span class="part parameters"></span>{t.legend_parameters}
-            <span class="part gradients"></span>{t.legend_gradients}
-            <span class="part optimizer"></span>{t.legend_optimizer}
-            <span class="part activations"></span>{t.legend_activations}
-            {format!("{} GB", p.gpu_gb)}
-        </p>
+        // Each swatch and its name one item, which wraps as one.
+        <ul class="muted legend">
+            <li><span class="part parameters"></span>{t.legend_parameters}</li>
+            <li><span class="part gradients"></span>{t.legend_gradients}</li>
+            <li><span class="part optimizer"></span>{t.legend_optimizer}</li>
+            <li><span class="part activations"></span>{t.legend_activations}</li>
+            <li><span class="gpu-line-swatch"></span>{(t.legend_gpu)(&p.gpu_gb.to_string())}</li>
+        </ul>
         <p class="muted" data-role="summary">
             {(t.summary)(
                 p.params_b,

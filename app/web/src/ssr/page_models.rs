@@ -238,7 +238,11 @@ pub fn lesson_learner(
                     attempt,
                     own_order: learner.is_some(),
                     order: quiz.order(&key, attempt),
+                    // In the order the attempt was answered in: a visitor's first answer was
+                    // given on a page in the visitors' order.
                     review: last.and_then(|a| {
+                        let shown = if a.visitor_order { None } else { learner };
+                        let key = quiz_key(shown, slug, index);
                         review(quiz, &a.answers, &quiz.order(&key, a.attempts.saturating_sub(1)))
                     }),
                 }
