@@ -437,7 +437,7 @@ async fn simulations_in_the_course() {
             r#"return [...document.querySelectorAll('[data-sim="memory"] .legend li')].map(li => {
                  const swatch = li.querySelector('.part, .gpu-line-swatch').getBoundingClientRect();
                  const range = document.createRange();
-                 range.selectNodeContents(li.lastChild);
+                 range.selectNodeContents([...li.childNodes].filter(n => n.nodeType === 3).pop());
                  const lines = [...range.getClientRects()];
                  const mid = (swatch.top + swatch.bottom) / 2;
                  return [li.textContent, lines.length, mid > lines[0].top && mid < lines[0].bottom,
