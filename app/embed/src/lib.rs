@@ -120,9 +120,9 @@ pub const MAX_MEMORY_GPUS: usize = 4096;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DirectiveError {
-    #[error("a `sim` block needs a simulation name: one of {}", NAMES.join(", "))]
+    #[error("a `sim` block needs a simulation name: one of {}", names())]
     MissingName,
-    #[error("unknown simulation `{name}`: use one of {}", NAMES.join(", "))]
+    #[error("unknown simulation `{name}`: use one of {}", names())]
     UnknownName { name: String },
     #[error("`{0}` is not a `key=value` parameter")]
     NotKeyValue(String),
@@ -136,18 +136,118 @@ pub enum DirectiveError {
     NonEmptyBody,
 }
 
-pub const NAMES: [&str; 6] =
-    ["ring-allreduce", "sampler", "dp-vs-ddp", "scatter-gather", "accumulation", "memory"];
+/// Declares the simulations: each once, with the name lessons and pages call it by and the part
+/// of the browser bundle that draws it. [`Kind`] and everything that matches on it (the
+/// directive's parser, [`Simulation::kind`], [`Simulation::split`], the web app's drawing)
+/// then fail to compile until a new simulation is wired through all of them.
+macro_rules! simulations {
+    ($($kind:ident = $name:literal in $part:ident),* $(,)?) => {
+        /// A kind of simulation.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Kind {
+            $($kind),*
+        }
+
+        impl Kind {
+            /// Every simulation, in the order error messages list them.
+            pub const ALL: &'static [Kind] = &[$(Kind::$kind),*];
+
+            /// The name a lesson's directive and a page's `data-sim` use.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Kind::$kind => $name),*
+                }
+            }
+
+            /// The part of the browser bundle that draws it.
+            pub fn part(self) -> Part {
+                match self {
+                    $(Kind::$kind => Part::$part),*
+                }
+            }
+        }
+    };
+}
+
+simulations! {
+    RingAllReduce = "ring-allreduce" in Collectives,
+    Sampler = "sampler" in Collectives,
+    DpVsDdp = "dp-vs-ddp" in Timelines,
+    ScatterGather = "scatter-gather" in Collectives,
+    Accumulation = "accumulation" in Timelines,
+    Memory = "memory" in Timelines,
+}
+
+/// The two parts of the browser bundle that draw simulations: those that show data moving
+/// between ranks (their views are the larger), and those of time and memory. A page loads a
+/// part when a simulation of it comes near the view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Collectives,
+    Timelines,
+}
+
+impl Kind {
+    /// The simulation called `name`.
+    pub fn named(name: &str) -> Option<Kind> {
+        Kind::ALL.iter().copied().find(|k| k.name() == name)
+    }
+}
+
+/// The names of every simulation, for messages.
+fn names() -> String {
+    Kind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// A simulation of the collectives' part ([`Part::Collectives`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Collective {
+    RingAllReduce(RingAllReduce),
+    Sampler(Sampler),
+    ScatterGather(ScatterGather),
+}
+
+/// A simulation of the timelines' part ([`Part::Timelines`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Timeline {
+    DpVsDdp(DpVsDdp),
+    Accumulation(Accumulation),
+    Memory(Memory),
+}
+
+/// A simulation by the part that draws it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Split {
+    Collectives(Collective),
+    Timelines(Timeline),
+}
 
 impl Simulation {
-    pub fn name(&self) -> &'static str {
+    pub fn kind(&self) -> Kind {
         match self {
-            Simulation::RingAllReduce(_) => NAMES[0],
-            Simulation::Sampler(_) => NAMES[1],
-            Simulation::DpVsDdp(_) => NAMES[2],
-            Simulation::ScatterGather(_) => NAMES[3],
-            Simulation::Accumulation(_) => NAMES[4],
-            Simulation::Memory(_) => NAMES[5],
+            Simulation::RingAllReduce(_) => Kind::RingAllReduce,
+            Simulation::Sampler(_) => Kind::Sampler,
+            Simulation::DpVsDdp(_) => Kind::DpVsDdp,
+            Simulation::ScatterGather(_) => Kind::ScatterGather,
+            Simulation::Accumulation(_) => Kind::Accumulation,
+            Simulation::Memory(_) => Kind::Memory,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The simulation as the part of the bundle that draws it has it (a test holds this to
+    /// [`Kind::part`]).
+    pub fn split(self) -> Split {
+        match self {
+            Simulation::RingAllReduce(p) => Split::Collectives(Collective::RingAllReduce(p)),
+            Simulation::Sampler(p) => Split::Collectives(Collective::Sampler(p)),
+            Simulation::ScatterGather(p) => Split::Collectives(Collective::ScatterGather(p)),
+            Simulation::DpVsDdp(p) => Split::Timelines(Timeline::DpVsDdp(p)),
+            Simulation::Accumulation(p) => Split::Timelines(Timeline::Accumulation(p)),
+            Simulation::Memory(p) => Split::Timelines(Timeline::Memory(p)),
         }
     }
 
@@ -166,9 +266,11 @@ impl Simulation {
             }
         }
         let p = Params { values: params };
-        let sim = match name {
-            "ring-allreduce" => {
-                p.expect("ring-allreduce", &["ranks", "elements", "algorithm", "link", "size-mb"])?;
+        let kind = Kind::named(name)
+            .ok_or_else(|| DirectiveError::UnknownName { name: name.to_string() })?;
+        let sim = match kind {
+            Kind::RingAllReduce => {
+                p.expect(kind.name(), &["ranks", "elements", "algorithm", "link", "size-mb"])?;
                 let ranks = p.ranged("ranks", 4, 2, MAX_RANKS)?;
                 Simulation::RingAllReduce(RingAllReduce {
                     ranks,
@@ -188,9 +290,9 @@ impl Simulation {
                     size_mb: p.positive("size-mb", 100.0)?,
                 })
             }
-            "sampler" => {
+            Kind::Sampler => {
                 p.expect(
-                    "sampler",
+                    kind.name(),
                     &["len", "replicas", "seed", "epoch", "shuffle", "drop-last", "set-epoch"],
                 )?;
                 Simulation::Sampler(Sampler {
@@ -203,9 +305,8 @@ impl Simulation {
                     set_epoch: p.value("set-epoch", true, "true or false")?,
                 })
             }
-            "dp-vs-ddp" | "scatter-gather" => {
-                let sim = if name == "dp-vs-ddp" { NAMES[2] } else { NAMES[3] };
-                p.expect(sim, &["layers", "batch", "gpus", "hardware"])?;
+            Kind::DpVsDdp | Kind::ScatterGather => {
+                p.expect(kind.name(), &["layers", "batch", "gpus", "hardware"])?;
                 let layers = p.layers()?;
                 let batch = p.ranged("batch", 256, 1, 1 << 20)?;
                 let gpus = p.ranged("gpus", 4, 1, MAX_GPUS)?;
@@ -215,15 +316,15 @@ impl Simulation {
                     &CudaPreset::ALL,
                     CudaPreset::name,
                 )?;
-                if name == "dp-vs-ddp" {
+                if kind == Kind::DpVsDdp {
                     Simulation::DpVsDdp(DpVsDdp { layers, batch, gpus, hardware })
                 } else {
                     Simulation::ScatterGather(ScatterGather { layers, batch, gpus, hardware })
                 }
             }
-            "accumulation" => {
+            Kind::Accumulation => {
                 p.expect(
-                    "accumulation",
+                    kind.name(),
                     &["layers", "steps", "gpus", "micro-batch", "bucket-mb", "link"],
                 )?;
                 Simulation::Accumulation(Accumulation {
@@ -244,9 +345,9 @@ impl Simulation {
                     )?,
                 })
             }
-            "memory" => {
+            Kind::Memory => {
                 p.expect(
-                    "memory",
+                    kind.name(),
                     &["params-b", "gpus", "optimizer", "precision", "activations-gb", "gpu-gb"],
                 )?;
                 Simulation::Memory(Memory {
@@ -268,7 +369,6 @@ impl Simulation {
                     gpu_gb: p.positive("gpu-gb", 80.0)?,
                 })
             }
-            other => return Err(DirectiveError::UnknownName { name: other.to_string() }),
         };
         Ok(sim)
     }
@@ -374,6 +474,24 @@ fn bad(key: &'static str, value: &str, expected: &str) -> DirectiveError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_is_parsed_named_and_drawn_by_its_part() {
+        for &kind in Kind::ALL {
+            let sim = Simulation::parse(kind.name()).unwrap();
+            assert_eq!(sim.kind(), kind);
+            assert_eq!(Kind::named(kind.name()), Some(kind));
+            let part = match sim.split() {
+                Split::Collectives(_) => Part::Collectives,
+                Split::Timelines(_) => Part::Timelines,
+            };
+            assert_eq!(part, kind.part(), "{kind:?}");
+        }
+        let mut names: Vec<_> = Kind::ALL.iter().map(|k| k.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Kind::ALL.len());
+    }
 
     #[test]
     fn defaults_and_parameters() {

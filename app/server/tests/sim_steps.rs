@@ -53,6 +53,18 @@ const SIMS: &[(&str, &str, usize, usize)] = &[
     ("memory", "memory gpus=4096", 20, 20),
 ];
 
+/// Every simulation there is is timed here: one registered in `lockstep_embed` without a line
+/// above fails.
+#[test]
+fn every_registered_simulation_is_timed() {
+    let timed: Vec<&str> = SIMS.iter().map(|s| s.0).collect();
+    let registered: Vec<&str> = lockstep_embed::Kind::ALL.iter().map(|k| k.name()).collect();
+    assert_eq!(timed, registered);
+    for (name, directive, _, _) in SIMS {
+        assert_eq!(lockstep_embed::Simulation::parse(directive).unwrap().name(), *name);
+    }
+}
+
 /// A course with a lesson for each simulation at its largest, alone on its page as a learner
 /// meets it (a page's other simulations would add their own layout and paint to every frame).
 fn largest_course() -> tempfile::TempDir {

@@ -18,7 +18,7 @@ mod scatter_gather;
 mod window;
 
 use leptos::prelude::*;
-use lockstep_embed::Simulation;
+use lockstep_embed::{Collective, Kind, Part, Simulation, Split, Timeline};
 use sim_engine::timeline::Label;
 
 pub use format::{bandwidth, bytes, count, duration, number, plural, si_bytes};
@@ -91,17 +91,34 @@ pub fn SimulationView(
 /// The simulation's view, drawn from its first state, on the server.
 #[cfg(feature = "ssr")]
 fn draw(sim: Simulation) -> AnyView {
+    match sim.split() {
+        Split::Collectives(c) => draw_collective(c),
+        Split::Timelines(t) => draw_timeline(t),
+    }
+}
+
+/// A simulation of the collectives' part. Each part's code lands in its own chunk of the
+/// bundle: the two functions are the only places a view is chosen, and each matches every kind
+/// of its part, so a simulation added to `lockstep_embed` is drawn by exactly one part or does
+/// not compile.
+fn draw_collective(sim: Collective) -> AnyView {
     match sim {
-        Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
-        Simulation::Sampler(p) => view! { <sampler::SamplerView params=p/> }.into_any(),
-        Simulation::DpVsDdp(p) => view! { <dp_vs_ddp::DpVsDdpView params=p/> }.into_any(),
-        Simulation::ScatterGather(p) => {
+        Collective::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
+        Collective::Sampler(p) => view! { <sampler::SamplerView params=p/> }.into_any(),
+        Collective::ScatterGather(p) => {
             view! { <scatter_gather::ScatterGatherView params=p/> }.into_any()
         }
-        Simulation::Accumulation(p) => {
+    }
+}
+
+/// A simulation of the timelines' part (see [`draw_collective`]).
+fn draw_timeline(sim: Timeline) -> AnyView {
+    match sim {
+        Timeline::DpVsDdp(p) => view! { <dp_vs_ddp::DpVsDdpView params=p/> }.into_any(),
+        Timeline::Accumulation(p) => {
             view! { <accumulation::AccumulationView params=p/> }.into_any()
         }
-        Simulation::Memory(p) => view! { <memory::MemoryView params=p/> }.into_any(),
+        Timeline::Memory(p) => view! { <memory::MemoryView params=p/> }.into_any(),
     }
 }
 
@@ -118,18 +135,11 @@ fn draw(sim: Simulation) -> AnyView {
 #[cfg(feature = "hydrate")]
 #[cfg_attr(feature = "app", lazy)]
 async fn simulation(sim: Embedded) -> Option<AnyView> {
-    if moves_data(&sim.name) {
-        collectives(sim).await
-    } else {
-        timelines(sim).await
+    // By name: the parameters are read by the part, whose code reads them.
+    match Kind::named(&sim.name)?.part() {
+        Part::Collectives => collectives(sim).await,
+        Part::Timelines => timelines(sim).await,
     }
-}
-
-/// Whether the simulation `name` is one that shows data moving between ranks (the ring, the
-/// sampler, scatter/gather), whose views are the larger; the others show time and memory.
-#[cfg(any(feature = "hydrate", test))]
-fn moves_data(name: &str) -> bool {
-    ["ring-allreduce", "sampler", "scatter-gather"].contains(&name)
 }
 
 /// The simulations' parameters, read back.
@@ -140,34 +150,25 @@ fn read(sim: &Embedded) -> Option<Simulation> {
         .ok()
 }
 
-/// The part with the simulations that move data ([`moves_data`]).
+/// The part with the simulations that move data ([`Part::Collectives`]).
 #[cfg(feature = "hydrate")]
 #[cfg_attr(all(feature = "split", not(feature = "app")), lazy)]
 async fn collectives(sim: Embedded) -> Option<AnyView> {
-    Some(match read(&sim)? {
-        Simulation::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
-        Simulation::Sampler(p) => view! { <sampler::SamplerView params=p/> }.into_any(),
-        Simulation::ScatterGather(p) => {
-            view! { <scatter_gather::ScatterGatherView params=p/> }.into_any()
-        }
-        // `simulation` sends them to the other part.
-        _ => return None,
-    })
+    match read(&sim)?.split() {
+        Split::Collectives(c) => Some(draw_collective(c)),
+        // A name and parameters that disagree: the server wrote both, so never.
+        Split::Timelines(_) => None,
+    }
 }
 
-/// The part with the simulations of time and memory.
+/// The part with the simulations of time and memory ([`Part::Timelines`]).
 #[cfg(feature = "hydrate")]
 #[cfg_attr(all(feature = "split", not(feature = "app")), lazy)]
 async fn timelines(sim: Embedded) -> Option<AnyView> {
-    Some(match read(&sim)? {
-        Simulation::DpVsDdp(p) => view! { <dp_vs_ddp::DpVsDdpView params=p/> }.into_any(),
-        Simulation::Accumulation(p) => {
-            view! { <accumulation::AccumulationView params=p/> }.into_any()
-        }
-        Simulation::Memory(p) => view! { <memory::MemoryView params=p/> }.into_any(),
-        // `simulation` sends them to the other part.
-        _ => return None,
-    })
+    match read(&sim)?.split() {
+        Split::Timelines(t) => Some(draw_timeline(t)),
+        Split::Collectives(_) => None,
+    }
 }
 
 #[cfg(feature = "hydrate")]
@@ -275,8 +276,12 @@ mod tests {
     /// Each kind has one of the two parts, as `simulation` sends it there.
     #[test]
     fn three_kinds_move_data() {
-        let moving: Vec<_> = lockstep_embed::NAMES.iter().filter(|n| moves_data(n)).collect();
-        assert_eq!(moving, [&"ring-allreduce", &"sampler", &"scatter-gather"]);
+        let moving: Vec<_> = lockstep_embed::Kind::ALL
+            .iter()
+            .filter(|k| k.part() == Part::Collectives)
+            .map(|k| k.name())
+            .collect();
+        assert_eq!(moving, ["ring-allreduce", "sampler", "scatter-gather"]);
     }
 
     /// The page's language picks the simulations' words; without one they are English.
