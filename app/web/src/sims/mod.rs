@@ -18,7 +18,13 @@ mod scatter_gather;
 mod window;
 
 use leptos::prelude::*;
-use lockstep_embed::{Collective, Kind, Part, Simulation, Split, Timeline};
+#[cfg(feature = "hydrate")]
+use lockstep_embed::Kind;
+#[cfg(any(feature = "hydrate", test))]
+use lockstep_embed::Part;
+use lockstep_embed::{Collective, Simulation, Timeline};
+#[cfg(any(feature = "ssr", feature = "hydrate"))]
+use lockstep_embed::Split;
 use sim_engine::timeline::Label;
 
 pub use format::{bandwidth, bytes, count, duration, number, plural, si_bytes};
@@ -101,6 +107,7 @@ fn draw(sim: Simulation) -> AnyView {
 /// bundle: the two functions are the only places a view is chosen, and each matches every kind
 /// of its part, so a simulation added to `lockstep_embed` is drawn by exactly one part or does
 /// not compile.
+#[cfg(any(feature = "ssr", feature = "hydrate"))]
 fn draw_collective(sim: Collective) -> AnyView {
     match sim {
         Collective::RingAllReduce(p) => view! { <ring::RingAllReduceView params=p/> }.into_any(),
@@ -112,6 +119,7 @@ fn draw_collective(sim: Collective) -> AnyView {
 }
 
 /// A simulation of the timelines' part (see [`draw_collective`]).
+#[cfg(any(feature = "ssr", feature = "hydrate"))]
 fn draw_timeline(sim: Timeline) -> AnyView {
     match sim {
         Timeline::DpVsDdp(p) => view! { <dp_vs_ddp::DpVsDdpView params=p/> }.into_any(),
