@@ -1,6 +1,31 @@
 //! Grading one script: the job's set-up, its runs (each made again after a teardown abort) and
 //! the verdict's frame. Which runs an exercise makes and how its checks are decided is its
 //! grader's, in [`crate::exercises`]; the judging itself is `grading-checks'`.
+//!
+//! # Script → verdict
+//!
+//! (`gpu-runner grade`): the runner copies the script into a fresh job directory and starts
+//! `torchrun` inside bubblewrap (uid 1000, no network beyond loopback, read-only system, cgroup
+//! memory and process limits, a file-size rlimit, a wall clock). Each rank runs
+//! `harness/lockstep_harness.py`, which patches torch and runs the script as `__main__`; it writes
+//! what torch did to `/records/rank{R}.jsonl` (a file the script's prints cannot reach), the rank's
+//! output to its own log files, and parameters and checkpoints as safetensors. `gather` reads the
+//! records (`grading_checks::record`) and logs and compares the saved tensors with tch, producing
+//! one `RunEvidence` per run; `grading_checks::all` judges the `Evidence` of all runs into the
+//! conversion's ten checks, and `grade` wraps them in a `grading_protocol::Verdict`
+//! (`gpu-runner/RESULT.md`). For `survive-a-crash` both runs go under `torchrun --max-restarts=1`
+//! with torchrun's shared rendezvous store turned off (`TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1`:
+//! torch 2.13 keeps dead workers' addresses in it across a restart); the second carries
+//! `LOCKSTEP_CRASH=RANK:LOADER:PASS:BATCH`, and that rank's harness records the crash and SIGKILLs
+//! itself as it is about to read that batch, in the first attempt only. Each attempt appends to the
+//! same records and logs (`start` carries `TORCHELASTIC_RESTART_COUNT`), and `RankRecord::attempts`
+//! splits them. Epochs are complete passes over the training DataLoader, so a resume is judged by
+//! counting, and its order by comparing indices with the run left alone. For the conversion, the
+//! same script is run with one process for the speedup, alternating with the N-process runs (unless
+//! the grade is asked not to time it); each run's CPU time is accounted (the job's cgroup, and the
+//! rest of the machine from `/proc/stat`), and a speedup that falls short while other work was
+//! running is measured again. Checks that compare ranks within one process group wait for
+//! `launched`: when it fails, their failures become skips, so the verdict names the cause once.
 
 use std::path::{Path, PathBuf};
 

@@ -9,6 +9,29 @@
 //! thing and assembles the verdict of `grading-protocol`. This crate is the only one that
 //! links libtorch (through `tch`); the web app never does, and reads verdicts through
 //! `grading-protocol` alone.
+//!
+//! # What is where
+//!
+//! Runs DDP scripts for real: `grade` runs `torchrun` inside bubblewrap (`sandbox.rs`: cgroup
+//! memory and process limits, file-size rlimit, wall clock; on a GPU node the devices, `/sys` and
+//! the driver's libraries read-only; `cpu.rs` accounts where the CPU time went) with the harness
+//! `harness/lockstep_harness.py` in front of the learner's script, which records to a per-rank file
+//! what torch did (process group, DDP, DataLoader passes and indices, collectives and call sites,
+//! `torch.save`, final parameters as safetensors, and per pass its time and mean loss, which the
+//! verdict carries as `RunReport.measured`). `gather.rs` turns a finished run into evidence,
+//! comparing its tensors with tch; `grade.rs` sets up a job (`grade::Job`: its runs, each made
+//! again after a teardown abort, and the verdict's frame) and hands it to the exercise's grader in
+//! `exercises/`, one file per exercise of the registry, which decides the runs to make
+//! (`ddp_conversion.rs`: the N-process run, then 1-process runs alternating with N-process ones for
+//! the speedup; `survive_a_crash.rs`: the run under `torchrun --max-restarts=1` left alone and
+//! again with one rank killed mid-epoch, `launch::Restarts`) and how their evidence becomes its
+//! checks. `exercise/` holds each exercise's reference solution and broken variants
+//! (`exercise/crash/` for the second). `worker.rs` is `gpu-runner worker`: it probes its Python
+//! environment once as it starts (`env.rs`; a broken one claims nothing), claims jobs from the
+//! server over HTTP (`lockstep-client`), runs each grade as a child `gpu-runner grade --json
+//! --events --exercise=ID` handed that probe (a probe imports torch: some 2.5 s of a core; a
+//! process that grades itself probes once, `env::probe_once`) and reports its events, heartbeats
+//! and verdict. The only crate that links libtorch.
 
 pub mod cpu;
 pub mod env;

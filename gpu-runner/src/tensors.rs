@@ -60,7 +60,7 @@ pub fn compare(a: &StateDict, b: &StateDict, rename: impl Fn(&str) -> String) ->
             worst = Some((name.clone(), f64::INFINITY));
             continue;
         }
-        if x.equal(y) {
+        if bits_equal(x, y) {
             continue;
         }
         unequal += 1;
@@ -69,11 +69,31 @@ pub fn compare(a: &StateDict, b: &StateDict, rename: impl Fn(&str) -> String) ->
         } else {
             (x.to_kind(Kind::Double) - y.to_kind(Kind::Double)).abs().max().double_value(&[])
         };
+        // A NaN on one side only: no number says by how much.
+        let diff = if diff.is_nan() { f64::INFINITY } else { diff };
         if worst.as_ref().is_none_or(|(_, w)| diff > *w) {
             worst = Some((name.clone(), diff));
         }
     }
     Difference { missing, extra, worst, unequal }
+}
+
+/// Whether two tensors hold the same bits. `torch.equal` says a NaN differs from itself, which
+/// would fail replicas that diverged to NaN together; DDP keeps replicas identical bit for bit.
+fn bits_equal(x: &Tensor, y: &Tensor) -> bool {
+    if x.kind() != y.kind() || x.size() != y.size() {
+        return false;
+    }
+    let as_bits = match x.kind() {
+        Kind::Double => Some(Kind::Int64),
+        Kind::Float => Some(Kind::Int),
+        Kind::Half | Kind::BFloat16 => Some(Kind::Int16),
+        _ => None,
+    };
+    match as_bits {
+        Some(bits) => x.contiguous().view_dtype(bits).equal(&y.contiguous().view_dtype(bits)),
+        None => x.equal(y),
+    }
 }
 
 #[cfg(test)]
@@ -82,6 +102,18 @@ mod tests {
 
     fn dict(pairs: &[(&str, &[f32])]) -> StateDict {
         StateDict(pairs.iter().map(|(k, v)| (k.to_string(), Tensor::from_slice(v))).collect())
+    }
+
+    #[test]
+    fn replicas_gone_to_nan_together_are_identical_and_one_side_s_nan_is_no_number() {
+        let nan = f32::NAN;
+        let a = dict(&[("0.weight", &[nan, 2.0])]);
+        assert!(compare(&a, &dict(&[("0.weight", &[nan, 2.0])]), str::to_string).identical());
+        let d = compare(&a, &dict(&[("0.weight", &[1.0, 2.0])]), str::to_string);
+        assert_eq!(d.worst, Some(("0.weight".to_string(), f64::INFINITY)));
+        // -0.0 and 0.0 compare equal as numbers but are other bits.
+        let zero = compare(&dict(&[("b", &[0.0])]), &dict(&[("b", &[-0.0])]), str::to_string);
+        assert!(!zero.identical());
     }
 
     #[test]

@@ -16,6 +16,18 @@
 //!   and without `no_sync`.
 //! - [`memory`]: bytes per GPU of parameters, gradients, optimizer state and activations under
 //!   DDP and the ZeRO stages.
+//!
+//! # What is where
+//!
+//! Simulations that are exact where PyTorch is deterministic: torch's CPU Mersenne Twister and
+//! `randperm`, `DistributedSampler`, ring, naive and tree all-reduce on data (and the ring as a
+//! schedule), DDP's gradient buckets, `torch.chunk`, the all-reduces of gradient accumulation with
+//! and without `no_sync`; and models where it is not: the α–β cost model with link presets, one
+//! training iteration of DataParallel and of DDP as per-device timelines with comparable summaries,
+//! and memory per GPU under DDP and the ZeRO stages (the ZeRO paper's bytes per parameter).
+//! Fixtures in `sim-engine/fixtures/` come from the pinned torch through a committed script. It
+//! builds natively and for wasm32; `sim-engine/README.md` lists each module, what it is faithful
+//! to, and what the timelines assume.
 
 pub mod accumulation;
 pub mod allreduce;

@@ -8,6 +8,23 @@
 //!
 //! Other subcommands: `setup [run|test]`, `build [--dev]`, `serve` (run without building),
 //! `lint` (what `test` checks first).
+//!
+//! # What is where
+//!
+//! The README's two commands: machine set-up, the browser bundle build (`target/site`, with the
+//! editor's esbuild bundle), starting the server with one local grading worker, and the test run:
+//! the cheap checks first (`cargo fmt --check`, the libtorch and raw-HTML invariants), then the
+//! release bundle and after it clippy with `-D warnings` for wasm32, built beside the native side
+//! (one `cargo test --all-targets --no-run` whose workspace crates are compiled by clippy's driver,
+//! so the native clippy is that build's, with `-D warnings`, and no dependency is checked twice),
+//! then the tests with a throwaway PostgreSQL server (`postgres.rs`) and single-node Slurm cluster
+//! (`slurm.rs`), ending with the time by stage (`stages.rs`). That build makes every test binary,
+//! and `test_binaries.rs` runs them two at a time, longest first, and those that time something
+//! alone at the end (`sim_steps`, `bundle_budget`, and `grade`, whose gradings judge a solution's
+//! speedup against the runner's own threshold; the web path's gradings time it once, against 0.25×,
+//! and share the machine); it prints each binary's output whole when it ends (also kept in
+//! `target/test-logs/`), and then each binary's time. `cargo xtask lint` runs the lint alone;
+//! `cargo xtask with-services -- COMMAND` runs one command with those services.
 
 mod html_sinks;
 mod interrupt;

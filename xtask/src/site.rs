@@ -15,6 +15,86 @@
 //!
 //! Plain cargo rather than cargo-leptos: cargo-leptos downloads wasm-opt and other tools from
 //! outside the package registries when they are missing, and takes 16 minutes to install.
+//!
+//! # The build chain
+//!
+//! The chain is plain cargo, not cargo-leptos. cargo-leptos downloads tools (`wasm-opt`, and
+//! `wasm-bindgen` when the version differs) from outside the package registries, and it takes 16
+//! minutes to install.
+//!
+//! 1. `cargo rustc -p lockstep-hydrate --lib --target wasm32-unknown-unknown --profile wasm-release
+//!    -- -C link-arg=--emit-relocs` (`opt-level = "z"`, LTO, one codegen unit, `panic = "abort"`;
+//!    the relocations, on the final link only, are what the splitter reads), then
+//!    `lockstep-islands` without the relocations, and `lockstep-lesson` with them: lockstep-web is
+//!    compiled twice more, without `app`, where the pages' functions that are `#[lazy]` in the
+//!    application are plain ones (a lazy function is exported for the splitter, and exported it
+//!    would keep the pages' code in those bundles); the lessons' with `split`, where the
+//!    simulations' two groups are lazy. Every build, native and wasm, has `--cfg erase_components`
+//!    (`.cargo/config.toml`): Leptos then erases each element's children and attributes to one type
+//!    instead of nesting their types, which makes the bundle about a fifth smaller and each server
+//!    test binary half. The server must render with it too, because it writes the `<!>` markers
+//!    after text nodes that the browser's hydration expects; tests that look for markup read pages
+//!    without them (`without_markers`). A transparent component that returns routes erases them
+//!    itself (`Pages`).
+//! 2. The module is split (`wasm_split_cli_support`, a library of xtask's, as a crate from the
+//!    registry): the code reachable only from a `#[lazy]` function moves into a module of its own
+//!    (`split_<name>.wasm`), code several of them share into `chunk_<n>.wasm`, with a loader
+//!    (`__wasm_split.______________________.js`, the name Leptos writes into pages) and
+//!    `__wasm_split_manifest.json`, which the server reads (`HydrationScripts`) to write a `<link
+//!    rel="preload">` for each part a page was rendered with. The parts: the simulations
+//!    (`sims::simulation`, a lazy function only the browser has), and the pages in two groups
+//!    (`pages::lazy`: the pages every reader meets, graded work and its review), each group's pages
+//!    `LazyRoute`s awaiting one lazy function. Groups, because one part per page made what pages
+//!    share into a hundred small files per page. A lesson is in the application's main module, not
+//!    a part: as a part, the lesson's code and what it shared with the others came in eight files.
+//!    A lesson page arriving from the server hydrates only its islands (see `app/lesson`), so the
+//!    application has it only after a link from graded work. The lessons' bundle is split the same
+//!    way into `pkg/<hash>/lesson/`, with its own loader and manifest: the simulations in two
+//!    parts, which a lesson loads when one comes near. The server renders the site's pages without
+//!    their group's lazy function, so no page preloads that part: it arrives from the server with
+//!    the islands bundle, and the application loads the part only when it goes to one of those
+//!    pages from another. The simulations' part is never in a page's preloads and hydration does
+//!    not wait for it: the server draws each simulation's first frame into its `<section
+//!    class="sim">` as HTML (`inner_html`, which hydration leaves as it is), and the browser loads
+//!    the part when the simulation comes within half a screen of the view (an
+//!    `IntersectionObserver`; at once on a page reached by a link), then draws it live in place of
+//!    the server's drawing and marks it `data-live`, which shows its controls. A page carries each
+//!    simulation as `sims::Embedded` (its kind's name, its parameters as JSON), which only the
+//!    simulations' part reads, so the main module has no code for them. So a lesson is interactive
+//!    without the simulations' code, and a reader who never scrolls to one never downloads it.
+//!    `lockstep_web::hydrate` awaits `hydrate_from_async`, which loads the route's part before
+//!    hydrating its page: hydration must find the code that drew the page. Only then does it mark
+//!    the page hydrated (`mark_hydrated`: `html[data-hydrated]` and the `lockstep-hydrated`
+//!    performance mark); an effect of `App` would run while the route's part is still loading. Once
+//!    any `#[lazy]` exists an unsplit module cannot be instantiated, so the dev build splits too.
+//! 3. `wasm-bindgen --target web --keep-lld-exports --no-demangle --out-name lockstep` on the split
+//!    main module, `--out-name islands` on the islands bundle, and `--out-name lesson` on the
+//!    lessons' split main module, into its folder. The page's head loads one of the three (`shell`,
+//!    by `hydrates_only_islands` and the address's being a lesson's: the head is written before the
+//!    route is rendered, so the address decides). The CLI version must equal the locked
+//!    `wasm-bindgen` crate (`=0.2.130` in `Cargo.toml`).
+//! 4. `wasm-opt -Oz` from npm's `binaryen@132` on the three main modules and on every part.
+//!    Debian's binaryen 108 corrupts the module. The JS glue, the parts' loader and the stylesheet
+//!    are minified by esbuild (not bundled: their imports, exports and the wasm imports' property
+//!    names stay).
+//! 5. The CSS and public files are copied, and `.gz` (gzip -9) and `.br` (Brotli, quality 11)
+//!    copies are made. The server's static handler sends the one the browser accepts, Brotli first
+//!    (`Vary: accept-encoding`).
+//! 6. The bundle (the wasm modules, their JS, the manifest, the stylesheet, the editor) goes into
+//!    `pkg/<hash>/`, the first 16 hex digits of the SHA-256 of its files, and `pkg/current` names
+//!    that folder, replaced in one rename. The bundles of the 3 builds before stay (pages already
+//!    open, and app machines not yet restarted, load their parts from them); older ones are
+//!    removed. A page whose bundle fails to load shows the crash notice (`crash::SCRIPT`, inline in
+//!    every page's head). The server reads it at start (`assets.rs`), serves the folder's files
+//!    with `Cache-Control: public, max-age=31536000, immutable` and every page `no-cache`; each
+//!    page names the folder in `<meta name="lockstep-bundle">`, from which the browser takes the
+//!    editor's address (`lockstep_web::bundle_file`), and its script, wasm and stylesheet
+//!    addresses. The error pages the server writes outside the app link an unhashed copy of the
+//!    stylesheet, `pkg/lockstep.css`, which browsers revalidate. Pages, JSON and the comments' HTML
+//!    are compressed on the way out (tower-http, the router's outermost layer).
+//!
+//! The server is configured in code (`LeptosOptions::builder().output_name("lockstep")`), not
+//! through `LEPTOS_*` variables, so the server and the bundle can't disagree about file names.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

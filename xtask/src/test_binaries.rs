@@ -6,6 +6,199 @@
 //! The binaries that time something run alone, at the end; the others start longest first, so
 //! that the short ones fill the time beside the long ones. Each binary's output is kept in
 //! `target/test-logs/` and printed whole when it ends, so two binaries' lines never interleave.
+//!
+//! # How the tests are laid out
+//!
+//! - Unit tests sit beside the code. The lesson format's error messages are checked line for line.
+//!   `lockstep-web`'s unit tests render views as the server does, so alone they run with `cargo
+//!   test -p lockstep-web --features ssr`.
+//! - The server's integration tests are few binaries, because each links the whole server:
+//!   `app/server/tests/http/` (the app without a browser) and `app/server/tests/browser/`
+//!   (Chromium, untimed) are one binary each, with a module per former file; the timed tests
+//!   (`sim_steps`, `bundle_budget`) and those that run real workers (`grading`, `grading_browser`,
+//!   `grading_untimed`, `slurm`) are binaries of their own, and so is `assets`, because Leptos
+//!   reads the bundle's split manifest once per process. `cargo xtask test` runs the timed ones and
+//!   the runner's `grade` (whose gradings judge the speedup against its real threshold) with
+//!   nothing beside them; the web path's gradings time the speedup once, against 0.25×, and share
+//!   the machine, as do the gradings that time nothing (`grading_untimed`, `grade_untimed`). 23
+//!   binaries of 207 MB had filled CI's disk. Run one module with a filter: `cargo test -p
+//!   lockstep-server --test browser -- simulations::`.
+//! - A refactor that must not change what learners see is checked with `xtask/pages/capture.py`:
+//!   `seed` makes a database where learners did things (quizzes, completions, an account, an
+//!   instructor, three graded submissions), `capture` fetches every page as four readers
+//!   (anonymous, a visitor with progress, a learner, an instructor) from a copy of it, twice each,
+//!   and `diff -r` between captures made with the builds before and after shows every byte that
+//!   changed (the nonce and the build folder's server-function hash are masked).
+//! - Before any test, `cargo xtask test` checks formatting, runs clippy with warnings as errors
+//!   (natively, within the build of the tests, and for wasm32), checks that the web app's
+//!   dependency graph has no `tch`, and that raw HTML is written only where
+//!   `xtask/src/html_sinks.rs` lists it. A clippy warning fails the build of the tests, before any
+//!   test runs.
+//! - `app/course/tests/course_content.rs`: the real course loads with zero problems, every lesson
+//!   has a quiz of four questions or more, Key points and External links, and both exercises are
+//!   declared; `lessons_cli.rs` runs `lessons check` on it and on a broken lesson;
+//!   `lesson_snippets.rs` cuts each runnable script out of its lesson as a learner copies it and
+//!   runs it under `torchrun` (2 gloo processes) with the pinned torch: what it prints must show
+//!   what the lesson says (lesson 9's resume demo, crashed and restarted, must end with the same
+//!   parameter checksum as a run left alone); `lesson_facts.rs` runs every script in
+//!   `lessons/ddp/facts/`, each asserting one fact a lesson or quiz states (68, on CPU with gloo),
+//!   the plain-Python ones each in a child forked from a Python that imported torch once
+//!   (`fork_server.py`: an import of torch is some 2.4 s of a core), and the two-rank ones in two
+//!   such children with torchrun's workers' environment (a torchrun is three imports of torch and
+//!   an agent); the one fact about torchrun itself runs under torchrun. Both run their scripts
+//!   through `tests/common`, which kills a script's process group after 180 s. Each script is
+//!   started through `run_and_exit.py`, which leaves without the interpreter's teardown, as the
+//!   runner's harness does: there torch 2.13 with gloo aborts a process that has done its work,
+//!   when gloo's thread frees an all-reduce made during backward (the file says why). A failing
+//!   script is run up to three times, each failed attempt logged to stderr: a fact is deterministic
+//!   and fails every time.
+//! - `app/xp`: the XP rules, levels and every achievement's rule on small made-up courses.
+//! - `xtask/tests/interrupt.rs`: SIGINT and SIGTERM sent to `cargo xtask with-services` leave no
+//!   PostgreSQL server, Slurm daemon, command or temporary folder behind.
+//! - `app/store/tests/both_backends.rs`: the same tests on SQLite and on a real PostgreSQL server,
+//!   which `cargo xtask test` starts (`initdb` + `pg_ctl` in a temp folder) and removes.
+//! - `app/server/tests/http/router.rs`: the full app in-process. It covers pages, status codes, a
+//!   broken lesson, live reload, lesson pages filled from their template equal to a full render, a
+//!   form post without JavaScript, and 200 concurrent requests. These tests run one at a time (see
+//!   the comment there): with several routers rendering at once in one process, Leptos occasionally
+//!   left a request waiting. A real server has one router.
+//! - `app/server/tests/http/accounts.rs`: accounts without JavaScript, through the router with a
+//!   cookie-keeping client, on SQLite and on PostgreSQL: sign-up errors, sign-up merging this
+//!   browser's progress, a second device merging without counting twice, no account enumeration, a
+//!   forged `acct-` cookie, a learner id the server never issued and a merged one replayed (each
+//!   starts a fresh learner and reads nothing), a cross-site password change refused, the
+//!   per-account sign-in lock, a password change signing out other sessions and revoking the
+//!   terminal token, sign-out; then `lockstep admin` (the real binary) granting the instructor
+//!   role, the instructor view and its CSVs, a password reset.
+//! - `app/server/tests/http/limits.rs`: every limit under a burst of parallel requests spread over
+//!   two real app processes on one database, SQLite and PostgreSQL: 25 wrong passwords for one
+//!   account (5 checked, 20 locked), 60 sign-ins from one address (50 and 10), 25 wrong current
+//!   passwords on the change-password form (5, then locked, sign-in too), 25 sign-ups from one
+//!   address (exactly the hourly limit), 30 submissions of one learner (exactly 20 queued).
+//! - `app/server/tests/browser/hostile.rs`: markup in every field a learner or a worker controls
+//!   (the email, scripts refused for a NUL byte or their file name, a submitted script, and from a
+//!   hostile worker token its node name, a live check with a `javascript:` link, every free-text
+//!   field of a failed and of an error verdict), on every page that shows them, SQLite and
+//!   PostgreSQL with the real server binary: the HTML carries them escaped (and does carry them),
+//!   and in Chromium nothing runs, no script link exists, and the refused script is back in the
+//!   editor as the same text.
+//! - `app/store/tests/queue.rs`: the queue on SQLite and PostgreSQL: one verdict per job, the lease
+//!   holder only, expired leases taken back once, backoff, giving up, re-run, cancel, and eight
+//!   workers claiming forty jobs at once, each exactly once; on SQLite, a lease holder's write
+//!   right after a stale worker's dropped transaction, 300 times, never "database is locked".
+//! - `app/server/tests/grading.rs`: the server on a socket, real `gpu-runner worker` processes and
+//!   real torch: bad scripts refused with their reason, a worker SIGKILLed mid-grade whose job a
+//!   second worker completes (one verdict, every check live over SSE, `Last-Event-ID` replay), the
+//!   reference solution passing and earning the exercise once, a syntax error's `error` verdict,
+//!   nobody else reading it, and the workers' API refusing callers without a worker token. The
+//!   timed worker grades against a low speedup threshold, timing each run once (`--repeats=1`):
+//!   these tests are about the queue, and a shared CI machine can halve a 2-process run's speed.
+//! - `app/server/tests/http/submissions.rs`: the exercise and submission pages without JavaScript
+//!   on SQLite and PostgreSQL: a refused script comes back with its reason and the script kept; the
+//!   page of a queued submission reloads itself; nobody else reads it; cancel; an instructor's list
+//!   and re-run; the hourly limit; a terminal token shown once; the multipart form's file replacing
+//!   the typed script, and a file that is not UTF-8 refused with nothing queued.
+//! - `app/server/tests/grading.rs` also runs `lockstep submit --wait --json` against the server.
+//!   `app/server/tests/grading_untimed.rs` kills the real server binary with SIGKILL, once with
+//!   three jobs queued and once while a worker grades: every job ends with exactly one verdict (on
+//!   SQLite and on PostgreSQL); it also grades the crash exercise's solution through the queue
+//!   (both runs, its five checks live, its XP) and one broken variant of each kind of verdict
+//!   through the web, each failing the check it fails under `gpu-runner grade`.
+//! - `app/server/tests/grading_browser.rs`: Chromium and a real worker: lesson 6 links the
+//!   exercise; sign up; upload the reference solution into the editor, submit, see checks arrive
+//!   before the verdict, PASS and 100 XP, the run beside the cost model (gap in words, three
+//!   charts); a broken variant's failing check with its hint, lesson link and the sampler
+//!   simulation in the learner's case; the XP still counted once. Once on SQLite, and once on
+//!   PostgreSQL with two real app processes: the browser submits on one and watches live on the
+//!   other, while the worker reports to the first, so the live events reach the page only through
+//!   the database.
+//! - `app/server/tests/slurm.rs`: a real single-node Slurm (`cargo xtask test` starts munge,
+//!   `slurmctld` and `slurmd` with their own configuration, ports and folders:
+//!   `xtask/src/slurm.rs`) and `lockstep-pilots`: a submission through the web API graded by a
+//!   pilot on the Slurm node, its `started` naming the node; a pilot `scancel`led mid-grade gives
+//!   the job back and a new pilot completes it; a pilot whose worker is stopped (SIGSTOP) loses its
+//!   lease, its Slurm job is cancelled and the next pilot grades the submission; with the node
+//!   taken and another job waiting, the queued submission says it waits in partition `grading` with
+//!   1 job ahead, and the learner's cancel cancels the pending pilot. Every submission has exactly
+//!   one verdict. `gpu-runner/pilots/tests/cli.rs` runs the `lockstep-pilots` command line.
+//! - `app/server/tests/browser/xp.rs`: the XP loop in Chromium on SQLite and then PostgreSQL: a
+//!   simulation to its end, the quiz by its form, the toast and panel, sign-up with the merge said,
+//!   "Mark lesson complete" and the reset on a lesson with a simulation (updated in place: no page
+//!   error, no jump, the simulation alive), and a second browser profile signing in to the same XP.
+//! - `app/server/tests/browser/crawl.rs`: every lesson in Chromium, light and dark, at 390 and 1280
+//!   px: every control used once (the simulations', copy buttons, the contents, the quiz, "Mark
+//!   lesson complete", the reset with its confirmation); fails on a console error or panic, the
+//!   crash notice, a page wider than the window, text under WCAG AA contrast (4.5:1, 3:1 when
+//!   large; backgrounds composited up the ancestors), or a panel that disagrees with the server
+//!   after a reload; every page at 320 px for sideways scrolling. A panic on purpose shows the
+//!   crash notice and sends its report.
+//! - `app/server/tests/browser/first_visit.rs`: headless Chromium through chromedriver
+//!   (fantoccini). It opens the index, navigates on the client to lesson 2, checks its title and a
+//!   titled code block, then proves hydration (the contents toggle and a copy button). It saves a
+//!   screenshot to `target/test-artifacts/`.
+//! - The Korean edition: `app/course` unit tests compare a translation with its source, one test
+//!   per kind of structural difference (`parity.rs`), and a translation's links and editions
+//!   (`load.rs`, `live.rs`); `app/server/tests/http/korean.rs` serves every page at its `/ko` twin
+//!   through the router (a lesson not translated yet in English with a Korean notice, `/` by the
+//!   `lang` cookie then `Accept-Language`, the switcher, a quiz answered in Korean counting once in
+//!   both); `app/server/tests/browser/korean_browser.rs` is a Korean reader in Chromium: hydration
+//!   in Korean without a mismatch, Hangul drawn with real glyphs (screenshots of syllables differ
+//!   from the missing-glyph box and from each other), the quiz, the switcher to the same section,
+//!   the exercise page, search as the learner types. `app/server/tests/http/search.rs` and
+//!   `app/search/tests/course.rs` search the real course in both languages, with hostile queries.
+//! - `app/server/tests/browser/simulations.rs`: the first four simulations in the real course, in
+//!   headless Chromium: the ring stepped and played to the end (the values shown are the sums of
+//!   the starting table), the sampler's indices against torch's for two epochs and with `set_epoch`
+//!   off (its chips and dataset strip showing those indices and the ranks that got each), DP vs DDP
+//!   speedups following the GPU slider, the scatter phases of `torch.chunk`; at 64 ranks of 256
+//!   values the ring's table draws only the cells in view, and scrolled to its far corner shows
+//!   that corner's sums. It keeps a screenshot of each. A second test drives them by keyboard
+//!   alone, with reduced motion forced on.
+//! - `app/server/tests/sim_steps.rs`: every simulation at the largest size its directive accepts,
+//!   alone on a lesson page, stepped from start to end seven times in Chromium on the release
+//!   bundle. It prints each one's worst step (update, style and layout, paint; the goal is 8 ms),
+//!   beside what a frame on the same page costs when its one change is a text, and what the browser
+//!   alone takes for each step's changes to the page, replayed by a plain script from the state
+//!   before the step (what is above that is the simulation's own code). It fails when a replay
+//!   wrote nothing, when a step adds or removes more nodes than the simulation has to change (a
+//!   step redraws what changed, not the simulation), or when a step but the last changes the
+//!   simulation's height.
+//! - `sim-engine/tests/torch_fixtures.rs`: bit-for-bit agreement with real torch 2.13: 104
+//!   `randperm` cases with edge seeds, both of `randperm`'s branches at the 215-million
+//!   switch-over, 400 `DistributedSampler` configurations, 373 `torch.chunk` cases, 21 gloo
+//!   `all_reduce` runs (2 to 8 processes), 23 real DDP models' buckets, 12 real DDP models'
+//!   all-reduces per optimizer step of gradient accumulation with and without `no_sync` (counted by
+//!   a comm hook), and 12 float32 models' parameter, gradient and optimizer-state bytes after a
+//!   step (the memory simulation's bytes per parameter). The memory simulation also reproduces the
+//!   ZeRO paper's per-GPU figures (120, 31.4, 16.6, 1.9 GB). `sim-engine/tests/properties.rs`
+//!   checks the invariants with proptest. `sim-engine/src/allreduce.rs` also reproduces lesson 3's
+//!   worked table. `sim-engine/cli/tests/cli.rs` runs the `sim` binary (both `--flag value` and
+//!   `--flag=value`, `--help`, usage errors with exit code 2).
+//! - `gpu-runner/tests/environment.rs`: the set-up's Python environment has the pinned torch, with
+//!   gloo.
+//! - `gpu-runner/checks`: each check's unit tests on synthetic evidence (a correct 2-rank run that
+//!   each test breaks in one place: one rank, empty shards, a padded last batch, `drop_last`, a tie
+//!   at the speedup threshold, a busy machine; for the crash exercise, restarts from scratch,
+//!   resumes a snapshot too old or too new, `set_epoch` counted from 0, every rank saving, and
+//!   where a crash may be planned), in milliseconds. That every check's lesson link names a real
+//!   heading is `lessons check`'s own work now.
+//! - `gpu-runner/protocol/tests/round_trip.rs`: verdicts written by real grades (a pass, a failure
+//!   waiting for `launched`, an `error`, a failure with a hint) read and write back as the same
+//!   JSON.
+//! - `gpu-runner/tests/grade.rs` and `grade_untimed.rs`: real torch, gloo, 2 processes: the
+//!   reference solution passes; each variant in `gpu-runner/exercise/broken/` fails its check;
+//!   lesson 6's starter, read through the course loader (`tests/common`) and submitted unconverted,
+//!   is an `error` with no check; a syntax error and NCCL without a GPU are `error` verdicts, a
+//!   script that never ends a `timeout`. The grading runs take turns. Only the grades whose verdict
+//!   depends on the speedup time it (`grade.rs`, run alone); the others make the graded run alone
+//!   (`grade_untimed.rs`, beside other tests). `gpu-runner/tests/crash.rs`: `survive-a-crash` on
+//!   real torch, the crash at a random moment in each grade as for learners: the reference solution
+//!   passes (and again with rank 0 killed before the last batch of the last epoch), lesson 9's
+//!   starter fails `resumed_from_snapshot` and `snapshot_rank0_only`, and each variant in
+//!   `exercise/crash/broken/` fails its check; a script of one epoch is an `error` that says why.
+//!   `gpu-runner/tests/sandbox.rs`: hostile scripts (`tests/hostile/`) against the sandbox, with no
+//!   process or cgroup left behind, and the CPU accounting told apart from a spinning thread
+//!   outside the job.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};

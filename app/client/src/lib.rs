@@ -3,6 +3,13 @@
 //! terminal client (`lockstep submit`). Each holds a bearer token (a worker's or a learner's)
 //! and reaches the server's API by the paths `lockstep-routes` defines. Blocking IO (ureq):
 //! they are commands, not servers.
+//!
+//! # What is where
+//!
+//! The one HTTP client of the server's API, for the programs outside it that hold a bearer token:
+//! the grading worker, the Slurm pilot supervisor and `lockstep submit`. One `Server` (base URL,
+//! token, time-out), `post`/`get` by the paths of `lockstep-routes`, and reading an answer as JSON
+//! with refusals (401/403) told apart. Blocking ureq; no tch, no database.
 
 use std::time::Duration;
 

@@ -6,6 +6,17 @@
 //! way lessons do. Then `ammonia` cleans the result against an allow-list of tags, attributes,
 //! classes and URL schemes, and marks every link `nofollow ugc noopener`. A hole in one layer is
 //! not enough for a script to run; neither layer is hand-written escaping alone.
+//!
+//! # What is where
+//!
+//! A learner's comment as pure logic: `check` (trimmed, at most 5,000 characters, without the
+//! invisible characters that reorder text) and `render`, markdown to HTML in two independent
+//! layers: small passes over pulldown-cmark's events (raw HTML shown as text, images as their alt
+//! text, headings as paragraphs, code blocks highlighted as in lessons), then `ammonia` against an
+//! allow-list of tags, attributes, classes and URL schemes, with every link `nofollow ugc
+//! noopener`. `check_display_name`: one plain line of at most 40 characters.
+//! `tests/data/hostile.rs` holds the hostile set, which `tests/hostile.rs` checks in the HTML and
+//! the server's `comments_browser.rs` in Chromium. Server only.
 
 mod render;
 

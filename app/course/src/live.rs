@@ -1,5 +1,18 @@
 //! The course as the server sees it: reloaded when a lesson file changes, so an instructor's
 //! edit shows on the next page load without restarting anything.
+//!
+//! # Lesson file → page
+//!
+//! `LiveCourse::current()` asks the kernel whether a file in the lessons root, a course folder or a
+//! translation folder changed (inotify, one non-blocking read; the kernel queues the change before
+//! the write that made it returns, so the next request sees a saved edit). Only then, or where
+//! nothing can be watched, it compares the folder's fingerprint (file names, sizes and modification
+//! times) with the one it last loaded, and when that differs it re-reads the catalogue and logs
+//! every diagnostic; when a `publish_at` is reached it makes the learners' view again. Each request
+//! then renders from an `Arc<Course>`. The page's server function turns a `Lesson` into a
+//! `LessonView`. During SSR that data is serialized into the page, so hydration doesn't need a
+//! second request. A broken lesson becomes `LessonLookup::Broken` and is shown as an error page
+//! with status 500. The other lessons are unaffected.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

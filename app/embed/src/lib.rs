@@ -9,6 +9,16 @@
 //! [`DirectiveError`] at the fence's line; the web app renders a valid one as an interactive
 //! simulation. Both sides use this crate, so a directive that passes `lessons check` always
 //! renders.
+//!
+//! # What is where
+//!
+//! What a lesson can embed: the `sim` fence directives (`ring-allreduce`, `sampler`, `dp-vs-ddp`,
+//! `scatter-gather`, `accumulation`, `memory`), parsed into typed, serde-able parameters with every
+//! value checked: the algorithm, link and hardware are sim-engine's enums (`Algorithm`,
+//! `LinkPreset`, `CudaPreset`), not names to look up again (and `Optimizer`, `Precision` of the
+//! memory simulation; sim-engine's optional `serde` feature, which only this crate turns on,
+//! serializes them as the directive's own words). The course checks directives with it and the web
+//! app renders them from the same types, so a directive that passes `lessons check` always renders.
 
 use std::collections::BTreeMap;
 use std::fmt::Display;

@@ -5,6 +5,14 @@
 //! each a CSS class whose colours the stylesheet sets per theme. The browser never parses:
 //! it receives [`Line`]s of [`Span`]s (serializable, no `syntect`) and renders them as text,
 //! so a learner's script is escaped like any other text and the wasm bundle stays small.
+//!
+//! # What is where
+//!
+//! Syntax highlighting as classed spans (`Line`s of `Span`s with a `Kind`: keyword, string,
+//! comment…). With its `syntect` feature (server only) it parses code with syntect's built-in
+//! grammars; the browser only receives spans and renders them as text, so a learner's script is
+//! escaped like any text. `to_html` escapes every span for HTML built outside `view!` (the lesson
+//! renderer's code blocks).
 
 use serde::{Deserialize, Serialize};
 

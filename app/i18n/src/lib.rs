@@ -6,6 +6,13 @@
 //!
 //! Lesson text is not here: lessons are translated as whole files (`lessons/ddp/ko/`, see
 //! `lessons/README.md`). This is only the interface around them.
+//!
+//! # What is where
+//!
+//! The interface's words: one `Catalogue` value per language (`en.rs`, `ko.rs`, and the
+//! simulations' in `sims.rs`), all of one Rust type, so a word missing in one language does not
+//! compile. Words with numbers are functions, which is where plurals and Korean counters live.
+//! Lesson text is not here: lessons are translated as files.
 
 mod en;
 mod ko;

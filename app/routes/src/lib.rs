@@ -2,6 +2,13 @@
 //! other: the course rewrites `03-ddp-allreduce.md#…` links, the web app routes and links its
 //! pages, and the grader points each failed check at the section that teaches it. They all
 //! build those URLs here, so a change of scheme cannot leave one of them pointing nowhere.
+//!
+//! # What is where
+//!
+//! The site's URL scheme (`/lessons/<slug>`, `/lessons/<slug>#<anchor>`) and its language: `Lang`
+//! (English where pages have always been, Korean under `/ko`; `Lang::of_path`, `path`, `strip`,
+//! `switch`) and the switcher's link. The course's link rewriting, the web app's router and links,
+//! and the grader's check links all build URLs here.
 
 /// The language a page is read in. English pages are where they have always been; each has a
 /// Korean twin under `/ko/`. The address alone decides, so the server's render and the

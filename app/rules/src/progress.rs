@@ -2,6 +2,27 @@
 //! action is recorded from a request (simulations, lessons, quiz passes; an exercise's pass is
 //! recorded by the store in its verdict's own transaction, with the actions
 //! [`lockstep_xp::exercise_passed`] names).
+//!
+//! # Progress and XP
+//!
+//! What a learner does is stored as events (`xp_events`: learner, kind, subject, such as `quiz`,
+//! `dataparallel#0`), never as XP. A unique index on live (learner, kind, subject) rows makes
+//! recording idempotent: a repeat, a replayed form or fifty concurrent requests insert one row.
+//! Every page's model carries a `ProgressView` that the server computes with
+//! `lockstep_xp::progress` from the learner's events and the course's facts (each lesson's XP,
+//! simulations and quizzes); the browser only displays it. When a simulation's `Player` reaches its
+//! last step, the lesson page calls `explore_simulation` (`OnExplored` context), which records the
+//! action and returns a `Progressed` (the new progress and what was gained): the panel and a toast
+//! update without reloading the lesson, whose simulations would otherwise reset. `/xp` shows the
+//! rules, the levels and the learner's achievements. Resetting a lesson marks its events (and quiz
+//! answers) reset: they are kept and stop counting. "Mark lesson complete" is an `ActionForm`:
+//! without JavaScript it is a plain form post, redirected back to the lesson. With it, completing
+//! or resetting reads the learner's part again and sets it in place (the lesson page's
+//! `LearnerState` holds it in a signal: panel, toast, completion, quiz reviews); the lesson itself
+//! is never rendered anew on the page, which would dispose its simulations under their own
+//! handlers. The first recorded action sets an anonymous `lockstep_learner` cookie: 128 random
+//! bits, HttpOnly, SameSite=Lax (`Secure` and `__Host-` over HTTPS), recorded in `learners` as
+//! issued. No cookie is set for reading.
 
 use lockstep_course::{Block, Course, LessonEntry, Visibility};
 use lockstep_store::StoreError;

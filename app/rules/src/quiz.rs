@@ -1,6 +1,23 @@
 //! A quiz's answers: read back through the order of options the page showed, marked against
 //! the quiz (the browser never has the right answers), kept for the review and recorded with
 //! the XP they earned, in one transaction.
+//!
+//! # Quiz → review
+//!
+//! A ```` ```quiz ```` fence is parsed by `lockstep_course::quiz` into a `Block::Quiz` that holds
+//! the answers; the page model (`QuizBlock`) holds only prompts and options. Each attempt shows the
+//! options in its own order: `Quiz::order(key, attempt)`, a stable hash of the learner, the quiz
+//! and the attempt number (a visitor without an id gets the visitors' order, the same for all, so
+//! such pages can be cached). The plain form posts `attempt=N`, `order=learner|visitor` and `qN=P`
+//! fields (P a position shown; one name per question, so radio buttons group per question) to
+//! `/lessons/<slug>/quizzes/<n>` (`app/server/src/quiz.rs`, which parses the form; the rest is
+//! `lockstep_rules::quiz`), which refuses a form from an attempt already answered (another tab),
+//! reads the positions back through the order the server computes again, marks them, keeps them in
+//! `quiz_attempts` (as the lesson numbers the options) and records `QuizPassed` once and
+//! `QuizPerfect` only at the first attempt ever, in the same transaction, and answers 303 back to
+//! the quiz; the lesson page then shows the review of the last attempt, re-marked against the quiz
+//! as it is now: which questions were wrong and each chosen option's explanation, the right answers
+//! only once passed. With or without JavaScript it is the same round trip.
 
 use lockstep_course::{Block, LessonEntry, Quiz};
 

@@ -12,6 +12,21 @@
 //! of that term, in any language: 체크포인트 finds the sections that write `checkpoint`. When
 //! nothing matches, [`SearchIndex::suggest`] says what to try: the term a misspelt word is
 //! closest to, and how many sections the other editions have.
+//!
+//! # What is where
+//!
+//! Search across the course: each section of each lesson of every edition (`sections.rs`: the
+//! rendered lesson cut at its headings, in plain text, quizzes with their questions and options but
+//! never their explanations) is a document of an in-memory tantivy index, made from a loaded course
+//! and again when it changes (`LiveSearch`). Its tokenizer (`tokenizer.rs`) cuts runs of Hangul
+//! into overlapping syllable pairs, so `모델` is found in `모델을`, and other text into lower-cased
+//! words; a query is cut the same way and every word must match, a word of several tokens as a
+//! phrase, so input never meets a query language. A run of words that is a word of one of the
+//! course's terms (`lessons/<course>/terms.toml`, loaded by `lockstep-course`'s `terms.rs` and held
+//! against the lessons by `lessons check`) matches any word of that term, in any language (체크포인트
+//! finds `checkpoint`); a search that finds nothing is answered with the term a slip is closest to
+//! and the other editions' counts (`suggest`). Server only. `cargo bench -p lockstep-search` prints
+//! build time and query latency beside a substring scan.
 
 pub mod sections;
 pub mod tokenizer;

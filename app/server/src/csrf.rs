@@ -10,6 +10,12 @@
 //!
 //! Requests with neither header do not come from a browser that could be tricked (curl, the
 //! terminal client with its own token), and pass.
+//!
+//! # CSRF
+//!
+//! Every request that is not GET, HEAD or OPTIONS passes `app/server/src/csrf.rs`: refused with 403
+//! when `Sec-Fetch-Site` says another site sent it, or `Origin` is neither this host nor
+//! `LOCKSTEP_PUBLIC_URL`'s origin.
 
 use axum::extract::{Request, State};
 use axum::http::header::{HOST, ORIGIN};

@@ -8,6 +8,19 @@
 //! version is no longer the one the page has, and `GET /api/comments?place=…` is the comments'
 //! HTML for the requester, which the browser swaps in. The version is in the database, so a
 //! comment posted through another app machine shows up too (within [`POLL`]).
+//!
+//! # Comments, live
+//!
+//! A comment form posts to `/comments` (or `/comments/{id}/{action}`); the handler
+//! (`app/server/src/talk.rs`) checks the text (`lockstep-comments`), the place and the section
+//! against the course, and the store decides the rest in one transaction; the browser is sent back
+//! to the comment with a notice, or, refused, to its form with its text kept in the session
+//! (`flash::CommentDraft`). The comments are a request part: `ssr/talk.rs` renders them for each
+//! reader from the store. A page with JavaScript opens `/api/comments/events?place=…&version=…`,
+//! which answers `changed` when the place's version in the database differs (woken at once by a
+//! write through this process, and polling every 500 ms for the other machines'), and then fetches
+//! `/api/comments?place=…`, the same part's HTML, to swap in. The bell asks `/api/notifications`
+//! when a page loads, when the comments change and every minute.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;

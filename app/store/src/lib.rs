@@ -5,6 +5,37 @@
 //! query is written once; the SQL sticks to what both dialects accept (`$1` placeholders,
 //! `BIGINT` unix seconds, `ON CONFLICT DO NOTHING`). Migrations are kept per backend because
 //! DDL is where the dialects diverge; today the two directories are identical.
+//!
+//! # What is where
+//!
+//! The database: sqlx `Any` pool, SQLite by default or PostgreSQL from the URL, with migrations per
+//! backend (`migrations/sqlite`, `migrations/postgres`) applied at start. Queries are written once,
+//! in SQL both dialects accept (the exceptions: `FOR UPDATE SKIP LOCKED` on PostgreSQL, and `BEGIN
+//! IMMEDIATE` for every write transaction on SQLite, `Store::begin_write`, so a transaction that
+//! reads before it writes waits for the write lock instead of failing with "database is locked").
+//! Rows are read by column name into `sqlx::FromRow` structs, then turned into the public types; a
+//! value this version cannot read is `StoreError::Corrupt`. Writes that belong together run in one
+//! transaction a caller holds, `Store::write` (a `Write`: `record`, `keep_quiz_answers`,
+//! `reset_lesson`, `merge_learner`, then `commit`), which `Store::reset_lesson` and `merge_learner`
+//! open around their own writes and `lockstep_rules::quiz` opens to keep an answer with the XP it
+//! earned (`Store::record`, one statement, needs none); a `Write` forgets the kept reads it changed
+//! only once it has committed. It keeps learners, XP events (`record`, `events`, `reset_lesson`),
+//! quiz answers, accounts, merging an anonymous learner into an account (`merge_learner`), the
+//! learners it issued (`issue_learner`, `is_live_learner`: only an issued, unmerged id names a
+//! learner), every rate limit (`limits.rs`: an attempt is counted and recorded in one transaction,
+//! before the work it limits, with a per-key row lock that makes PostgreSQL transactions on one key
+//! take turns; `submit` counts the hourly limit in the submission's own transaction), the
+//! instructor's report queries (`report.rs`), submissions and the grading queue (`queue.rs`), API
+//! tokens (`tokens.rs`), workers' heartbeats and the operators' figures (`monitor.rs`), and the
+//! reads a lesson page may take from memory between this process's writes (`read_cache.rs`, the
+//! mechanism; `cached.rs`, `Store::cached`). Passwords and tokens arrive already hashed. Comments
+//! (`comments.rs`): threads with one level of replies; a post takes its limits' key rows, then
+//! checks its thread and the repeat rule, holds a newcomer's comment when the instructors' setting
+//! asks, inserts, tells the thread's followers and makes the author one, all in one write
+//! transaction; every write to a place's comments raises its version (`comment_places`), which live
+//! readers on any app machine poll. Notifications (`notifications.rs`: a reply hidden, held or
+//! deleted after it was sent drops out of the list and the count; only the account's own are read
+//! or marked), reports and the instructors' answers (`problems.rs`), site settings (`settings.rs`).
 
 use sqlx::any::AnyPoolOptions;
 use sqlx::migrate::Migrator;

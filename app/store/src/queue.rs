@@ -10,6 +10,30 @@
 //! Modelled on crates.io's worker queue (claim with `FOR UPDATE SKIP LOCKED`, retries with
 //! exponential backoff), with leases instead of a transaction held open for the job: gradings
 //! take minutes and run on other machines.
+//!
+//! # Submission → verdict → XP
+//!
+//! A lesson declares an exercise with a code fence's `exercise="ID"` (its code is the starting
+//! script); `Course::exercise` finds it. A signed-in learner (browser session, or a learner token
+//! for the terminal) posts a script to `/api/submissions`; it is checked (not empty, no NUL byte,
+//! at most 256 KiB, a known exercise, under the hourly limit) and `Store::submit` writes the
+//! submission, its job and a `queued` event in one transaction. A worker claims the oldest due job
+//! among the exercises it grades at the server's version of their checks (its claim lists them; the
+//! server keeps the registry's, so a worker from before a new exercise or a change of checks is
+//! handed none of them) (`UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED) RETURNING` on
+//! PostgreSQL, the same statement without the lock clause on SQLite, where writers take turns)
+//! under a fresh random lease id and a lease of `LOCKSTEP_LEASE_SECONDS`. Everything it does with
+//! the job names the lease; the store acts only `WHERE lease_id = $lease AND status = 'running'`,
+//! so a worker presumed dead cannot report or store a verdict. The worker renews every third of the
+//! lease, reports each event of `gpu-runner grade --events`, and hands in the verdict:
+//! `Store::finish` stores it, ends the job, writes the `verdict` event and, on a pass, records
+//! `ExercisePassed` (and `ExerciseFirstTry` when it was the learner's first submission of that
+//! exercise) in one transaction. A grade that could not run is a failure of the platform: queued
+//! again after 30 s × 2^(attempt−1), failed after 3 attempts; a graded script (pass, fail, error,
+//! timeout) is never retried. Every app machine runs the reaper, which takes back jobs whose lease
+//! expired (one reaper per job: the statement that finds it also clears its lease). Events are rows
+//! in `submission_events`; the SSE stream reads them after `Last-Event-ID`, woken at once by this
+//! process's writes (`Notify`) and polling every 500 ms for writes made on another app machine.
 
 use grading_protocol::live::Event;
 use grading_protocol::Status;

@@ -12,6 +12,30 @@
 //! cannot arrive, a cache is [paused](ReadCache::pause) and keeps nothing. Each cache also has
 //! a time to live, which bounds how stale a read can be if an announcement is never made (a
 //! process that dies between its commit and its `NOTIFY`, or a write from outside the app).
+//!
+//! # Reads kept between writes
+//!
+//! A signed-in lesson page needs the session, the account, and the learner's events and quiz
+//! answers; through sqlx's SQLite driver each read is a round trip to a connection thread, and
+//! those were most of the page's cost. `lockstep_store::read_cache` keeps reads in the process and
+//! forgets a key when this process writes it; a read takes a ticket before it starts and is kept
+//! only if its key was not written after the ticket, so a read racing a write never puts stale data
+//! back. The store's write methods forget what they wrote (`wrote_learner`, `wrote_account`), and
+//! `sessions.rs` forgets a session it saves or deletes. Only pages that show use them
+//! (`Store::cached`, `lockstep_rules::Reads::Kept`: the lesson page filled from its template);
+//! everything that decides or records reads the database. On SQLite this process is the only writer
+//! of sessions and progress; `lockstep admin` writes accounts from its own process, so kept
+//! accounts live 2 s (a kept account whose epoch disagrees with the session is read again before
+//! the session is ended). On PostgreSQL, where other app machines write, every such write is
+//! announced once it commits (`lockstep_store::announce`: `pg_notify('lockstep_kept_reads',
+//! 'topic:key')`, `lockstep admin`'s too) and every app server `LISTEN`s on one connection of its
+//! own and forgets the key; reads are kept only while that connection is live (paused, with
+//! everything forgotten, from its loss until it is back, and before it first listens, so a
+//! command-line process never keeps a read); entries live a minute at most, for a writer that died
+//! between commit and `NOTIFY`. `app/store/tests/kept_reads.rs` checks every write against a fresh
+//! read on both backends; `app/server/tests/http/kept_reads.rs` checks, with two apps on one
+//! PostgreSQL, that progress, a comment and a sign-out on one are on the other's next page, and
+//! that a lost listening connection forgets what was kept.
 
 use std::collections::HashMap;
 use std::hash::Hash;

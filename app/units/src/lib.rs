@@ -4,6 +4,13 @@
 //! 25 MiB, `torch.cuda.memory_summary` reports MiB); rates are decimal (GB/s), as interconnects
 //! are rated; [`si_bytes`] is for figures a source gives in decimal units (the ZeRO paper's
 //! 120 GB).
+//!
+//! # What is where
+//!
+//! Numbers as a learner reads them, for every page, simulation and grading message: counts with
+//! separators, plurals that agree ("1 sample"), sizes in binary units (MiB, as PyTorch counts
+//! buckets and memory) or decimal ones where a source states them (`si_bytes`), rates in GB/s,
+//! durations.
 
 /// Formats a float the way the tables show it: integers without a fraction, others with up to
 /// four significant decimals; thousands grouped, as [`count`] groups them.

@@ -6,6 +6,12 @@
 //!
 //! The notice is drawn by a script every page carries in its head ([`SCRIPT`]), since a page
 //! whose bundle failed to load has no wasm to draw it; the panic hook asks that script for it.
+//!
+//! # Crashes in the browser
+//!
+//! `lockstep_web::crash::install` replaces the panic hook: a panic logs to the console, puts a
+//! notice with a reload link on the page (`[data-role=app-error]`) and sends a beacon to `POST
+//! /api/client-errors`, which logs it (cut, escaped) for operators.
 
 /// The page's own script: draws the notice (`data-role="app-error"`) when a script or
 /// stylesheet of the page fails to load, when a module import fails, and when the bundle's

@@ -4,6 +4,43 @@
 //! Server-only dependencies (the course loader, the database) are optional and enabled by `ssr`
 //! alone, so the browser bundle never carries them. Data crosses the boundary as the plain
 //! serde types in [`model`], fetched with the server functions in [`api`].
+//!
+//! # What is where
+//!
+//! The Leptos application: `shell`, `App`, the pages (the catalogue at `/`, a course's page at
+//! `/courses/<slug>`, lesson, 404, broken lesson; an instructor's draft has its banner,
+//! `?as=learner` shows it as learners will get it, and the page reloads when its file is saved),
+//! components, the serde page models (`model.rs`), server functions (`api.rs`) and the pages'
+//! resources (`resource.rs`: their JSON read from bytes, as server functions read theirs, so the
+//! bundle has one copy of each model type's reading code), and the simulations (`sims/`: one file
+//! per simulation, `ring.rs`, `sampler.rs`, `dp_vs_ddp.rs`, `scatter_gather.rs`, `accumulation.rs`,
+//! `memory.rs`, with what the last two share in `mlp_on_gpus.rs` and the shared controls and
+//! formatting in `player.rs`, `number_field.rs`, `format.rs`; `window.rs` draws only the part of a
+//! large grid that is in view, on a plane sized as the whole grid (the ring's values table, the
+//! sampler's ranks and dataset), because what a step costs the browser grows with the cells drawn,
+//! not with those it changed; each is a view model computed by sim-engine, unit-tested natively,
+//! and a component that draws it; the server renders their first state and the browser runs them as
+//! WebAssembly). With the `ssr` feature it also has `ssr/`: the rules adapted to Leptos
+//! (`context.rs`: `AppContext`, the `Rules` with the request's session and headers from the Leptos
+//! context and errors as `ServerFnError`), the conversion from course and store to page models
+//! (`page_models.rs`, `grading.rs`), lesson pages cut into templates where the learner's and the
+//! request's parts go (`template.rs`), the per-request parts of lesson and exercise pages
+//! (`request_parts.rs`), the comments, the one request part there is (`talk.rs`: rendered per
+//! reader, with the report form, reply, edit, delete, follow and moderation forms; also the
+//! notifications worded for `/notifications`), and the instructor's tables and CSV
+//! (`instructor.rs`, reports included). In the browser, `talk_live.rs` follows a page's comments
+//! (their place's server-sent events, then the server's HTML of them swapped in, keeping what the
+//! reader typed), keeps the header's bell current and fills the report form in from the link
+//! clicked. Pages: index, lesson, `/xp`, `/account` (the display name too), `/notifications`,
+//! `/instructor` (reports and the comments setting too), `/exercises/<id>` (the starting script in
+//! a form, upgraded by the CodeMirror 6 editor in `editor/editor.js`, which the build bundles with
+//! esbuild from npm), `/search` (a GET form; with JavaScript, results as the learner types; a
+//! snippet's matches are `<mark>`s around text), `/submissions/<id>` (status, runs, checks and
+//! verdict; with JavaScript it follows the submission's server-sent events, without it reloads
+//! itself until the verdict; a failed sampler check embeds the sampler simulation set to the
+//! learner's world size; `pages/run_vs_model.rs` sets the graded run's measurements beside
+//! sim-engine's DDP cost model for the same MLP, batch and world size, as SVG charts with the gap
+//! in words), 404. The server-only dependencies are optional and come in only with `ssr`.
 
 // Views are nested types; the simulations' are deep enough to need more than the default 128.
 #![recursion_limit = "256"]

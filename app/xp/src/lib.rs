@@ -6,6 +6,15 @@
 //! function of those events and the course's facts ([`CourseFacts`]). So a repeated action can
 //! never award twice (the same event is the same key), and changing a rule here recomputes
 //! everyone's XP on their next page without losing anything.
+//!
+//! # What is where
+//!
+//! XP rules, levels (English and Korean names) and achievements as pure functions of the course's
+//! facts and a learner's recorded events: XP is never stored, so a repeat cannot award twice and a
+//! rule change recomputes everyone. The achievements about "a course" (half of it, all of it, every
+//! simulation or quiz of it) hold for any one course, and are judged at each event against that
+//! course's lessons published by then (`LessonFacts::since`), so publishing a lesson never takes
+//! one back.
 
 mod achievements;
 mod levels;

@@ -8,6 +8,18 @@
 //! harness's records and compares tensors with tch) and this crate judges it. That split is
 //! what lets every check be unit-tested in milliseconds on evidence made up for a corner case,
 //! while the real-torch tests in `gpu-runner/tests/grade.rs` prove the gathering.
+//!
+//! # What is where
+//!
+//! The checks as pure functions: the conversion's ten of `Evidence` (the harness's records, the
+//! ranks' output, timings, and tensor comparisons already made), the crash exercise's five of
+//! `resume::CrashEvidence` (both runs, the planned crash, the final parameters compared); the
+//! record format (a rank's attempts after torchrun restarts), the verdict's status and summary, and
+//! the **exercise registry** (`exercises/`: one file per exercise with its id, the version of its
+//! checks, the roles of the runs its grade makes, and its checks in report order, each with the
+//! lesson slug and heading id that teach it). The runner has one grader per registered exercise,
+//! workers claim by it, `lessons check` holds lessons against it and the web app lists checks from
+//! it; tests fail when any of them disagrees. No IO, no tch.
 
 pub mod checkpoint;
 pub mod evidence;
@@ -87,6 +99,16 @@ fn waits_for_launched(c: Check) -> Check {
 /// reader's language, their English as the text every reader of a verdict understands.
 fn check(id: CheckId, status: CheckStatus, message: Said, hint: Option<Said>) -> Check {
     let hint = if status == CheckStatus::Pass { None } else { hint };
+    // JSON has no NaN or infinity (serde_json writes null, which does not read back as a
+    // number): a sentence carrying one would make a verdict nobody can read. The checks give
+    // such values sentences of their own; this holds every test to it.
+    debug_assert!(
+        [Some(&message), hint.as_ref()]
+            .into_iter()
+            .flatten()
+            .all(|s| { serde_json::from_str::<Said>(&serde_json::to_string(s).unwrap()).is_ok() }),
+        "{id:?}: a sentence that does not survive JSON: {message:?}"
+    );
     Check {
         id,
         status,

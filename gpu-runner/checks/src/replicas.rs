@@ -46,7 +46,13 @@ pub fn in_sync(run: &RunEvidence) -> Check {
     } else {
         Said::HintSameGradients {}
     };
-    fail(ID, Said::Diverged { rank, name: name.into(), by, by_hand }, hint)
+    let name = name.to_string();
+    let said = if by.is_finite() {
+        Said::Diverged { rank, name, by, by_hand }
+    } else {
+        Said::DivergedNotFinite { rank, name, by_hand }
+    };
+    fail(ID, said, hint)
 }
 
 #[cfg(test)]
@@ -80,6 +86,19 @@ mod tests {
         assert_eq!(c.status, CheckStatus::Fail);
         assert_eq!(c.message, "rank 2's 0.weight differs from rank 0's by up to 2.500e-1");
         assert!(c.hint.unwrap().starts_with("every rank must apply the same averaged gradients"));
+    }
+
+    /// A script whose training blew up on one rank only (NaN there, numbers on rank 0): the
+    /// verdict says so without a number, and reads back from its JSON.
+    #[test]
+    fn a_difference_that_is_no_number_is_said_without_one() {
+        let mut run = correct_run(2, 8, 1, 1.0);
+        run.final_params.as_mut().unwrap().others = vec![(1, differs(f64::INFINITY))];
+        let c = in_sync(&run);
+        assert_eq!(c.status, CheckStatus::Fail);
+        assert!(c.message.contains("NaN or infinite values on one side only"), "{}", c.message);
+        let json = serde_json::to_string(&c).unwrap();
+        assert_eq!(serde_json::from_str::<Check>(&json).unwrap(), c);
     }
 
     #[test]

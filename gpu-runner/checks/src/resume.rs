@@ -264,8 +264,13 @@ pub fn final_params(e: &CrashEvidence) -> Check {
             pass(ID, Said::FinalWithin { tolerance: PARAMS_TOLERANCE, by, name })
         }
         Some(Difference { worst, .. }) => {
-            let (name, by) = worst.clone().unwrap_or_else(|| ("?".into(), f64::INFINITY));
-            let differs = Said::FinalDiffers { tolerance: PARAMS_TOLERANCE, by, name };
+            let differs = match worst.clone() {
+                Some((name, by)) if by.is_finite() => {
+                    Said::FinalDiffers { tolerance: PARAMS_TOLERANCE, by, name }
+                }
+                Some((name, _)) => Said::FinalNotFinite { name },
+                None => Said::FinalNotFinite { name: "?".into() },
+            };
             fail(ID, differs, Said::HintSnapshotEverything {})
         }
     }

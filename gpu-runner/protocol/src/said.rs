@@ -224,6 +224,12 @@ sentences! { |lang|
                    if *by_hand { "; no DDP model, so these are the parameters the optimizer updates" } else { "" }),
            ko: format!("rank {rank}의 {name}: rank 0과 최대 {by:.3e} 차이{}",
                    if *by_hand { " (DDP 모델이 없어 optimizer가 갱신하는 파라미터를 비교함)" } else { "" });
+    /// Where no difference is a number: a NaN or an infinity on one side only, or another shape.
+    DivergedNotFinite { rank: u32, name: String, by_hand: bool }
+        => en: format!("rank {rank}'s {name} differs from rank 0's: NaN or infinite values on one side only, or another shape{}",
+                   if *by_hand { "; no DDP model, so these are the parameters the optimizer updates" } else { "" }),
+           ko: format!("rank {rank}의 {name}: rank 0과 다릅니다. 한쪽에만 NaN이나 무한대 값이 있거나 shape가 다릅니다{}",
+                   if *by_hand { " (DDP 모델이 없어 optimizer가 갱신하는 파라미터를 비교함)" } else { "" });
     HintNothingAverages {}
         => en: "without DDP nothing averages the gradients between ranks: wrap the model in DistributedDataParallel, which all-reduces them during backward",
            ko: "DDP가 없으면 rank 사이에서 gradient를 평균 내는 것이 없습니다. 모델을 DistributedDataParallel로 감싸면 backward 중에 all-reduce합니다";
@@ -466,6 +472,10 @@ sentences! { |lang|
     FinalDiffers { tolerance: f64, by: f64, name: String }
         => en: format!("the final parameters differ from the uninterrupted run's: by up to {by:.3e} in {name} (tolerance {tolerance:e})"),
            ko: format!("최종 파라미터가 중단 없는 run과 다릅니다: {name}에서 최대 {by:.3e} (허용 오차 {tolerance:e})");
+    /// As [`Said::FinalDiffers`], where the difference is no number.
+    FinalNotFinite { name: String }
+        => en: format!("the final parameters differ from the uninterrupted run's in {name}: NaN or infinite values on one side only, or another shape"),
+           ko: format!("최종 파라미터가 중단 없는 run과 {name}에서 다릅니다. 한쪽에만 NaN이나 무한대 값이 있거나 shape가 다릅니다");
     HintSnapshotEverything {}
         => en: "the snapshot must hold everything training depends on: the model, the optimizer's state (momentum), the learning-rate scheduler, and the epoch; restore all of them before training on",
            ko: "snapshot에는 학습이 기대는 모든 것, 곧 model, optimizer의 state(momentum), learning-rate scheduler, epoch가 있어야 합니다. 학습을 이어 가기 전에 전부 복원하세요";

@@ -2,6 +2,11 @@
 //!
 //! A crate of its own so that sim-engine, which the browser runs as WebAssembly, stays free of
 //! IO and of the argument parser: this binary is the only IO around it.
+//!
+//! # What is where
+//!
+//! The `sim` binary: the simulations on the command line (clap), as JSON. A crate of its own so
+//! that sim-engine has no IO and no argument parser.
 
 use std::io::Write;
 use std::process::ExitCode;

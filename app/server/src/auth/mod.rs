@@ -7,6 +7,26 @@
 //! transaction and forgets the anonymous learner cookie, so from then on progress follows the
 //! account. Failed sign-ins are counted in the database per account and per address, so the
 //! limit holds across app machines.
+//!
+//! # Accounts and merging
+//!
+//! The account forms post to `app/server/src/auth/` (plain forms, post, redirect, get). Sessions
+//! are tower-sessions records in the same database (table `tower_sessions`); a signed-in session
+//! holds `SignedIn { account, epoch }`, and `Rules::requester` accepts it only while the account's
+//! `session_epoch` is the same, so a password change or reset signs out every other session. A
+//! session is written back only when it changes (tower-sessions writes any session marked modified,
+//! and `remove` marks it even for a missing key, so one-time messages are looked at first);
+//! `SignedIn.day` renews it on the first request of each day, which keeps the 30-day expiry sliding
+//! without a write per page view. An account owns its own learner, whose id (`acct-…`) is not in
+//! the learner cookie's format, so no cookie can name it. Signing in or up cycles the session id,
+//! then `Store::merge_learner` moves the anonymous learner's events and quiz answers to the
+//! account's learner in one transaction: events the account lacks move, events it has stay behind
+//! (kept, counted nowhere), and the learner cookie is expired. What merged is left in the session
+//! as a notice, which the next page's progress panel shows as a toast (the same path tells a
+//! learner what a quiz or "Mark lesson complete" post earned). Failed sign-ins are rows in
+//! `sign_in_failures`, counted per account and per address over 15 minutes, so the limit holds
+//! across app machines. Argon2 runs in `spawn_blocking`; an unknown email is verified against a
+//! stand-in hash so both failures take as long.
 
 pub mod policy;
 

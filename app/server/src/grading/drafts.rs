@@ -1,6 +1,19 @@
 //! The exercise editor's drafts: `POST /api/drafts` keeps what a signed-in learner is typing,
 //! so that their work survives a submission, a closed tab and a second device. Anonymous
 //! learners' drafts stay in their browser (the editor keeps a copy there for everyone).
+//!
+//! # Drafts and resubmitting
+//!
+//! The exercise editor (`app/web/editor/editor.js`) keeps every edit in the browser
+//! (`localStorage`, with the version of the server's draft it was edited from) and, for an account,
+//! posts it to `POST /api/drafts` (`grading/drafts.rs`, one `drafts` row per learner and exercise)
+//! after each pause in typing; an accepted submission becomes the draft too. The page opens on, in
+//! order: the script a refused submission left in the session, `?from=start` or
+//! `?from=<submission>` (the viewer's own only), the account's draft, the starting script; the
+//! browser's copy wins only when it was edited from the server's latest version. A submission's
+//! page shows the graded script highlighted and numbered (`#L12`), with the verdict's `file:line`
+//! linked to its lines, and what a pass earned (read from the exercise's XP events written in the
+//! verdict's transaction), live when the verdict arrives.
 
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -1,4 +1,4 @@
-//! Pages kept between requests, under the freshness rule (ARCHITECTURE.md, "Freshness"):
+//! Pages kept between requests, under the freshness rule ("Freshness: what a page may reuse", below):
 //! what is the same for everyone is kept per course version, a learner's parts are rendered
 //! per request (from what the store keeps of them), and a request part is rendered on every
 //! response. One middleware serves both kinds of kept page:
@@ -16,6 +16,57 @@
 //! afresh. A query string, a lesson that is missing or broken, and anything that fails here go
 //! to the full render, whose request parts are written in here too (as are an exercise
 //! page's).
+//!
+//! # Freshness: what a page may reuse
+//!
+//! Every part of a page is one of three kinds, and may be kept only as long as its kind allows:
+//!
+//! | kind | what | kept |
+//! |---|---|---|
+//! | per course version | the lesson's HTML and its simulations' first state, the catalogue, a course's page, `/xp`'s rules and levels, a lesson page's template and its anonymous variant, a whole catalogue, course page or `/xp` for a reader without cookies (all in `page_cache/`; only ever of the learners' view) | until a lesson file changes or a lesson is published: each entry holds the `Arc<Course>` it was made from and is used only while that is `LiveCourse::current()` |
+//! | per learner | progress, completion, quiz reviews, the account, the session record | in this process between writes (`Store::cached`, `read_cache.rs`, `sessions.rs`): its own, and on PostgreSQL every machine's, announced with `NOTIFY` (nothing kept while not listening); never for a request that decides or records |
+//! | per place version | the comments at a place (`ssr/talk.rs`, `Kept`): rendered once for visitors, and once for any signed-in learner with holes where each reader's own bits go (which threads they follow, edit and delete on their comments); by place, language, the version read from the database on every request, and the minute | until a comment there changes (any app machine's write raises the version), and a minute at most: how long ago each was written, an author's name or level may be that old |
+//! | per request | the nonce, the request id, a one-time notice or form error taken from the session, the request parts of lesson and exercise pages (`ssr/request_parts.rs`: the comments, `ssr/talk.rs`, a reader's own bits filled into the kept rendering; an instructor's, or that of a learner with a hidden or held comment there or a refused text to show again, rendered whole) | never |
+//!
+//! The page caches are one module, `app/server/src/page_cache/`, and what it keeps cannot hold a
+//! per-request part. A lesson page names its request parts (`LessonView::request_parts`, from the
+//! `RequestParts` the server was built with: the comments) and draws each as an empty `<section
+//! data-part=NAME class="request-part">`; rendered for keeping, the place is a `<template
+//! data-slot="request:NAME">` placeholder, which only `Template::fill` writes, on every response,
+//! for anonymous visitors too (their variant of the template has their learner's parts written in
+//! once and keeps the request parts as placeholders; with none, it is served as bytes). A page
+//! rendered in full (a query string, an exercise page) has its sections filled by the same
+//! middleware on the way out. Hydration leaves what the server wrote in the section alone
+//! (`inner_html` is not set again on hydration); a page reached by client-side navigation has the
+//! section empty, and the browser fetches its HTML from the server (`talk_live.rs`). The index and
+//! `/xp` are kept whole only when their render has no request part. The nonce is written into each
+//! response by `headers.rs`, after the cache. `router.rs`'s
+//! `a_request_part_is_fresh_on_every_request_while_the_lesson_stays_kept` registers a part and
+//! checks it differs on every response, for visitors and learners, while the lesson is rendered
+//! once and the page equals a full render around it.
+//!
+//! # Lesson pages from a template
+//!
+//! A lesson page is two resources: `get_lesson` (the lesson, the same for everyone) and
+//! `get_lesson_learner` (`LessonLearner`: progress, completion, quiz reviews). The parts of the
+//! page drawn from the second are `LearnerPart`s (the progress panel and toast, each quiz, the
+//! completion section), all drawn by one function, `learner_part`. `page_cache/` renders each
+//! lesson once per course version through the app's own pages with `RenderTemplate` on the request,
+//! which makes every part a `<template data-slot>` placeholder and the learner an anonymous one;
+//! `ssr/template.rs` cuts that HTML at the placeholders and at the learner's serialized resource.
+//! Each `GET /lessons/<slug>` then resolves the requester, computes their `LessonLearner`, renders
+//! only the parts and writes the resource as `hydration_context` does, and marks the response
+//! `x-lockstep-page: filled`. A router test checks, for a new visitor, a learner with reviews and a
+//! notice, and a signed-in learner, that the filled page equals the full render (a query string
+//! asks for one) byte for byte. Missing or broken lessons, and any failure to fill, go to the full
+//! render.
+//!
+//! # Anonymous pages
+//!
+//! A request without the learner or session cookie gets a lesson from the template's anonymous
+//! variant, and `/` and `/xp` from bytes kept whole; each entry holds the `Arc<Course>` it was
+//! rendered from, so a live reload makes a new course and the next request renders afresh. Requests
+//! with a query, and responses that set a cookie or are not 200, go past it.
 
 use std::collections::HashMap;
 use std::convert::Infallible;

@@ -4,6 +4,30 @@
 //! Each simulation is a view model (plain data, unit-tested natively) and a component that draws
 //! it. The controls need JavaScript, so they stay hidden until the page is hydrated; the state
 //! they start from is complete without them.
+//!
+//! # Simulation directive → simulation
+//!
+//! A ```` ```sim name key=value ```` fence is parsed by `lockstep-embed` while the lesson renders;
+//! the renderer leaves a marker in the HTML that lesson text cannot produce, and cuts the body into
+//! blocks there once the whole body is written (one HTML writer, so footnote numbers run across the
+//! body). The lesson page renders HTML blocks with `inner_html` and simulation blocks as Leptos
+//! components, which compute their first state with sim-engine on the server and again,
+//! identically, in the browser once the simulation comes near the view (below, "Build chain": until
+//! then it is the server's drawing). A simulation's view is built once per set of parameters; a
+//! step changes only classes, attributes and texts that follow the step's signal (a list that grows
+//! and shrinks has as many items as its longest step, hidden when empty; a box whose content is
+//! many items a step replaces, as a scatter/gather card's work in a phase, is one text with a line
+//! per item, which the browser lays out as one text where a list would be a box per item). What a
+//! step rewrites keeps one height through the steps (a step's explanation is as tall as its
+//! longest, the ring's sends keep their empty lines, a scatter/gather card holds every text it can
+//! show unseen under the one it shows, a memory row's text keeps the lines its bold takes): a box
+//! that grew would move, lay out and repaint all that follows it. Only the ring's last step grows
+//! the simulation, with its result. Rebuilding a view per step would replace its nodes, and with
+//! components erased (below, "Build chain") rewrite every attribute and text in it; `sim_steps`
+//! counts what each step changes. In the two grids with hundreds of drawn cells (the ring's values,
+//! the sampler's chips), a cell is drawn with what it shows when it comes into view and keeps its
+//! nodes in `window::Drawn`; one effect per step compares the model before and after and writes
+//! only the cells that changed, where a signal and effects per cell ran hundreds of effects a step.
 
 mod accumulation;
 mod dp_vs_ddp;
@@ -22,9 +46,9 @@ use leptos::prelude::*;
 use lockstep_embed::Kind;
 #[cfg(any(feature = "hydrate", test))]
 use lockstep_embed::Part;
-use lockstep_embed::{Collective, Simulation, Timeline};
 #[cfg(any(feature = "ssr", feature = "hydrate"))]
 use lockstep_embed::Split;
+use lockstep_embed::{Collective, Simulation, Timeline};
 use sim_engine::timeline::Label;
 
 pub use format::{bandwidth, bytes, count, duration, number, plural, si_bytes};

@@ -1,7 +1,7 @@
 //! Parts of a page that are fresh on every request (the comments), written by the server into
 //! the lesson page it keeps per course version and into the pages it renders in full.
 //!
-//! The freshness rule (ARCHITECTURE.md, "Freshness"): the lesson is the same for everyone
+//! The freshness rule (`page_cache` in the server, "Freshness"): the lesson is the same for everyone
 //! until a lesson file changes, a learner's parts are the same until that learner writes, and
 //! a request part may differ on every request. A request part never enters what is kept: the
 //! page names its place (`LessonView::request_parts`), a render for keeping leaves a
