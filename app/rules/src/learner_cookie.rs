@@ -56,15 +56,24 @@ impl LearnerCookie {
     /// The learner id a request's cookie carries, if it is well formed. Whether the server
     /// issued it is the database's to say.
     pub fn read(self, headers: &http::HeaderMap) -> Option<String> {
-        headers
-            .get_all(COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .filter_map(|pair| pair.trim().split_once('='))
-            .find(|(name, value)| *name == self.name() && is_learner_id(value))
-            .map(|(_, value)| value.to_string())
+        cookies(headers, self.name()).find(|value| is_learner_id(value)).map(str::to_string)
     }
+}
+
+/// The values of the cookies called `name` that a request sends, in the order it sends them.
+/// Every cookie the server reads is read here.
+pub fn cookies<'h>(
+    headers: &'h http::HeaderMap,
+    name: &'h str,
+) -> impl Iterator<Item = &'h str> + 'h {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .filter(move |(n, _)| *n == name)
+        .map(|(_, value)| value)
 }
 
 /// A new learner id: 128 random bits in hex.

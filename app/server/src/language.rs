@@ -4,7 +4,7 @@
 //! ([`lockstep_routes::LANGUAGE`]), which remembers that choice in a cookie.
 
 use axum::extract::{OriginalUri, Query, Request};
-use axum::http::header::{ACCEPT_LANGUAGE, COOKIE, LOCATION, VARY};
+use axum::http::header::{ACCEPT_LANGUAGE, LOCATION, VARY};
 use axum::http::{HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -157,14 +157,9 @@ pub async fn choose_home(req: Request, next: Next) -> Response {
 
 /// The reader's language: the `lang` cookie when set, else `Accept-Language`.
 pub fn preferred(headers: &HeaderMap) -> Lang {
-    let cookie = headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|c| c.trim().split_once('='))
-        .find(|(name, _)| *name == LANG_COOKIE)
-        .and_then(|(_, value)| Lang::from_code(value));
+    let cookie = lockstep_rules::learner_cookie::cookies(headers, LANG_COOKIE)
+        .next()
+        .and_then(Lang::from_code);
     cookie.unwrap_or_else(|| {
         let accepted = headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
         accepted.map_or(Lang::En, by_accept_language)
@@ -196,6 +191,7 @@ pub fn by_accept_language(header: &str) -> Lang {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::COOKIE;
 
     #[test]
     fn accept_language_by_quality_then_order() {

@@ -65,14 +65,7 @@ async fn keep(state: &AppState, learner: &str, zone: &Zone) {
 
 /// The zone the request's cookie names, if it is one the server knows.
 fn cookie_zone(headers: &HeaderMap) -> Option<Zone> {
-    let value = headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == TIME_ZONE_COOKIE)?
-        .1;
+    let value = lockstep_rules::learner_cookie::cookies(headers, TIME_ZONE_COOKIE).next()?;
     let name = percent_encoding::percent_decode_str(value).decode_utf8().ok()?;
     Zone::named(&name)
 }

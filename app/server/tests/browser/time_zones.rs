@@ -52,13 +52,7 @@ async fn a_reader_in_new_york_reads_new_york_time_and_keeps_new_york_days() {
 
     // The first XP of a visitor: the learner it makes takes the browser's zone, and so does
     // the event.
-    let next = c.find(Locator::Css("[data-sim=scatter-gather] .sim-step")).await.unwrap();
-    for _ in 0..20 {
-        if next.attr("aria-disabled").await.unwrap().as_deref() == Some("true") {
-            break;
-        }
-        click(&c, &next).await;
-    }
+    step_to_the_end(&c, "scatter-gather").await;
     wait_for("the toast", || async {
         text(&c, "[data-role=toast]").await.is_some_and(|t| t.contains("+10 XP"))
     })

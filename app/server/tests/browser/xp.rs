@@ -31,13 +31,7 @@ async fn the_loop(base: &str, profiles: &std::path::Path) {
     assert_eq!(text(&c, "[data-role=xp]").await.as_deref(), Some("0 XP"));
 
     // The scatter-gather simulation, stepped by hand to its last phase.
-    let next = c.find(Locator::Css("[data-sim=scatter-gather] .sim-step")).await.unwrap();
-    for _ in 0..20 {
-        if next.attr("aria-disabled").await.unwrap().as_deref() == Some("true") {
-            break;
-        }
-        click(&c, &next).await;
-    }
+    step_to_the_end(&c, "scatter-gather").await;
     wait_for("the toast", || async {
         text(&c, "[data-role=toast]")
             .await

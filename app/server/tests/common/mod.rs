@@ -252,6 +252,18 @@ pub fn artifacts() -> PathBuf {
     dir
 }
 
+/// Steps the simulation `sim` (its `data-sim` name) by hand to its last step, as a learner
+/// clicks through it.
+pub async fn step_to_the_end(c: &Client, sim: &str) {
+    let next = c.find(Locator::Css(&format!("[data-sim={sim}] .sim-step"))).await.unwrap();
+    for _ in 0..20 {
+        if next.attr("aria-disabled").await.unwrap().as_deref() == Some("true") {
+            break;
+        }
+        click(c, &next).await;
+    }
+}
+
 /// Clicks like a learner, after bringing the control to the middle of the window at once (the
 /// site scrolls smoothly, and WebDriver would click before the scroll ends) and once nothing
 /// covers it. The page may still move after the scroll: Chromium goes back to the address's
