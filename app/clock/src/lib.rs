@@ -24,12 +24,6 @@ pub struct Zone {
     tz: TimeZone,
 }
 
-impl PartialEq for Zone {
-    fn eq(&self, other: &Zone) -> bool {
-        self.name == other.name
-    }
-}
-
 impl Zone {
     /// The zone of an IANA name, as browsers report it. `None` for anything else: a POSIX TZ
     /// string, a fixed offset, a path, a name longer than any real one.
@@ -48,9 +42,13 @@ impl Zone {
         Some(Zone { name, tz })
     }
 
-    /// [`SITE_DEFAULT`].
+    /// [`SITE_DEFAULT`], looked up once: every page's times and every event without a
+    /// learner's zone use it.
     pub fn site_default() -> Zone {
-        Zone::named(SITE_DEFAULT).expect("the built-in database has Asia/Seoul")
+        static SITE: std::sync::LazyLock<Zone> = std::sync::LazyLock::new(|| {
+            Zone::named(SITE_DEFAULT).expect("the built-in database has Asia/Seoul")
+        });
+        SITE.clone()
     }
 
     pub fn name(&self) -> &str {
@@ -59,8 +57,7 @@ impl Zone {
 
     /// The zone's offset from UTC at `unix_s`, in seconds (32,400 for Seoul).
     pub fn offset_s(&self, unix_s: i64) -> i32 {
-        let at = Timestamp::from_second(unix_s.clamp(MIN_S, MAX_S)).expect("clamped to range");
-        self.tz.to_offset(at).seconds()
+        self.tz.to_offset(timestamp(unix_s)).seconds()
     }
 
     /// `unix_ms` in this zone.
@@ -89,7 +86,13 @@ pub fn day(unix_s: i64, offset_s: i32) -> i64 {
 const MIN_S: i64 = -377_705_116_800;
 const MAX_S: i64 = 253_402_207_200;
 
-fn iso_utc(unix_s: i64) -> String {
+/// `unix_s` as jiff's instant, held inside the years it covers.
+fn timestamp(unix_s: i64) -> Timestamp {
+    Timestamp::from_second(unix_s.clamp(MIN_S, MAX_S)).expect("clamped to range")
+}
+
+/// `unix_s` as UTC date and time to the second: `2026-12-01T00:00:00Z`.
+pub fn iso_utc(unix_s: i64) -> String {
     let (date, (h, m, s)) = civil(unix_s);
     format!("{date}T{h:02}:{m:02}:{s:02}Z")
 }
@@ -100,7 +103,7 @@ fn local_text(unix_s: i64, offset_s: i32) -> String {
 }
 
 /// `UTC+9`, `UTC+5:30`, `UTC-3`, `UTC`: what the browser's script writes too.
-pub fn offset_text(offset_s: i32) -> String {
+fn offset_text(offset_s: i32) -> String {
     let sign = if offset_s < 0 { '-' } else { '+' };
     let minutes = offset_s.unsigned_abs() / 60;
     match (minutes / 60, minutes % 60) {
@@ -112,8 +115,7 @@ pub fn offset_text(offset_s: i32) -> String {
 
 /// The proleptic Gregorian date (`YYYY-MM-DD`) and time of day of `unix_s` read as UTC.
 fn civil(unix_s: i64) -> (String, (i64, i64, i64)) {
-    let at = Timestamp::from_second(unix_s.clamp(MIN_S, MAX_S)).expect("clamped to range");
-    let dt = TimeZone::UTC.to_datetime(at);
+    let dt = TimeZone::UTC.to_datetime(timestamp(unix_s));
     let date = format!("{:04}-{:02}-{:02}", dt.year(), dt.month(), dt.day());
     (date, (i64::from(dt.hour()), i64::from(dt.minute()), i64::from(dt.second())))
 }

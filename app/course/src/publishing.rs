@@ -134,30 +134,13 @@ pub fn unix(t: SystemTime) -> i64 {
 
 /// An instant as UTC date and time to the second: `2026-12-01T00:00:00Z`.
 pub fn rfc3339(t: SystemTime) -> String {
-    let secs = unix(t);
-    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
-    let s = secs.rem_euclid(86_400);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", s / 3600, s / 60 % 60, s % 60)
+    lockstep_clock::iso_utc(unix(t))
 }
 
-/// An instant as a page shows it: `2026-12-01 09:00 UTC`.
+/// An instant as `lessons check` says it: `2026-12-01 09:00 UTC`.
 pub fn shown(t: SystemTime) -> String {
     let text = rfc3339(t);
     format!("{} {} UTC", &text[..10], &text[11..16])
-}
-
-/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

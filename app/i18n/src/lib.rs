@@ -161,8 +161,8 @@ pub struct LessonWords {
     pub not_translated: &'static str,
     /// The banner of a draft, which only instructors see.
     pub draft: &'static str,
-    /// The banner of a lesson published later: learners see it from this instant (UTC).
-    /// Before and after the instant.
+    /// The banner of a lesson published later, before and after the instant from which
+    /// learners see it (drawn in the reader's zone).
     pub scheduled: [&'static str; 2],
     /// The link from that banner to the page as learners will get it.
     pub preview_as_learner: &'static str,

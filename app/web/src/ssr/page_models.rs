@@ -143,8 +143,7 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
     let unpublished = loaded.drafts.lessons.get(slug).map(|v| Unpublished {
         scheduled: match v {
             Visibility::Scheduled(at) => {
-                let ms = at.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-                Some(super::moment(i64::try_from(ms).unwrap_or(i64::MAX)))
+                Some(super::moment(lockstep_course::publishing::unix(*at) * 1000))
             }
             _ => None,
         },
