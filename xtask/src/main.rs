@@ -384,37 +384,84 @@ fn clippy_wasm32(root: &Path, stages: &mut Stages) -> Result<()> {
     })
 }
 
-/// The web app never links libtorch, and raw HTML is written only where `html_sinks` lists it.
+/// The crates keep to their layers, and raw HTML is written only where `html_sinks` lists it.
 fn invariants(root: &Path, stages: &mut Stages) -> Result<()> {
     stages.time("invariants", || {
-        no_libtorch_in_the_web_app(root)?;
+        for layer in LAYERS {
+            layer.check(root)?;
+        }
         html_sinks::check(root)
     })
 }
 
-/// ARCHITECTURE.md: "The web app never links libtorch." Checked on the resolved dependency
-/// graph, so a new dependency path to tch fails here whichever crate brings it.
-fn no_libtorch_in_the_web_app(root: &Path) -> Result<()> {
-    for package in ["lockstep-server", "lockstep-web", "grading-protocol", "grading-checks"] {
-        let tree = output(cargo().current_dir(root).args([
-            "tree",
-            "--package",
-            package,
-            "--edges",
-            "normal",
-            "--prefix",
-            "none",
-            "--format",
-            "{p}",
-        ]))
-        .with_context(|| format!("cargo tree --package {package} failed"))?;
-        if let Some(line) =
-            tree.lines().find(|l| l.starts_with("tch ") || l.starts_with("torch-sys "))
-        {
-            bail!("{package} depends on {line}: only gpu-runner may link libtorch (ARCHITECTURE.md, Invariants)");
+/// A crate, built with some features, that must have no path to some others (ARCHITECTURE.md,
+/// Invariants). Checked on the resolved dependency graph, so a new path fails here whichever
+/// crate brings it.
+struct Layer {
+    package: &'static str,
+    features: &'static str,
+    never: &'static [&'static str],
+    why: &'static str,
+}
+
+const LIBTORCH: &[&str] = &["tch", "torch-sys"];
+
+const LAYERS: &[Layer] = &[
+    Layer {
+        package: "lockstep-server",
+        features: "",
+        never: LIBTORCH,
+        why: "only gpu-runner may link libtorch",
+    },
+    Layer {
+        package: "grading-protocol",
+        features: "words",
+        never: LIBTORCH,
+        why: "only gpu-runner may link libtorch",
+    },
+    Layer {
+        package: "grading-checks",
+        features: "",
+        never: LIBTORCH,
+        why: "only gpu-runner may link libtorch",
+    },
+    Layer {
+        package: "lockstep-web",
+        features: "ssr",
+        never: &[
+            "tch",
+            "torch-sys",
+            "sqlx",
+            "lockstep-store",
+            "lockstep-rules",
+            "lockstep-comments",
+            "grading-checks",
+            "lockstep-course",
+        ],
+        why: "the pages reach the server only through lockstep_web::ssr::Backend",
+    },
+];
+
+impl Layer {
+    fn check(&self, root: &Path) -> Result<()> {
+        let package = self.package;
+        let mut cmd = cargo();
+        cmd.current_dir(root).args(["tree", "--package", package, "--edges", "normal"]);
+        if !self.features.is_empty() {
+            cmd.args(["--features", self.features]);
         }
+        let tree = output(cmd.args(["--prefix", "none", "--format", "{p}"]))
+            .with_context(|| format!("cargo tree --package {package} failed"))?;
+        let found = tree.lines().find(|l| {
+            let name = l.split(' ').next().unwrap_or_default();
+            self.never.contains(&name)
+        });
+        if let Some(line) = found {
+            let shown = format!("{package} (features: {})", self.features);
+            bail!("{shown} depends on {line}: {} (ARCHITECTURE.md, Invariants)", self.why);
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// A failed `cargo test`, with the totals it got to.

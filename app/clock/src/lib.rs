@@ -77,6 +77,19 @@ pub struct Moment {
     pub local: String,
 }
 
+/// Now, in Unix milliseconds: the one reading of the wall clock the application's rules and
+/// pages take (the store is given the time it records, never reads it).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// [`now_ms`] in whole seconds.
+pub fn now_s() -> i64 {
+    now_ms().div_euclid(1000)
+}
+
 /// The local day (days since 1970-01-01 in the zone) of `unix_s` at `offset_s` from UTC.
 pub fn day(unix_s: i64, offset_s: i32) -> i64 {
     (unix_s + i64::from(offset_s)).div_euclid(86_400)

@@ -25,6 +25,7 @@ use std::sync::Arc;
 use lockstep_course::live::LiveCourse;
 use lockstep_store::{Store, StoreError};
 
+pub mod comments;
 pub mod flash;
 pub mod learner_cookie;
 pub mod progress;
@@ -56,8 +57,4 @@ pub enum RulesError {
 }
 
 /// Now, in Unix seconds: when progress is recorded.
-pub fn unix_now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
+pub use lockstep_clock::now_s as unix_now;

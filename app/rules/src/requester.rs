@@ -32,9 +32,7 @@ impl SignedIn {
 }
 
 fn today() -> i64 {
-    let since_epoch =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    (since_epoch.as_secs() / 86_400) as i64
+    lockstep_clock::now_s().div_euclid(86_400)
 }
 
 #[derive(Debug, Clone)]
@@ -108,19 +106,11 @@ impl Requester {
     }
 
     /// The rule for every way of reaching a comment (its page, replying under it, following,
-    /// editing or deleting it): [`sees_comment`] for this requester. One it may not read is,
+    /// editing or deleting it): [`crate::comments::sees`] for this requester. One it may not read is,
     /// to it, no comment at all, and is answered as an id that does not exist.
     pub fn may_read_comment(&self, c: &Comment) -> bool {
-        sees_comment(c, self.account().map(|a| a.id), self.is_instructor())
+        crate::comments::sees(c, self.account().map(|a| a.id), self.is_instructor())
     }
-}
-
-/// Whether a reader (`account`, or none for a visitor) sees `c`: a comment held for review or
-/// hidden by an instructor is its author's and the instructors' only. A deleted comment is
-/// seen as its place in the thread, never its text.
-pub fn sees_comment(c: &Comment, account: Option<i64>, instructor: bool) -> bool {
-    let seen_by_all = c.hidden_ms.is_none() && c.held_ms.is_none();
-    seen_by_all || instructor || account == Some(c.account_id)
 }
 
 /// Whether a request may use what this process keeps between its writes

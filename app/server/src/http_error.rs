@@ -20,6 +20,23 @@ pub struct HttpError {
     form: Form,
 }
 
+/// A failure below the HTTP edge is the server's: `?` logs it and answers [`LOGGED`].
+macro_rules! internal_from {
+    ($($error:ty => $what:literal),* $(,)?) => {$(
+        impl From<$error> for HttpError {
+            fn from(e: $error) -> HttpError {
+                HttpError::internal($what, e)
+            }
+        }
+    )*};
+}
+
+internal_from! {
+    lockstep_store::StoreError => "database",
+    lockstep_rules::RulesError => "rules",
+    tower_sessions::session::Error => "session",
+}
+
 /// How the words are sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {

@@ -6,9 +6,9 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Form;
+use lockstep_clock::now_ms;
+use lockstep_pages::instructor;
 use lockstep_store::{ReportStatus, HOLD_FIRST_COMMENTS};
-use lockstep_web::ssr::instructor;
-use lockstep_web::ssr::talk::now_ms;
 
 use crate::http_error::HttpError;
 use crate::language::PageLang;

@@ -5,7 +5,7 @@
 //! them judge alike.
 
 use std::sync::{Arc, Weak};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, UNIX_EPOCH};
 
 use lockstep_course::live::{LiveCourse, Loaded};
 use lockstep_store::Store;
@@ -27,7 +27,7 @@ pub async fn sync(
         .filter(|l| l.ready().is_some())
         .map(|l| l.slug().to_string())
         .collect();
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+    let now = lockstep_clock::now_s();
     let recorded = store.record_publications(&ready, now).await?;
     let publications = recorded
         .into_iter()

@@ -8,10 +8,10 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use lockstep_pages::page_models;
 use lockstep_routes::Lang;
 use lockstep_rules::quiz::{Answer, Answered, QuizError};
 use lockstep_rules::{flash, Requester};
-use lockstep_web::ssr::page_models;
 use tower_sessions::Session;
 
 use crate::http_error::HttpError;

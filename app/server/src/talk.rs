@@ -31,14 +31,15 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
+use lockstep_clock::now_ms;
 use lockstep_course::LessonEntry;
 use lockstep_i18n::talk::TalkWords;
+use lockstep_pages::request_parts::PartRequest;
 use lockstep_routes::{self as routes, Lang, Place};
+use lockstep_rules::comments::EDIT_WINDOW_MS;
 use lockstep_rules::flash::{self, CommentDraft};
 use lockstep_rules::Requester;
 use lockstep_store::{Limit, Moderation, NewComment, Rejected, HOLD_FIRST_COMMENTS};
-use lockstep_web::ssr::request_parts::PartRequest;
-use lockstep_web::ssr::talk::{comments_html, now_ms, EDIT_WINDOW_MS};
 use tower_sessions::Session;
 
 use crate::http_error::HttpError;
@@ -436,11 +437,11 @@ pub async fn read(
     let mine = store.notifications(account, i64::MAX).await.map_err(failed)?;
     let to = mine.into_iter().find(|n| n.id == id).and_then(|n| match n.about {
         lockstep_store::About::Reply { comment, .. } => {
-            lockstep_web::ssr::talk::href_of(&n.place, Some(comment), lang)
+            lockstep_pages::talk::href_of(&n.place, Some(comment), lang)
         }
         // An answer to a report leads to what was reported: its page, at its section.
         lockstep_store::About::Answer { section, .. } => {
-            let page = lockstep_web::ssr::talk::href_of(&n.place, None, lang)?;
+            let page = lockstep_pages::talk::href_of(&n.place, None, lang)?;
             Some(match section {
                 Some(id) if id.chars().all(|c| c == '-' || routes::is_anchor_char(c)) => {
                     format!("{page}#{id}")
@@ -492,7 +493,9 @@ pub async fn part(
         requester: &requester,
         session: Some(&session),
     };
-    let html = comments_html(request).await.map_err(failed)?;
+    let part = state.context.request_parts.find(lockstep_pages::talk::PART);
+    let part = part.ok_or_else(|| failed("the server has no comments part"))?;
+    let html = part.html(request).await.map_err(failed)?;
     let mut response = html.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));

@@ -6,7 +6,16 @@
 use sqlx::{Any, Transaction};
 
 use crate::limits::take;
+
+/// The SQL condition that a comment (columns prefixed `$prefix`) is seen by every reader: not
+/// held for review, not hidden. `lockstep_rules::comments::sees` is the same rule in Rust.
+macro_rules! seen_by_all {
+    ($prefix:literal) => {
+        concat!($prefix, "hidden_ms IS NULL AND ", $prefix, "held_ms IS NULL")
+    };
+}
 use crate::{Count, Limit, NewId, Refused, Store, StoreError};
+pub(crate) use seen_by_all;
 
 /// A comment to post: its text already checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -474,10 +483,10 @@ async fn has_shown_comment(
     tx: &mut Transaction<'static, Any>,
     account: i64,
 ) -> Result<bool, StoreError> {
-    let shown = sqlx::query_as::<_, Count>(
-        "SELECT COUNT(*) AS n FROM comments WHERE account_id = $1 AND held_ms IS NULL \
-         AND hidden_ms IS NULL",
-    )
+    let shown = sqlx::query_as::<_, Count>(concat!(
+        "SELECT COUNT(*) AS n FROM comments WHERE account_id = $1 AND ",
+        seen_by_all!("")
+    ))
     .bind(account)
     .fetch_one(&mut **tx)
     .await?

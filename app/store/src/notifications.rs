@@ -50,12 +50,15 @@ struct Row {
 }
 
 /// The notifications of account `$1` that may be shown.
-const SHOWN: &str = "FROM notifications n \
+const SHOWN: &str = concat!(
+    "FROM notifications n \
     LEFT JOIN comments c ON c.id = n.comment_id \
     LEFT JOIN accounts a ON a.id = c.account_id \
     LEFT JOIN reports r ON r.id = n.report_id \
-    WHERE n.account_id = $1 AND (n.comment_id IS NULL OR (c.hidden_ms IS NULL \
-    AND c.held_ms IS NULL AND c.deleted_ms IS NULL))";
+    WHERE n.account_id = $1 AND (n.comment_id IS NULL OR (",
+    crate::comments::seen_by_all!("c."),
+    " AND c.deleted_ms IS NULL))"
+);
 
 impl Store {
     /// `account`'s newest notifications, at most `most`.

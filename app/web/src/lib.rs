@@ -54,7 +54,7 @@ compile_error!(
 
 pub mod api;
 pub mod clock;
-mod components;
+pub mod components;
 pub mod crash;
 #[cfg(feature = "hydrate")]
 mod islands;
@@ -107,10 +107,10 @@ fn mark_hydrated() {
 const BUNDLE_META: &str = "lockstep-bundle";
 
 /// This build's browser bundle's folder, `/pkg/<hash>`. The server knows it from the build
-/// (`AppContext::bundle`); the browser from the page's head, so both render the same addresses.
+/// (`ssr::Site::bundle`); the browser from the page's head, so both render the same addresses.
 pub fn bundle_dir() -> String {
     #[cfg(feature = "ssr")]
-    let dir = use_context::<ssr::context::AppContext>().map(|c| c.bundle).unwrap_or_default();
+    let dir = use_context::<ssr::Site>().map(|c| c.bundle).unwrap_or_default();
     #[cfg(not(feature = "ssr"))]
     let dir = bundle_from_head();
     dir
@@ -174,8 +174,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     // Each page names its twin in the other language; `/` also picks one by the reader's.
     // Absolute where the site knows its public address, as search engines ask.
     #[cfg(feature = "ssr")]
-    let origin =
-        use_context::<ssr::context::AppContext>().and_then(|c| c.public_origin).unwrap_or_default();
+    let origin = use_context::<ssr::Site>().and_then(|c| c.public_origin).unwrap_or_default();
     #[cfg(not(feature = "ssr"))]
     let origin = String::new();
     let alternates = Lang::ALL

@@ -63,6 +63,6 @@ pub async fn save(
     let now = now_ms();
     let saved =
         state.context.store.save_draft(learner, &exercise.id, &draft.script, &file_name, now).await;
-    saved.map_err(|e| HttpError::internal("draft", e))?;
+    saved?;
     Ok(Json(serde_json::json!({ "saved_ms": now })).into_response())
 }

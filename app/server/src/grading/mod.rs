@@ -65,8 +65,4 @@ pub fn spawn_reaper(state: &AppState) -> tokio::task::JoinHandle<()> {
     })
 }
 
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
+pub use lockstep_clock::now_ms;

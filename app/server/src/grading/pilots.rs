@@ -48,7 +48,7 @@ pub async fn report(
         let lost = store.lost_workers(now - LOST_FOR_MS).await?;
         Ok::<_, lockstep_store::StoreError>(Demand { due: due.len() as u64, running, lost })
     };
-    let demand = answer.await.map_err(|e| HttpError::internal("pilots", e))?;
+    let demand = answer.await?;
     Ok(Json(demand).into_response())
 }
 

@@ -255,10 +255,10 @@ pub async fn create(
             // The exercise page shows what went wrong, with the learner's script still there:
             // nothing was queued.
             let kept = flash::leave_form_error(&session, why).await;
-            kept.map_err(|e| HttpError::internal("form error", e))?;
+            kept?;
             if script.script.len() <= MAX_SCRIPT_BYTES {
                 let kept = session.insert(flash::DRAFT, &script.script).await;
-                kept.map_err(|e| HttpError::internal("draft", e))?;
+                kept?;
             }
             let back = if lockstep_routes::is_exercise_id(&script.exercise) {
                 lockstep_routes::exercise(&script.exercise)
@@ -302,7 +302,7 @@ async fn queue(
         script: &new.script,
     };
     let submitted = store.submit(&submission, now, &limit).await;
-    let id = match submitted.map_err(|e| HttpError::internal("submit", e))? {
+    let id = match submitted? {
         Ok(id) => id,
         Err(refused) => {
             let minutes = refused.minutes_left(now / 1000);
@@ -329,7 +329,7 @@ async fn readable(
     id: i64,
 ) -> Result<Submission, HttpError> {
     let found = state.context.store.submission(id).await;
-    match found.map_err(|e| HttpError::internal("read", e))? {
+    match found? {
         Some(s) if requester.may_read(&s) => Ok(s),
         _ => {
             let why = format!("there is no submission {id} of yours");
@@ -359,7 +359,7 @@ pub async fn list(
         return Err(HttpError::refused(StatusCode::UNAUTHORIZED, "sign in first"));
     };
     let list = state.context.store.submissions_of(learner, None).await;
-    let list = list.map_err(|e| HttpError::internal("list", e))?;
+    let list = list?;
     Ok(Json(list.iter().map(SubmissionJson::from).collect::<Vec<_>>()).into_response())
 }
 
@@ -397,7 +397,7 @@ pub async fn events(
         .unwrap_or(0);
     if submission.status.is_final() {
         let missed = state.context.store.submission_events(id, after).await;
-        if missed.map_err(|e| HttpError::internal("events", e))?.is_empty() {
+        if missed?.is_empty() {
             return Ok(StatusCode::NO_CONTENT.into_response());
         }
     }
@@ -478,7 +478,7 @@ pub async fn cancel(
         return Err(HttpError::refused(StatusCode::FORBIDDEN, why));
     }
     let cancelled = state.context.store.cancel(id, now_ms()).await;
-    if !cancelled.map_err(|e| HttpError::internal("cancel", e))? {
+    if !cancelled? {
         let why = "a worker has taken it already, or it has ended";
         return Err(HttpError::refused(StatusCode::CONFLICT, why));
     }
@@ -499,7 +499,7 @@ pub async fn rerun(
         return Err(HttpError::refused(StatusCode::FORBIDDEN, why));
     }
     let queued = state.context.store.rerun(id, now_ms()).await;
-    if !queued.map_err(|e| HttpError::internal("rerun", e))? {
+    if !queued? {
         let why = "it is still queued or being graded";
         return Err(HttpError::refused(StatusCode::CONFLICT, why));
     }

@@ -42,12 +42,12 @@ pub async fn claim(
     let store = &state.context.store;
     // An idle worker's empty claims are its heartbeat.
     let seen = store.worker_seen(&name, now_ms()).await;
-    seen.map_err(|e| HttpError::internal("worker heartbeat", e))?;
+    seen?;
     let node: Option<String> = request.node.map(|n| n.chars().take(100).collect());
     let exercises = gradable(&name, &request.exercises);
     let claimed =
         store.claim(&name, node.as_deref(), &exercises, &lease, grading.lease_ms, now_ms()).await;
-    let Some(c) = claimed.map_err(|e| HttpError::internal("claim", e))? else {
+    let Some(c) = claimed? else {
         return Ok(StatusCode::NO_CONTENT.into_response());
     };
     grading.changed.notify_waiters();
@@ -106,7 +106,7 @@ pub async fn renew(
 ) -> Result<Response, HttpError> {
     let renewed =
         state.context.store.renew(job, &lease.lease, state.grading.lease_ms, now_ms()).await;
-    done(renewed.map_err(|e| HttpError::internal("renew", e))?)
+    done(renewed?)
 }
 
 pub async fn event(
@@ -123,7 +123,7 @@ pub async fn event(
         return Err(HttpError::refused(StatusCode::BAD_REQUEST, why).text());
     }
     let reported = state.context.store.report(job, &report.lease, &report.event, now_ms()).await;
-    let held = reported.map_err(|e| HttpError::internal("event", e))?.is_some();
+    let held = reported?.is_some();
     if held {
         state.grading.changed.notify_waiters();
     }
@@ -141,7 +141,7 @@ pub async fn verdict(
     let json = serde_json::to_string(v).expect("a verdict serializes");
     let finished =
         state.context.store.finish(job, &finish.lease, v.status, &v.summary, &json, now_ms()).await;
-    let Some(f) = finished.map_err(|e| HttpError::internal("verdict", e))? else {
+    let Some(f) = finished? else {
         return Err(lost());
     };
     state.grading.changed.notify_waiters();
@@ -176,7 +176,7 @@ pub async fn failure(
         format!("the grading platform failed: {}", failure.reason)
     };
     let failed = state.context.store.fail(job, &failure.lease, &reason, policy, now_ms()).await;
-    let Some(outcome) = failed.map_err(|e| HttpError::internal("failure", e))? else {
+    let Some(outcome) = failed? else {
         return Err(lost());
     };
     state.grading.changed.notify_waiters();

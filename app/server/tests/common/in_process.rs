@@ -68,7 +68,7 @@ pub async fn app_configured(
 /// The app with `parts` on every lesson page, and the pages it keeps.
 pub async fn app_with_parts(
     lessons_dir: &Path,
-    parts: lockstep_web::ssr::request_parts::RequestParts,
+    parts: lockstep_pages::request_parts::RequestParts,
 ) -> (App, std::sync::Arc<lockstep_server::page_cache::PageCache>) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());

@@ -644,15 +644,15 @@ fn without_nonce(html: &str) -> String {
 /// it is, and for whom.
 struct Counter(std::sync::atomic::AtomicU64);
 
-impl lockstep_web::ssr::request_parts::RequestPart for Counter {
+impl lockstep_pages::request_parts::RequestPart for Counter {
     fn name(&self) -> &'static str {
         "counter"
     }
 
     fn html<'a>(
         &'a self,
-        request: lockstep_web::ssr::request_parts::PartRequest<'a>,
-    ) -> lockstep_web::ssr::request_parts::PartFuture<'a> {
+        request: lockstep_pages::request_parts::PartRequest<'a>,
+    ) -> lockstep_pages::request_parts::PartFuture<'a> {
         Box::pin(async move {
             let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
             let who = if request.requester.learner().is_some() { "a learner" } else { "a visitor" };
@@ -667,7 +667,7 @@ impl lockstep_web::ssr::request_parts::RequestPart for Counter {
 #[test]
 fn a_request_part_is_fresh_on_every_request_while_the_lesson_stays_kept() {
     on_runtime(async {
-        let parts = lockstep_web::ssr::request_parts::RequestParts::new(vec![std::sync::Arc::new(
+        let parts = lockstep_pages::request_parts::RequestParts::new(vec![std::sync::Arc::new(
             Counter(Default::default()),
         )]);
         let (app, kept) = app_with_parts(&lessons_root(), parts).await;

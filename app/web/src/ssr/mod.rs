@@ -1,23 +1,63 @@
-//! The server's half of the app, compiled only with `ssr`: the application's rules adapted to
-//! Leptos ([`context`]; the rules themselves are `lockstep-rules`), and the conversion from the
-//! course's and the store's types to the page models the browser receives ([`page_models`],
-//! [`grading`], [`instructor`]); [`template`] cuts a rendered lesson page where its per-request
-//! parts go, and [`request_parts`] are what is fresh on every request.
+//! The server's side of the pages, as far as this crate knows it, compiled only with `ssr`:
+//! what the server functions ask of the server ([`Backend`]; `lockstep-pages` answers it from
+//! the application's rules, the course and the database, none of which this crate can reach),
+//! what every page's head needs ([`Site`]), a rendered lesson page cut where its per-request
+//! parts go ([`template`]) and the place those parts fill ([`request_parts`]).
 
-pub mod context;
-pub mod grading;
-pub mod instructor;
-pub mod page_models;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::model::{
+    AccountPage, CatalogueView, CourseOverview, ExercisePage, InstructorView, LessonLearner,
+    LessonLookup, NotificationsPage, Progressed, SearchResults, SubmissionPage, XpRules,
+};
+use crate::Lang;
+
 pub mod request_parts;
-pub mod talk;
 pub mod template;
 
-pub use context::{context, AppContext};
+/// A server function's answer, computed by the [`Backend`].
+pub type Answer<'a, T> = Pin<Box<dyn Future<Output = Result<T, ServerFnError>> + Send + 'a>>;
 
-/// `unix_ms` as a page shows it: in the site's default zone, which the page's clock script
-/// redraws in the reader's.
-pub fn moment(unix_ms: i64) -> crate::model::Moment {
-    let zone = lockstep_clock::Zone::site_default();
-    let m = zone.moment(unix_ms);
-    crate::model::Moment { utc: m.utc, local: m.local, zone: zone.name().to_string() }
+/// What the server functions ask of the server, one method for each (see [`crate::api`] for
+/// what each means). Each runs inside the server function's request, so it may read the
+/// request's session and headers from the Leptos context and set its response's status and
+/// headers there.
+pub trait Backend: Send + Sync {
+    fn catalogue(&self, lang: Lang) -> Answer<'_, CatalogueView>;
+    fn course_overview(&self, slug: String, lang: Lang) -> Answer<'_, Option<CourseOverview>>;
+    fn lesson(&self, slug: String, lang: Lang, as_learner: bool) -> Answer<'_, LessonLookup>;
+    fn lesson_learner(&self, slug: String, lang: Lang) -> Answer<'_, LessonLearner>;
+    fn lesson_version(&self, slug: String) -> Answer<'_, Option<String>>;
+    fn complete_lesson(&self, slug: String, lang: Lang) -> Answer<'_, ()>;
+    fn explore_simulation(&self, slug: String, index: u32) -> Answer<'_, Progressed>;
+    fn reset_lesson(&self, slug: String) -> Answer<'_, ()>;
+    fn xp_rules(&self, lang: Lang) -> Answer<'_, XpRules>;
+    fn notifications(&self, lang: Lang) -> Answer<'_, NotificationsPage>;
+    fn account(&self) -> Answer<'_, AccountPage>;
+    fn instructor(&self, lang: Lang, course: Option<String>) -> Answer<'_, Option<InstructorView>>;
+    fn exercise(&self, id: String, from: Option<String>, lang: Lang) -> Answer<'_, ExercisePage>;
+    fn search(&self, q: String, lang: Lang) -> Answer<'_, SearchResults>;
+    fn submission(&self, id: i64, lang: Lang) -> Answer<'_, SubmissionPage>;
+}
+
+/// Provided by the server to every render and server function.
+#[derive(Clone)]
+pub struct Site {
+    pub backend: Arc<dyn Backend>,
+    /// Where the browser bundle is served: `/pkg/<hash>` ([`crate::bundle_file`]).
+    pub bundle: String,
+    /// `https://lockstep.example.org` when the operator configured the public address: the
+    /// language alternates are absolute links then, as search engines ask of `hreflang`.
+    pub public_origin: Option<String>,
+}
+
+/// The backend of the server this render or server function runs in.
+pub fn backend() -> Result<Arc<dyn Backend>, ServerFnError> {
+    use_context::<Site>()
+        .map(|s| s.backend)
+        .ok_or_else(|| ServerFnError::new("the server was started without its context"))
 }

@@ -16,18 +16,20 @@ use lockstep_rules::flash::{self, CommentDraft};
 use lockstep_rules::{Requester, Rules, RulesError};
 use lockstep_store::Comment;
 
-use super::request_parts::{PartFuture, PartRequest, RequestPart};
-use crate::components::{ReportForm, SectionChoice, TextArea};
-use crate::model::RefusedReport;
-
-/// How long after posting its author may edit a comment.
-pub const EDIT_WINDOW_MS: i64 = 15 * 60 * 1000;
+use crate::request_parts::{PartFuture, PartRequest, RequestPart};
+use lockstep_web::components::{ReportForm, SectionChoice, TextArea};
+use lockstep_web::model::RefusedReport;
 
 /// The request part's name: `<section data-part="comments">`.
-pub const PART: &str = crate::COMMENTS_PART;
+pub const PART: &str = lockstep_web::COMMENTS_PART;
 
 /// The comments as a request part of lesson and exercise pages.
-pub struct CommentsPart;
+/// It keeps each place's rendering for every reader a minute at most, per version of the
+/// place's comments: what most requests show is rendered once.
+#[derive(Default)]
+pub struct CommentsPart {
+    kept: KeptPlaces,
+}
 
 impl RequestPart for CommentsPart {
     fn name(&self) -> &'static str {
@@ -35,7 +37,7 @@ impl RequestPart for CommentsPart {
     }
 
     fn html<'a>(&'a self, request: PartRequest<'a>) -> PartFuture<'a> {
-        Box::pin(async move { comments_html(request).await.map_err(|e| e.to_string()) })
+        Box::pin(async move { self.comments_html(request).await.map_err(|e| e.to_string()) })
     }
 }
 
@@ -60,7 +62,7 @@ impl Reader {
     const VISITOR: Reader = Reader { account: None, signed_in: false, instructor: false };
 
     fn sees(&self, c: &Comment) -> bool {
-        lockstep_rules::requester::sees_comment(c, self.account, self.instructor)
+        lockstep_rules::comments::sees(c, self.account, self.instructor)
     }
 }
 
@@ -113,72 +115,75 @@ struct Shown {
     holes: bool,
 }
 
-pub async fn comments_html(r: PartRequest<'_>) -> Result<String, RulesError> {
-    let store = &r.rules.store;
-    let key = r.place.key();
-    let reader = Reader::of(r.requester);
-    // Read for every request (from memory on SQLite, where only this process writes comments;
-    // from the database on PostgreSQL), so a comment written on any app machine shows at once.
-    let version = store.cached().comments_version(&key).await?;
-    let now = now_ms();
-    // The page's headings are part of what is kept: an edited lesson renames them without a new
-    // version of its comments (and tests serve courses that differ in one process).
-    let sections = sections(r.rules, r.place, r.lang);
-    let headings = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        sections.hash(&mut h);
-        h.finish()
-    };
-    let kept_as = (key.clone(), r.lang, version, now / KEPT_FOR_MS, headings);
-    let kept = match kept_places().get(&kept_as) {
-        Some(kept) => kept,
-        None => {
-            let mut comments = store.comments_at(&key).await?;
-            let levels = levels(r.rules, &comments).await?;
-            about_in(r.rules, r.place, r.lang, &sections, &mut comments);
-            let kept =
-                Arc::new(Kept::render(comments, r.place, r.lang, version, now, levels, sections));
-            kept_places().put(kept_as, kept.clone());
-            kept
-        }
-    };
-    // Visitors may report too, and a refused report comes back in its form.
-    let report = flash::take_report_draft(r.session, &key).await?.map(|d| RefusedReport {
-        body: d.body,
-        section: d.section,
-        question: d.question,
-    });
-    let (draft, followed) = match reader.account {
-        None if report.is_none() => return Ok(kept.visitors.clone()),
-        None => (None, Vec::new()),
-        Some(account) => {
-            let draft = flash::take_comment_draft(r.session, &key).await?;
-            let followed = store.cached().followed_at(account, &key).await?;
-            let hidden_or_held = kept
-                .comments
-                .iter()
-                .any(|c| c.account_id == account && !Reader::ANY_LEARNER.sees(c));
-            if !(reader.instructor || draft.is_some() || report.is_some() || hidden_or_held) {
-                return Ok(kept.fill(account, &followed, r.lang, now));
+impl CommentsPart {
+    async fn comments_html(&self, r: PartRequest<'_>) -> Result<String, RulesError> {
+        let store = &r.rules.store;
+        let key = r.place.key();
+        let reader = Reader::of(r.requester);
+        // Read for every request (from memory on SQLite, where only this process writes comments;
+        // from the database on PostgreSQL), so a comment written on any app machine shows at once.
+        let version = store.cached().comments_version(&key).await?;
+        let now = lockstep_clock::now_ms();
+        // The page's headings are part of what is kept: an edited lesson renames them without a new
+        // version of its comments (and tests serve courses that differ in one process).
+        let sections = sections(r.rules, r.place, r.lang);
+        let headings = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            sections.hash(&mut h);
+            h.finish()
+        };
+        let kept_as = (key.clone(), r.lang, version, now / KEPT_FOR_MS, headings);
+        let kept = match self.kept.get(&kept_as) {
+            Some(kept) => kept,
+            None => {
+                let mut comments = store.comments_at(&key).await?;
+                let levels = levels(r.rules, &comments).await?;
+                about_in(r.rules, r.place, r.lang, &sections, &mut comments);
+                let kept = Arc::new(Kept::render(
+                    comments, r.place, r.lang, version, now, levels, sections,
+                ));
+                self.kept.put(kept_as, kept.clone());
+                kept
             }
-            (draft, followed)
-        }
-    };
-    let shown = Shown {
-        place: r.place.clone(),
-        lang: r.lang,
-        reader,
-        version,
-        now_ms: now,
-        followed,
-        levels: kept.levels.clone(),
-        sections: kept.sections.clone(),
-        draft,
-        report,
-        holes: false,
-    };
-    Ok(render(threads_for(kept.comments.clone(), &reader), shown))
+        };
+        // Visitors may report too, and a refused report comes back in its form.
+        let report = flash::take_report_draft(r.session, &key).await?.map(|d| RefusedReport {
+            body: d.body,
+            section: d.section,
+            question: d.question,
+        });
+        let (draft, followed) = match reader.account {
+            None if report.is_none() => return Ok(kept.visitors.clone()),
+            None => (None, Vec::new()),
+            Some(account) => {
+                let draft = flash::take_comment_draft(r.session, &key).await?;
+                let followed = store.cached().followed_at(account, &key).await?;
+                let hidden_or_held = kept
+                    .comments
+                    .iter()
+                    .any(|c| c.account_id == account && !Reader::ANY_LEARNER.sees(c));
+                if !(reader.instructor || draft.is_some() || report.is_some() || hidden_or_held) {
+                    return Ok(kept.fill(account, &followed, r.lang, now));
+                }
+                (draft, followed)
+            }
+        };
+        let shown = Shown {
+            place: r.place.clone(),
+            lang: r.lang,
+            reader,
+            version,
+            now_ms: now,
+            followed,
+            levels: kept.levels.clone(),
+            sections: kept.sections.clone(),
+            draft,
+            report,
+            holes: false,
+        };
+        Ok(render(threads_for(kept.comments.clone(), &reader), shown))
+    }
 }
 
 fn render(threads: Vec<Thread>, shown: Shown) -> String {
@@ -315,6 +320,7 @@ impl Kept {
 }
 
 /// The comments kept, a few versions and minutes of each place at most.
+#[derive(Default)]
 struct KeptPlaces(std::sync::Mutex<HashMap<KeptAs, Arc<Kept>>>);
 
 impl KeptPlaces {
@@ -333,17 +339,6 @@ impl KeptPlaces {
     }
 }
 
-fn kept_places() -> &'static KeptPlaces {
-    static KEPT: std::sync::OnceLock<KeptPlaces> = std::sync::OnceLock::new();
-    KEPT.get_or_init(|| KeptPlaces(Default::default()))
-}
-
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 /// How many notifications are shown at most: the newest.
 pub const NOTIFICATIONS_SHOWN: i64 = 100;
 
@@ -352,9 +347,9 @@ pub async fn notifications(
     rules: &Rules,
     account: i64,
     lang: Lang,
-) -> Result<Vec<crate::model::NotificationItem>, RulesError> {
+) -> Result<Vec<lockstep_web::model::NotificationItem>, RulesError> {
     let (w, t) = (lockstep_i18n::talk(lang), lockstep_i18n::t(lang));
-    let now = now_ms();
+    let now = lockstep_clock::now_ms();
     let found = rules.store.notifications(account, NOTIFICATIONS_SHOWN).await?;
     Ok(found
         .into_iter()
@@ -369,7 +364,7 @@ pub async fn notifications(
                     ((w.answered)(&title, (t.instructor.report_status)(status)), reply.clone())
                 }
             };
-            crate::model::NotificationItem {
+            lockstep_web::model::NotificationItem {
                 id: n.id,
                 unread: n.read_ms.is_none(),
                 text,
@@ -667,8 +662,7 @@ fn own_actions(
     draft: Option<&CommentDraft>,
     w: &'static TalkWords,
 ) -> AnyView {
-    let editable = now_ms - c.created_ms <= EDIT_WINDOW_MS;
-    let edit = editable.then(|| {
+    let edit = lockstep_rules::comments::editable(c, now_ms).then(|| {
         let draft = draft.filter(|d| d.edit == Some(c.id));
         let body = draft.map_or_else(|| c.body.clone(), |d| d.body.clone());
         view! {

@@ -7,9 +7,9 @@ use lockstep_course::live::{LiveCourse, Loaded};
 use lockstep_course::{Block, Course, LessonEntry};
 use lockstep_store::{LearnerRow, QuizAnswerRow};
 
-use crate::model::{LearnerSummary, ProgressView, QuestionStat};
-use crate::Lang;
 use lockstep_rules::progress::facts;
+use lockstep_web::model::{LearnerSummary, ProgressView, QuestionStat};
+use lockstep_web::Lang;
 
 /// What the instructor view and its downloads are of: the whole site, or one course of it,
 /// named by a slug the view listed. Its questions are of the course as instructors see it
@@ -252,7 +252,7 @@ pub fn view(
     submissions: &[lockstep_store::Submission],
     progress: ProgressView,
     lang: Lang,
-) -> crate::model::InstructorView {
+) -> lockstep_web::model::InstructorView {
     let course = scope.course();
     let exercises: Vec<&str> =
         course.map_or_else(Vec::new, |c| c.exercises().map(|(_, e)| e.id.as_str()).collect());
@@ -265,13 +265,13 @@ pub fn view(
             .and_then(|r| r.email.clone())
             .unwrap_or_else(|| learner.to_string())
     };
-    crate::model::InstructorView {
+    lockstep_web::model::InstructorView {
         learners: scope.learners(rows, lang),
         questions: scope.questions(answers, lang),
         submissions: submissions
             .iter()
             .filter(in_course)
-            .map(|s| (who(&s.learner_id), s.exercise.clone(), super::grading::row(s)))
+            .map(|s| (who(&s.learner_id), s.exercise.clone(), crate::grading::row(s)))
             .collect(),
         reports: Vec::new(),
         hold_first_comments: false,
@@ -285,16 +285,16 @@ pub fn view(
 pub fn reports(
     rules: &lockstep_rules::Rules,
     reports: &[lockstep_store::Report],
-    lang: crate::Lang,
-) -> Vec<crate::model::ReportRow> {
+    lang: lockstep_web::Lang,
+) -> Vec<lockstep_web::model::ReportRow> {
     let loaded = rules.course.loaded();
     let edition = loaded.edition(lang);
     let report_words = &lockstep_i18n::t(lang).report;
     reports
         .iter()
         .map(|r| {
-            let title = super::talk::title_of(rules, &r.place, lang);
-            let page = super::talk::href_of(&r.place, None, lang).unwrap_or_default();
+            let title = crate::talk::title_of(rules, &r.place, lang);
+            let page = crate::talk::href_of(&r.place, None, lang).unwrap_or_default();
             let mut place = title;
             let mut href = page.clone();
             if let Some(section) = &r.section {
@@ -318,9 +318,9 @@ pub fn reports(
                 place = format!("{place} › #{id}");
                 href = lang.path(&lockstep_routes::submission(id));
             }
-            crate::model::ReportRow {
+            lockstep_web::model::ReportRow {
                 id: r.id,
-                when: super::moment(r.created_ms),
+                when: crate::moment(r.created_ms),
                 place,
                 href,
                 from: r.email.clone(),
@@ -332,7 +332,7 @@ pub fn reports(
         .collect()
 }
 
-pub fn reports_csv(reports: &[crate::model::ReportRow]) -> String {
+pub fn reports_csv(reports: &[lockstep_web::model::ReportRow]) -> String {
     let mut out = String::from("id,when,where,from,report,status,answer\n");
     for r in reports {
         let row = [

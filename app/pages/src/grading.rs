@@ -5,10 +5,10 @@
 use lockstep_course::{Course, Edition};
 use lockstep_store::{Store, StoreError, Submission};
 
-use crate::model::{
+use lockstep_rules::Requester;
+use lockstep_web::model::{
     CheckPreview, EditorStart, ExerciseView, LiveEvent, ScriptSource, SubmissionRow, SubmissionView,
 };
-use lockstep_rules::Requester;
 
 /// The exercise's page in `edition`'s language: its task and starting script from that
 /// edition's lesson, its links to that edition's sections.
@@ -29,8 +29,8 @@ pub fn exercise(edition: &Edition, id: &str) -> Option<ExerciseView> {
         checks: checks
             .iter()
             .map(|t| CheckPreview {
-                title: crate::model::check_words(t.check, lang).0.to_string(),
-                asks: crate::model::check_words(t.check, lang).1.to_string(),
+                title: lockstep_web::model::check_words(t.check, lang).0.to_string(),
+                asks: lockstep_web::model::check_words(t.check, lang).1.to_string(),
                 // The registry names the course's own headings; the edition says which of its
                 // headings stands for each.
                 href: lang.path(&lockstep_routes::lesson_section(
@@ -45,11 +45,11 @@ pub fn exercise(edition: &Edition, id: &str) -> Option<ExerciseView> {
 }
 
 /// The section of each check `exercise` can report, linked in `edition`'s language.
-fn section_links(edition: &Edition, exercise: &str) -> Vec<crate::model::SectionLink> {
+fn section_links(edition: &Edition, exercise: &str) -> Vec<lockstep_web::model::SectionLink> {
     let checks = grading_checks::exercises::find(exercise).map_or(&[][..], |x| x.checks);
     checks
         .iter()
-        .map(|t| crate::model::SectionLink {
+        .map(|t| lockstep_web::model::SectionLink {
             lesson: t.lesson.to_string(),
             heading: t.heading.to_string(),
             href: edition.lang.path(&lockstep_routes::lesson_section(
@@ -111,7 +111,7 @@ pub fn row(s: &Submission) -> SubmissionRow {
         status: s.status.as_str().to_string(),
         verdict: s.verdict_status.map(|v| v.as_str().to_string()),
         created_at: s.created_at,
-        when: super::moment(s.created_at * 1000),
+        when: crate::moment(s.created_at * 1000),
     }
 }
 
@@ -168,7 +168,7 @@ fn earned(
     requester: &Requester,
     events: &[lockstep_xp::Event],
     s: &Submission,
-) -> Option<crate::model::Progressed> {
+) -> Option<lockstep_web::model::Progressed> {
     use lockstep_xp::Action;
     if s.verdict_status != Some(grading_protocol::Status::Pass) {
         return None;
@@ -185,7 +185,7 @@ fn earned(
     }
     let before: Vec<lockstep_xp::Event> = events.iter().filter(|e| !of_this(e)).cloned().collect();
     let facts = lockstep_rules::progress::facts(course);
-    Some(super::page_models::progressed(
+    Some(crate::page_models::progressed(
         &lockstep_xp::progress(&facts, &before),
         &lockstep_xp::progress(&facts, events),
         requester.account().map(|a| a.email.as_str()),

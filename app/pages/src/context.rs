@@ -1,17 +1,18 @@
 //! What server functions run against: the application's rules ([`lockstep_rules::Rules`]: the
-//! live course, the database, who is asking), provided by the server crate to every render and
-//! server function. This module only adapts them to Leptos: the request's session and headers
-//! from its context, errors as `ServerFnError`, cookies on its `ResponseOptions`.
+//! live course, the database, who is asking) with the search index and the request parts. This
+//! module only adapts them to Leptos: the request's session and headers from its context,
+//! errors as `ServerFnError`, cookies on its `ResponseOptions`.
 
 use leptos::prelude::*;
 use lockstep_rules::{flash, progress, Reads, Requester, Rules};
 use tower_sessions::Session;
 
-use super::page_models;
-use super::request_parts::RequestParts;
-use crate::model::{ProgressView, Progressed};
+use crate::page_models;
+use crate::request_parts::RequestParts;
+use lockstep_web::model::{ProgressView, Progressed};
 
-/// Provided to every render and server function by the server crate.
+/// The server's state for pages: what answers the web crate's server functions
+/// ([`lockstep_web::ssr::Backend`], in `api.rs`) and renders the per-request parts.
 #[derive(Clone)]
 pub struct AppContext {
     pub rules: Rules,
@@ -19,11 +20,6 @@ pub struct AppContext {
     pub search: std::sync::Arc<lockstep_search::LiveSearch>,
     /// What every lesson page has fresh on each request.
     pub request_parts: RequestParts,
-    /// `https://lockstep.example.org` when the operator configured the public address: the
-    /// language alternates are absolute links then, as search engines ask of `hreflang`.
-    pub public_origin: Option<String>,
-    /// Where the browser bundle is served: `/pkg/<hash>` (`lockstep_web::bundle_file`).
-    pub bundle: String,
 }
 
 impl std::ops::Deref for AppContext {
@@ -32,11 +28,6 @@ impl std::ops::Deref for AppContext {
     fn deref(&self) -> &Rules {
         &self.rules
     }
-}
-
-pub fn context() -> Result<AppContext, ServerFnError> {
-    use_context::<AppContext>()
-        .ok_or_else(|| ServerFnError::new("the server was started without its context"))
 }
 
 /// The session of the request being served (the server puts the session layer on every route).
@@ -64,14 +55,14 @@ impl AppContext {
     pub fn lesson(
         &self,
         slug: &str,
-        lang: crate::Lang,
+        lang: lockstep_web::Lang,
         viewer: page_models::Viewer,
-    ) -> crate::model::LessonLookup {
+    ) -> lockstep_web::model::LessonLookup {
         let loaded = self.course.loaded_for(viewer != page_models::Viewer::Learner);
         let mut lookup = page_models::lookup(&loaded, lang, slug, viewer);
         // Comments and reports are for what learners read: a lesson they cannot see yet has
         // none (its places are unknown to every form and stream), so it shows none.
-        if let crate::model::LessonLookup::Found(lesson) = &mut lookup {
+        if let lockstep_web::model::LessonLookup::Found(lesson) = &mut lookup {
             if lesson.unpublished.is_none() {
                 lesson.request_parts = self.request_parts.names();
             }
@@ -172,8 +163,8 @@ impl AppContext {
         reads: Reads,
         slug: &str,
         notice: Option<String>,
-        lang: crate::Lang,
-    ) -> Result<crate::model::LessonLearner, ServerFnError> {
+        lang: lockstep_web::Lang,
+    ) -> Result<lockstep_web::model::LessonLearner, ServerFnError> {
         let (answers, events) = match (reads, requester.learner()) {
             (Reads::Kept, Some(id)) => {
                 let kept = self.store.cached().learner(id).await.map_err(internal)?;
@@ -204,7 +195,7 @@ impl AppContext {
     pub async fn complete_lesson(
         &self,
         slug: &str,
-        lang: crate::Lang,
+        lang: lockstep_web::Lang,
     ) -> Result<(), ServerFnError> {
         let requester = self.requester().await?;
         // An instructor may complete a draft: it counts once the lesson is published.

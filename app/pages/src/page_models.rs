@@ -1,4 +1,4 @@
-//! The course's types as the pages' serde models (`crate::model`): what crosses from the
+//! The course's types as the pages' serde models (`lockstep_web::model`): what crosses from the
 //! server to the browser.
 
 use lockstep_course::live::Loaded;
@@ -7,7 +7,7 @@ use lockstep_i18n::Lang;
 use lockstep_store::LastAnswers;
 use lockstep_xp::Progress;
 
-use crate::model::{
+use lockstep_web::model::{
     AchievementView, BodyBlock, CatalogueView, CourseCard, CourseOverview, CourseXp, LessonCard,
     LessonLearner, LessonLookup, LessonView, NeighbourLink, ProgressView, Progressed, QuizBlock,
     QuizLearner, QuizQuestion, QuizReview, ReviewedOption, TocItem, Unpublished, XpRules,
@@ -143,7 +143,7 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
     let unpublished = loaded.drafts.lessons.get(slug).map(|v| Unpublished {
         scheduled: match v {
             Visibility::Scheduled(at) => {
-                Some(super::moment(lockstep_course::publishing::unix(*at) * 1000))
+                Some(crate::moment(lockstep_course::publishing::unix(*at) * 1000))
             }
             _ => None,
         },
@@ -333,13 +333,13 @@ pub fn progressed(before: &Progress, after: &Progress, account: Option<&str>) ->
         progress: progress_view(after, account),
         xp: gain.xp,
         level: gain.level.map(|l| {
-            (l.number, crate::model::Named { en: l.name_en.clone(), ko: l.name_ko.clone() })
+            (l.number, lockstep_web::model::Named { en: l.name_en.clone(), ko: l.name_ko.clone() })
         }),
         achievements: gain
             .achievements
             .iter()
             .filter_map(|id| lockstep_xp::ACHIEVEMENTS.iter().find(|a| a.id == id))
-            .map(|a| crate::model::Named { en: a.name_en.into(), ko: a.name_ko.into() })
+            .map(|a| lockstep_web::model::Named { en: a.name_en.into(), ko: a.name_ko.into() })
             .collect(),
     }
 }
