@@ -10,6 +10,7 @@
 mod common;
 
 mod accounts;
+mod capture;
 mod comments;
 mod courses;
 mod kept_reads;
