@@ -6,7 +6,7 @@
 //! until a lesson file changes, a learner's parts are the same until that learner writes, and
 //! a request part may differ on every request. A request part never enters what is kept: the
 //! page names its place (`LessonView::request_parts`), a render for keeping leaves a
-//! placeholder there (`lockstep_web::ssr::template`), and every response fills it with [`RequestPart::html`], for
+//! placeholder there (`lockstep_web::template`), and every response fills it with [`RequestPart::html`], for
 //! an anonymous visitor as for a learner.
 
 use std::future::Future;

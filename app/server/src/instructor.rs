@@ -13,7 +13,7 @@ use lockstep_store::{ReportStatus, HOLD_FIRST_COMMENTS};
 use crate::http_error::HttpError;
 use crate::language::PageLang;
 use crate::requester::Instructor;
-use crate::AppState;
+use crate::state::AppState;
 
 /// `?course=<slug>`: the downloads of one course.
 #[derive(serde::Deserialize)]
@@ -94,7 +94,10 @@ pub async fn answer_report(
         return Err(HttpError::refused(StatusCode::NOT_FOUND, "no such report").page());
     }
     state.talk.notify_waiters();
-    Ok(crate::see_other(&format!("{}#reports", lang.path(lockstep_routes::INSTRUCTOR)), None))
+    Ok(crate::redirect::see_other(
+        &format!("{}#reports", lang.path(lockstep_routes::INSTRUCTOR)),
+        None,
+    ))
 }
 
 #[derive(serde::Deserialize)]
@@ -113,7 +116,7 @@ pub async fn settings(
     let hold = if form.hold_first_comments.as_deref() == Some("on") { "on" } else { "off" };
     state.context.store.set_setting(HOLD_FIRST_COMMENTS, hold).await.map_err(failed)?;
     let back = format!("{}#comments-settings", lang.path(lockstep_routes::INSTRUCTOR));
-    Ok(crate::see_other(&back, None))
+    Ok(crate::redirect::see_other(&back, None))
 }
 
 fn csv(file: &str, text: String) -> Response {

@@ -55,7 +55,7 @@ pub async fn switch(Query(q): Query<Switch>) -> Response {
     let to_path = lockstep_routes::local_location(from)
         .and_then(|_| lockstep_routes::local_location(&Lang::switch(from, to)))
         .unwrap_or_else(|| to.path(lockstep_routes::HOME));
-    crate::see_other(&to_path, HeaderValue::from_str(&cookie).ok())
+    crate::redirect::see_other(&to_path, HeaderValue::from_str(&cookie).ok())
 }
 
 /// The path of `from`, without the query or fragment a page's address may carry.
@@ -146,7 +146,7 @@ pub async fn choose_home(req: Request, next: Next) -> Response {
     }
     let lang = preferred(req.headers());
     if lang != Lang::En {
-        let mut response = crate::see_other(&lang.path(lockstep_routes::HOME), None);
+        let mut response = crate::redirect::see_other(&lang.path(lockstep_routes::HOME), None);
         response.headers_mut().insert(VARY, HeaderValue::from_static("accept-language, cookie"));
         return response;
     }

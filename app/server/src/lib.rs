@@ -48,11 +48,13 @@ pub mod grading;
 mod headers;
 mod http_error;
 mod instructor;
+mod kept;
 mod language;
 mod monitor;
 pub mod page_cache;
 mod publications;
 mod quiz;
+mod redirect;
 pub mod requester;
 mod server_fn_status;
 pub mod sessions;
@@ -83,7 +85,7 @@ pub fn router(state: AppState) -> Router {
     };
     let provide = move || provide_context(site.clone());
     let options = state.leptos_options.clone();
-    let secure = is_https(state.public_origin.as_deref());
+    let secure = state::is_https(state.public_origin.as_deref());
     let sessions = state.sessions.layer(secure);
     let csrf = axum::middleware::from_fn_with_state(state.public_origin.clone(), csrf::protect);
     let pages = Router::new()
@@ -180,29 +182,6 @@ pub fn router(state: AppState) -> Router {
     let compression = tower_http::compression::CompressionLayer::new()
         .quality(tower_http::compression::CompressionLevel::Precise(4));
     Router::new().fallback_service(forms).layer(compression)
-}
-
-/// Whether learners reach the site over HTTPS, which makes its cookies `Secure` and `__Host-`.
-fn is_https(public_url: Option<&str>) -> bool {
-    public_url.is_some_and(|u| u.starts_with("https://"))
-}
-
-/// 303 to a path of this site (post, redirect, get), setting `cookie` if given; anything that
-/// is not a path of this site goes home ([`lockstep_routes::local_location`]).
-fn see_other(to: &str, cookie: Option<axum::http::HeaderValue>) -> axum::response::Response {
-    use axum::http::header::{LOCATION, SET_COOKIE};
-    use axum::response::IntoResponse;
-    let mut response = axum::http::StatusCode::SEE_OTHER.into_response();
-    let to = lockstep_routes::local_location(to).unwrap_or_else(|| {
-        tracing::warn!("a redirect to {to:?} was sent home instead");
-        lockstep_routes::HOME.to_string()
-    });
-    let location = axum::http::HeaderValue::from_str(&to).expect("percent-encoded ASCII");
-    response.headers_mut().insert(LOCATION, location);
-    if let Some(cookie) = cookie {
-        response.headers_mut().insert(SET_COOKIE, cookie);
-    }
-    response
 }
 
 /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.

@@ -201,7 +201,7 @@ async fn run_server() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let state = build_state(&config).await?;
     state.sessions.spawn_cleanup(std::time::Duration::from_secs(600));
-    lockstep_server::grading::spawn_reaper(&state);
+    state.spawn_reaper();
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|source| ServerError::Bind { addr: config.addr, source })?;

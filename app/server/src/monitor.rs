@@ -11,10 +11,10 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use lockstep_store::Figures;
 
-use crate::grading::now_ms;
 use crate::http_error::HttpError;
 use crate::requester::Worker;
-use crate::AppState;
+use crate::state::AppState;
+use lockstep_clock::now_ms;
 
 /// The most of a browser's report that reaches the log.
 const MAX_REPORT: usize = 2000;

@@ -15,7 +15,7 @@ use lockstep_rules::{flash, Requester};
 use tower_sessions::Session;
 
 use crate::http_error::HttpError;
-use crate::AppState;
+use crate::state::AppState;
 
 pub async fn answer(
     State(state): State<AppState>,
@@ -49,7 +49,7 @@ pub async fn answer(
     if let Some(message) = message {
         flash::leave_notice(&session, message).await.map_err(failed)?;
     }
-    Ok(crate::see_other(&back, cookie))
+    Ok(crate::redirect::see_other(&back, cookie))
 }
 
 /// A form that does not fit the quiz: the browser's page answers it as text.

@@ -12,7 +12,7 @@ use lockstep_store::Account;
 use tower_sessions::Session;
 
 use crate::http_error::HttpError;
-use crate::AppState;
+use crate::state::AppState;
 
 /// The request's session; every route has the session layer, so only a broken session store
 /// leaves a request without one, and that request is nobody in particular.

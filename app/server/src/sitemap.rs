@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use lockstep_web::Lang;
 
-use crate::AppState;
+use crate::state::AppState;
 
 pub async fn sitemap(State(state): State<AppState>, headers: HeaderMap) -> Response {
     // A sitemap names pages by absolute address: the configured public one, else this

@@ -15,7 +15,7 @@ use lockstep_rules::{LearnerCookie, Rules};
 use lockstep_store::{Store, StoreError};
 use lockstep_web::OUTPUT_NAME;
 
-use crate::{assets, csrf, grading, is_https, page_cache, publications, sessions};
+use crate::{assets, csrf, grading, publications, sessions};
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -141,7 +141,7 @@ pub struct AppState {
     pub trust_forwarded_for: bool,
     pub sign_ups_per_hour: u64,
     /// Pages kept per course version: lessons as templates, filled per request.
-    pub pages: Arc<page_cache::PageCache>,
+    pub pages: Arc<crate::kept::PageCache>,
     pub grading: Arc<grading::Grading>,
     /// Woken by every comment written through this process, so its live readers hear at once
     /// (other machines' comments are found by polling the database).
@@ -149,6 +149,11 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// Takes back, every so often, the jobs whose lease ran out ([`grading`]'s reaper).
+    pub fn spawn_reaper(&self) -> tokio::task::JoinHandle<()> {
+        grading::spawn_reaper(self.context.store.clone(), self.grading.clone())
+    }
+
     /// The application's rules, which every handler goes through to learn who is asking and
     /// to record progress.
     pub fn rules(&self) -> &Rules {
@@ -235,4 +240,9 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
             u64::from(config.submissions_per_hour),
         )),
     })
+}
+
+/// Whether learners reach the site over HTTPS, which makes its cookies `Secure` and `__Host-`.
+pub(crate) fn is_https(public_url: Option<&str>) -> bool {
+    public_url.is_some_and(|u| u.starts_with("https://"))
 }

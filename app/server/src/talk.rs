@@ -44,7 +44,7 @@ use tower_sessions::Session;
 
 use crate::http_error::HttpError;
 use crate::language::PageLang;
-use crate::AppState;
+use crate::state::AppState;
 
 /// Comments one account may post in ten minutes, and one address in an hour: enough for a
 /// conversation, not for a flood; an address is shared by a classroom, so it allows more.
@@ -129,7 +129,7 @@ pub async fn post(
                 store.comment(id).await.map_err(failed)?.is_some_and(|c| c.held_ms.is_some());
             let notice = if held { w.posted_held } else { w.posted };
             leave(&session, notice.to_string()).await?;
-            Ok(crate::see_other(&back(Some(id)), None))
+            Ok(crate::redirect::see_other(&back(Some(id)), None))
         }
         Err(rejected) => {
             refuse(&session, rejected_words(w, &rejected, now), draft, &back(None)).await
@@ -239,7 +239,7 @@ pub async fn act(
         Err(rejected) => rejected_words(w, &rejected, now),
     };
     leave(&session, notice).await?;
-    Ok(crate::see_other(&back, None))
+    Ok(crate::redirect::see_other(&back, None))
 }
 
 #[derive(serde::Deserialize)]
@@ -269,7 +269,7 @@ pub async fn set_name(
             flash::leave_form_error(&session, why).await.map_err(failed)?;
         }
     }
-    Ok(crate::see_other(&lang.path(routes::ACCOUNT), None))
+    Ok(crate::redirect::see_other(&lang.path(routes::ACCOUNT), None))
 }
 
 #[derive(serde::Deserialize)]
@@ -339,7 +339,7 @@ pub async fn report(
         }
         Err(_) => {
             leave(&session, w.empty.to_string()).await?;
-            return Ok(crate::see_other(&back, None));
+            return Ok(crate::redirect::see_other(&back, None));
         }
     };
     let address = crate::auth::client_address(&state, &headers, peer);
@@ -383,7 +383,7 @@ pub async fn report(
         }
     };
     leave(&session, notice).await?;
-    Ok(crate::see_other(&back, None))
+    Ok(crate::redirect::see_other(&back, None))
 }
 
 async fn refused_report(
@@ -396,7 +396,7 @@ async fn refused_report(
         flash::leave_report_draft(session, &draft).await.map_err(failed)?;
     }
     leave(session, why).await?;
-    Ok(crate::see_other(back, None))
+    Ok(crate::redirect::see_other(back, None))
 }
 
 /// Whether `question` (`QUIZ.QUESTION`, both from 0) is a question of the lesson's quizzes.
@@ -433,7 +433,7 @@ pub async fn read(
     let all = lang.path(routes::NOTIFICATIONS);
     let id = form.id.as_deref().and_then(|id| id.parse::<i64>().ok());
     store.mark_read(account, id, now_ms()).await.map_err(failed)?;
-    let Some(id) = id else { return Ok(crate::see_other(&all, None)) };
+    let Some(id) = id else { return Ok(crate::redirect::see_other(&all, None)) };
     let mine = store.notifications(account, i64::MAX).await.map_err(failed)?;
     let to = mine.into_iter().find(|n| n.id == id).and_then(|n| match n.about {
         lockstep_store::About::Reply { comment, .. } => {
@@ -450,7 +450,7 @@ pub async fn read(
             })
         }
     });
-    Ok(crate::see_other(&to.unwrap_or(all), None))
+    Ok(crate::redirect::see_other(&to.unwrap_or(all), None))
 }
 
 /// `GET /api/notifications`: `{"unread": N}` for the bell; 0 for a visitor.
@@ -619,7 +619,7 @@ async fn refuse(
 ) -> Result<Response, HttpError> {
     flash::leave_comment_draft(session, &draft).await.map_err(failed)?;
     leave(session, why).await?;
-    Ok(crate::see_other(back, None))
+    Ok(crate::redirect::see_other(back, None))
 }
 
 async fn leave(session: &Session, notice: String) -> Result<(), HttpError> {

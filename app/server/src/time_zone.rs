@@ -13,8 +13,8 @@ use lockstep_clock::Zone;
 use lockstep_routes::TIME_ZONE_COOKIE;
 use lockstep_rules::Requester;
 
-use crate::grading::now_ms;
-use crate::AppState;
+use crate::state::AppState;
+use lockstep_clock::now_ms;
 
 pub async fn remember(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let zone = (req.method() == Method::POST).then(|| cookie_zone(req.headers())).flatten();

@@ -11,7 +11,7 @@ use crate::model::{
 
 /// The catalogue as the requester may see it: an instructor's has the drafts, marked.
 #[server]
-pub async fn get_catalogue(lang: crate::Lang) -> Result<CatalogueView, ServerFnError> {
+pub async fn get_catalogue(lang: lockstep_i18n::Lang) -> Result<CatalogueView, ServerFnError> {
     crate::ssr::backend()?.catalogue(lang).await
 }
 
@@ -19,7 +19,7 @@ pub async fn get_catalogue(lang: crate::Lang) -> Result<CatalogueView, ServerFnE
 #[server]
 pub async fn get_course_overview(
     slug: String,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> Result<Option<CourseOverview>, ServerFnError> {
     crate::ssr::backend()?.course_overview(slug, lang).await
 }
@@ -29,7 +29,7 @@ pub async fn get_course_overview(
 #[server(endpoint = "get_lesson")]
 pub async fn get_lesson(
     slug: String,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
     #[server(default)] as_learner: bool,
 ) -> Result<LessonLookup, ServerFnError> {
     crate::ssr::backend()?.lesson(slug, lang, as_learner).await
@@ -39,7 +39,7 @@ pub async fn get_lesson(
 #[server]
 pub async fn get_lesson_learner(
     slug: String,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> Result<LessonLearner, ServerFnError> {
     crate::ssr::backend()?.lesson_learner(slug, lang).await
 }
@@ -56,7 +56,7 @@ pub async fn lesson_version(slug: String) -> Result<Option<String>, ServerFnErro
 pub async fn complete_lesson(
     slug: String,
     // The page's, for the words of what it earned; a form without it gets English.
-    #[server(default)] lang: crate::Lang,
+    #[server(default)] lang: lockstep_i18n::Lang,
 ) -> Result<(), ServerFnError> {
     crate::ssr::backend()?.complete_lesson(slug, lang).await
 }
@@ -76,14 +76,14 @@ pub async fn reset_lesson(slug: String) -> Result<(), ServerFnError> {
 }
 
 #[server]
-pub async fn get_xp_rules(lang: crate::Lang) -> Result<XpRules, ServerFnError> {
+pub async fn get_xp_rules(lang: lockstep_i18n::Lang) -> Result<XpRules, ServerFnError> {
     crate::ssr::backend()?.xp_rules(lang).await
 }
 
 /// The requester's notifications, worded in `lang`; none for a visitor.
 #[server]
 pub async fn get_notifications(
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> Result<crate::model::NotificationsPage, ServerFnError> {
     crate::ssr::backend()?.notifications(lang).await
 }
@@ -98,7 +98,7 @@ pub async fn get_account() -> Result<AccountPage, ServerFnError> {
 /// `course`: the slug of the course to show alone; an unknown one is refused.
 #[server]
 pub async fn get_instructor(
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
     #[server(default)] course: Option<String>,
 ) -> Result<Option<InstructorView>, ServerFnError> {
     crate::ssr::backend()?.instructor(lang, course).await
@@ -112,7 +112,7 @@ pub async fn get_instructor(
 pub async fn get_exercise(
     id: String,
     from: Option<String>,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> Result<crate::model::ExercisePage, ServerFnError> {
     crate::ssr::backend()?.exercise(id, from, lang).await
 }
@@ -121,7 +121,7 @@ pub async fn get_exercise(
 #[server]
 pub async fn search(
     q: String,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> Result<crate::model::SearchResults, ServerFnError> {
     crate::ssr::backend()?.search(q, lang).await
 }
@@ -130,7 +130,7 @@ pub async fn search(
 #[server]
 pub async fn get_submission(
     id: i64,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> Result<crate::model::SubmissionPage, ServerFnError> {
     crate::ssr::backend()?.submission(id, lang).await
 }

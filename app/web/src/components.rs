@@ -4,11 +4,11 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::model::{ProgressView, TocItem};
-use crate::Lang;
+use lockstep_i18n::Lang;
 
 #[component]
 pub fn SiteHeader() -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let t = lockstep_i18n::t(lang);
     let home = lang.path(lockstep_routes::HOME);
     let location = leptos_router::hooks::use_location();
@@ -102,7 +102,7 @@ pub fn ReportForm(
     #[prop(optional_no_strip)]
     refused: Option<crate::model::RefusedReport>,
 ) -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).report;
     let summary = if submission.is_some() { w.verdict } else { w.link };
     let refused = refused.unwrap_or_default();
@@ -150,7 +150,7 @@ pub(crate) fn Bell(
     #[prop(optional)]
     follows_navigation: bool,
 ) -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).notifications;
     let unread = RwSignal::new(0i64);
     crate::talk_live::watch_bell(unread, follows_navigation);
@@ -190,7 +190,7 @@ pub(crate) fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: L
         };
         let (mine, other) =
             (ids(&format!("data-{}", from.code())), ids(&format!("data-{}", to.code())));
-        if let (Some(i), Some(href)) = (reading(&mine), link.get_attribute("href")) {
+        if let (Some(i), Some(href)) = (crate::page::reading(&mine), link.get_attribute("href")) {
             if let Some(target) = other.get(i) {
                 let _ = link.set_attribute(
                     "href",
@@ -203,31 +203,10 @@ pub(crate) fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: L
     let _ = (ev, from, to);
 }
 
-/// The position in `ids` (a lesson's headings, in page order) of the section being read: the
-/// last heading at most a line under the (sticky) header, where a heading lands when the
-/// contents link to it (`scroll-margin-top`), or above.
-#[cfg(feature = "hydrate")]
-pub(crate) fn reading(ids: &[String]) -> Option<usize> {
-    let doc = document();
-    let top = doc
-        .query_selector(".site-header")
-        .ok()
-        .flatten()
-        .map_or(0.0, |h| h.get_bounding_client_rect().bottom());
-    let mut current = None;
-    for (i, id) in ids.iter().enumerate() {
-        let Some(h) = doc.get_element_by_id(id) else { continue };
-        if h.get_bounding_client_rect().top() <= top + 64.0 {
-            current = Some(i);
-        }
-    }
-    current
-}
-
 #[component]
 pub fn Tags(tags: Vec<String>) -> impl IntoView {
     view! {
-        <ul class="tags" aria-label=crate::use_t().course.tags>
+        <ul class="tags" aria-label=crate::page::use_t().course.tags>
             {tags.into_iter().map(|t| view! { <li class="tag">{t}</li> }).collect_view()}
         </ul>
     }
@@ -238,7 +217,7 @@ pub fn Tags(tags: Vec<String>) -> impl IntoView {
 #[component]
 pub fn Toc(entries: Vec<TocItem>) -> impl IntoView {
     let (open, set_open) = signal(true);
-    let t = crate::use_t();
+    let t = crate::page::use_t();
     view! {
         <nav class="toc" aria-labelledby="toc-heading">
             <div class="toc-head">
@@ -281,7 +260,7 @@ fn toc_items(entries: Vec<TocItem>) -> impl IntoView {
 pub fn TocFolded(entries: Vec<TocItem>) -> impl IntoView {
     view! {
         <details class="toc toc-folded" data-role="toc-folded">
-            <summary>{crate::use_t().lesson.on_this_page}</summary>
+            <summary>{crate::page::use_t().lesson.on_this_page}</summary>
             <ol class="toc-list">{toc_items(entries)}</ol>
         </details>
     }
@@ -316,7 +295,7 @@ fn copy_code(ev: leptos::ev::MouseEvent) {
     let promise = window().navigator().clipboard().write_text(&code);
     wasm_bindgen_futures::spawn_local(async move {
         let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-        let words = &crate::use_t().markdown;
+        let words = &crate::page::use_t().markdown;
         button.set_text_content(Some(if copied { words.copied } else { words.copy_failed }));
     });
 }
@@ -326,7 +305,7 @@ fn copy_code(ev: leptos::ev::MouseEvent) {
 #[component]
 pub fn ProgressPanel(#[prop(into)] progress: Signal<ProgressView>) -> impl IntoView {
     let p = move || progress.get();
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).progress;
     view! {
         <section class="xp-panel" aria-label=w.panel_label data-role="progress">

@@ -1,12 +1,12 @@
 //! The browser's side of a page that hydrates only its islands
-//! ([`crate::hydrates_only_islands`]): the server rendered the whole page, and the browser makes
+//! ([`crate::page::hydrates_only_islands`]): the server rendered the whole page, and the browser makes
 //! interactive only what reacts on it, each from the same component the server rendered it
 //! with. The rest of the page stays the server's HTML; the router and the pages' code are not
 //! in its bundle.
 //!
 //! The islands: the bell (its count, read from the server), the toast (gone after a while), on
-//! the search page the results following what is typed ([`crate::pages::follow_typing`]), and
-//! on a lesson page its own ([`crate::pages::lesson_islands`]).
+//! the search page the results following what is typed, and on a lesson page its own (which
+//! pages are hydrated how is the crate's `hydrate_islands` and `hydrate_lesson`).
 
 use leptos::prelude::*;
 use leptos::reactive::owner::Owner;
@@ -14,29 +14,14 @@ use leptos::tachys::reactive_graph::OwnedView;
 use leptos::tachys::view::{Position, RenderHtml};
 use web_sys::Element;
 
-use crate::components::{Bell, Toast};
-
-/// Hydrates a site page's islands.
-pub fn hydrate() {
-    let lang = root();
-    crate::pages::follow_typing(lang);
-    island("[data-role=toast]", |el| {
-        let shown = el.query_selector(".toast").ok().flatten().and_then(|p| p.text_content());
-        view! { <Toast message=RwSignal::new(shown)/> }
-    });
-}
-
-/// Hydrates a lesson page's islands: the bell and the lesson's own, its toast among them.
-pub fn hydrate_lesson() {
-    crate::pages::lesson_islands::hydrate(root());
-}
+use crate::components::Bell;
 
 /// The reactive root, as Leptos's own islands have it (its effects run on the browser's event
 /// loop, and a child owner per island hydrates that island's view), with the page's language;
 /// and the bell, which every page has.
-fn root() -> crate::Lang {
+pub(crate) fn root() -> lockstep_i18n::Lang {
     leptos::mount::hydrate_islands();
-    let lang = crate::Lang::of_path(&crate::page_path());
+    let lang = lockstep_i18n::Lang::of_path(&crate::page::page_path());
     provide_context(lang);
     island("[data-role=bell]", |_| view! { <Bell/> });
     lang
@@ -44,7 +29,10 @@ fn root() -> crate::Lang {
 
 /// Hydrates the view `make` returns at the first element matching `selector`, which the server
 /// rendered from the same view: the element itself is the view's root.
-fn island<V: IntoView + 'static>(selector: &str, make: impl FnOnce(Element) -> V + 'static) {
+pub(crate) fn island<V: IntoView + 'static>(
+    selector: &str,
+    make: impl FnOnce(Element) -> V + 'static,
+) {
     if let Some(el) = document().query_selector(selector).ok().flatten() {
         island_at(el, make);
     }

@@ -59,7 +59,10 @@ pub mod crash;
 #[cfg(feature = "hydrate")]
 mod islands;
 pub mod model;
+mod page;
 mod pages;
+#[cfg(feature = "ssr")]
+pub use pages::template;
 mod quiz;
 mod resource;
 pub mod sims;
@@ -72,6 +75,7 @@ use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
 use leptos_router::{path, Lazy, ParamSegment, SsrMode, StaticSegment};
 pub use lockstep_i18n::Lang;
+pub use page::{bundle_dir, bundle_file, hydrates_only_islands, use_lang, use_t, COMMENTS_PART};
 
 /// The name of the browser bundle's files under `/pkg/<hash>/`: `lockstep.js`,
 /// `lockstep_bg.wasm`, `lockstep.css`. The build (`cargo xtask`) writes them under this name.
@@ -103,73 +107,9 @@ fn mark_hydrated() {
     }
 }
 
-/// The `<meta name>` in every page's head that names the bundle's folder.
-const BUNDLE_META: &str = "lockstep-bundle";
-
-/// This build's browser bundle's folder, `/pkg/<hash>`. The server knows it from the build
-/// (`ssr::Site::bundle`); the browser from the page's head, so both render the same addresses.
-pub fn bundle_dir() -> String {
-    #[cfg(feature = "ssr")]
-    let dir = use_context::<ssr::Site>().map(|c| c.bundle).unwrap_or_default();
-    #[cfg(not(feature = "ssr"))]
-    let dir = bundle_from_head();
-    dir
-}
-
-/// The address of `file` of this build's browser bundle: `/pkg/<hash>/FILE`.
-pub fn bundle_file(file: &str) -> String {
-    format!("{}/{file}", bundle_dir())
-}
-
-#[cfg(not(feature = "ssr"))]
-fn bundle_from_head() -> String {
-    thread_local! {
-        static DIR: String = document()
-            .query_selector(&format!("meta[name={BUNDLE_META}]"))
-            .ok()
-            .flatten()
-            .and_then(|m| m.get_attribute("content"))
-            .unwrap_or_else(|| "/pkg".into());
-    }
-    DIR.with(Clone::clone)
-}
-
-/// The comments' place on lesson and exercise pages, filled by the server for each request
-/// (`ssr::talk`).
-pub const COMMENTS_PART: &str = "comments";
-
-/// The language of the page being rendered: its address says ([`Lang::of_path`]), so the
-/// server's render and the browser's hydration agree.
-pub fn use_lang() -> Lang {
-    use_context::<Lang>().unwrap_or_default()
-}
-
-/// The catalogue of the page's language.
-pub fn use_t() -> &'static lockstep_i18n::Catalogue {
-    lockstep_i18n::t(use_lang())
-}
-
-/// The path of the page being rendered: the request's on the server, the address bar's in the
-/// browser.
-fn page_path() -> String {
-    #[cfg(feature = "ssr")]
-    {
-        use_context::<http::request::Parts>().map(|p| p.uri.path().to_string()).unwrap_or_default()
-    }
-    #[cfg(not(feature = "ssr"))]
-    {
-        #[cfg(feature = "hydrate")]
-        {
-            window().location().pathname().unwrap_or_default()
-        }
-        #[cfg(not(feature = "hydrate"))]
-        String::new()
-    }
-}
-
 /// The whole HTML document, rendered on the server around [`App`].
 pub fn shell(options: LeptosOptions) -> impl IntoView {
-    let path = page_path();
+    let path = page::page_path();
     let lang = Lang::of_path(&path);
     // Each page names its twin in the other language; `/` also picks one by the reader's.
     // Absolute where the site knows its public address, as search engines ask.
@@ -188,7 +128,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     let t = lockstep_i18n::t(lang);
     let mut options = options;
     if hydrates_only_islands(&path) {
-        let lesson = lockstep_routes::lesson_slug(page_of(&path)).is_some();
+        let lesson = lockstep_routes::lesson_slug(page::page_of(&path)).is_some();
         options.output_name = if lesson { LESSON_OUTPUT_NAME } else { ISLANDS_OUTPUT_NAME }.into();
     }
     view! {
@@ -199,7 +139,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
-                <meta name=BUNDLE_META content=bundle_dir()/>
+                <meta name=page::BUNDLE_META content=bundle_dir()/>
                 // Before the bundle's stylesheet and scripts, so that their failing to load is
                 // seen.
                 <script nonce=leptos::nonce::use_nonce() data-notice=t.site.broken_page
@@ -235,43 +175,26 @@ pub async fn hydrate() {
 /// site's islands bundle's entry point (`lockstep-islands`).
 #[cfg(feature = "hydrate")]
 pub fn hydrate_islands() {
-    islands::hydrate();
+    let lang = islands::root();
+    pages::follow_typing(lang);
+    islands::island("[data-role=toast]", |el| {
+        let shown = el.query_selector(".toast").ok().flatten().and_then(|p| p.text_content());
+        view! { <components::Toast message=RwSignal::new(shown)/> }
+    });
     mark_hydrated();
 }
 
 /// [`hydrate_islands`] for a lesson page: the lessons' bundle's entry point (`lockstep-lesson`).
 #[cfg(feature = "hydrate")]
 pub fn hydrate_lesson() {
-    islands::hydrate_lesson();
+    pages::lesson_islands::hydrate(islands::root());
     mark_hydrated();
-}
-
-/// Whether the page at `path` is one the browser makes interactive only where its islands are
-/// (the bell, the toast, the search box, a lesson's learner parts, simulations and contents),
-/// with a bundle of their own, and not as a whole with the application's: the site's pages
-/// (`pages::lazy::Site`), which read what they show from the server and have no control of
-/// their own, and the lessons, whose text is the server's and whose controls are those islands
-/// (a bundle of their own too). A link from one is an ordinary page load. Read from
-/// the address because the page's head, which loads one bundle or the other, is written before
-/// its route is rendered.
-pub fn hydrates_only_islands(path: &str) -> bool {
-    use lockstep_routes as r;
-    let page = page_of(path).trim_end_matches('/');
-    page.is_empty()
-        || [r::XP, r::SEARCH, r::ACCOUNT, r::NOTIFICATIONS].contains(&page)
-        || r::course_slug(page).is_some()
-        || r::lesson_slug(page).is_some()
-}
-
-/// The page `path` is, in whatever language: without the language's prefix, query or fragment.
-fn page_of(path: &str) -> &str {
-    Lang::strip(path).split(['?', '#']).next().unwrap_or_default()
 }
 
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    let lang = Lang::of_path(&page_path());
+    let lang = Lang::of_path(&page::page_path());
     provide_context(lang);
     let t = lockstep_i18n::t(lang);
     view! {

@@ -1,6 +1,7 @@
 //! What the pages show, as it crosses from server to browser (serialized into the page for
 //! hydration, or returned by a server function).
 
+use lockstep_embed::Simulation;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -62,10 +63,10 @@ pub struct Named {
 }
 
 impl Named {
-    pub fn in_lang(&self, lang: crate::Lang) -> &str {
+    pub fn in_lang(&self, lang: lockstep_i18n::Lang) -> &str {
         match lang {
-            crate::Lang::En => &self.en,
-            crate::Lang::Ko => &self.ko,
+            lockstep_i18n::Lang::En => &self.en,
+            lockstep_i18n::Lang::Ko => &self.ko,
         }
     }
 }
@@ -73,7 +74,7 @@ impl Named {
 impl Progressed {
     /// "+10 XP · Level 1 · Gradient Apprentice · Achievement: Hands on", or nothing when the
     /// action earned nothing new.
-    pub fn message(&self, lang: crate::Lang) -> Option<String> {
+    pub fn message(&self, lang: lockstep_i18n::Lang) -> Option<String> {
         let w = &lockstep_i18n::t(lang).progress;
         let mut parts = Vec::new();
         if self.xp > 0 {
@@ -112,10 +113,10 @@ pub struct ProgressView {
 
 impl ProgressView {
     /// The level's name in the page's language.
-    pub fn level_name(&self, lang: crate::Lang) -> String {
+    pub fn level_name(&self, lang: lockstep_i18n::Lang) -> String {
         match lang {
-            crate::Lang::En => self.level_name_en.clone(),
-            crate::Lang::Ko => self.level_name_ko.clone(),
+            lockstep_i18n::Lang::En => self.level_name_en.clone(),
+            lockstep_i18n::Lang::Ko => self.level_name_ko.clone(),
         }
     }
 
@@ -152,6 +153,35 @@ impl ProgressView {
     pub fn lessons_text(&self, lang: lockstep_i18n::Lang) -> String {
         let percent = (100 * self.lessons_done).checked_div(self.lessons_total).unwrap_or(0);
         (lockstep_i18n::t(lang).progress.lessons)(self.lessons_done, self.lessons_total, percent)
+    }
+}
+
+/// A simulation as a page carries it: the name of its kind, and its parameters as JSON that
+/// only the simulations' part of the bundle reads. The main module then has no code to read
+/// a simulation's parameters, which it would only hand on.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Embedded {
+    pub(crate) name: String,
+    pub(crate) params: String,
+}
+
+impl From<Simulation> for Embedded {
+    fn from(sim: Simulation) -> Embedded {
+        let params = serde_json::to_string(&sim).expect("a simulation is plain data");
+        Embedded { name: sim.name().to_string(), params }
+    }
+}
+
+impl Embedded {
+    /// A simulation as the server wrote it into the page (`data-sim`, `data-params`).
+    #[cfg(feature = "hydrate")]
+    pub(crate) fn new(name: String, params: String) -> Embedded {
+        Embedded { name, params }
+    }
+
+    /// The simulation back, as it was given.
+    pub(crate) fn simulation(&self) -> Result<Simulation, serde_json::Error> {
+        serde_json::from_slice(self.params.as_bytes())
     }
 }
 
@@ -255,7 +285,7 @@ pub struct LessonView {
     /// The contents' ids of this lesson in each language, in the same order, so the language
     /// switcher can go to the section being read.
     #[serde(default)]
-    pub sections: Vec<(crate::Lang, Vec<String>)>,
+    pub sections: Vec<(lockstep_i18n::Lang, Vec<String>)>,
     /// The page's per-request parts, by name, in the order they follow the lesson: rendered
     /// by the server on every request into the lesson page it keeps (`ssr::request_parts`).
     /// None today: the page's bytes stay what they were without them.
@@ -292,7 +322,7 @@ pub struct LessonLearner {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum BodyBlock {
     Html(String),
-    Simulation(crate::sims::Embedded),
+    Simulation(Embedded),
     Quiz(QuizBlock),
 }
 
@@ -577,7 +607,7 @@ impl EditorStart {
     }
 
     /// The line above the editor that says what it holds.
-    pub fn describe(&self, lang: crate::Lang) -> Option<String> {
+    pub fn describe(&self, lang: lockstep_i18n::Lang) -> Option<String> {
         let w = &lockstep_i18n::t(lang).exercise;
         match self.source {
             ScriptSource::Starter => None,
@@ -597,7 +627,7 @@ pub enum SearchResults {
     /// editions that have sections for it (how many, and the search there).
     Nothing {
         try_words: Vec<String>,
-        elsewhere: Vec<(crate::Lang, usize)>,
+        elsewhere: Vec<(lockstep_i18n::Lang, usize)>,
     },
     Refused(String),
 }
@@ -617,11 +647,11 @@ pub struct SearchHit {
 /// A check's name and what it asks, in `lang`.
 pub fn check_words(
     check: grading_protocol::CheckId,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> (&'static str, &'static str) {
     match lang {
-        crate::Lang::En => (check.title(), check.asks()),
-        crate::Lang::Ko => check.words_ko(),
+        lockstep_i18n::Lang::En => (check.title(), check.asks()),
+        lockstep_i18n::Lang::Ko => check.words_ko(),
     }
 }
 

@@ -15,7 +15,7 @@ pub fn QuizView(quiz: QuizBlock, learner: QuizLearner) -> impl IntoView {
     let QuizBlock { index, action, questions, pass_mark } = quiz;
     let QuizLearner { attempt, own_order, order, review } = learner;
     let total = questions.len();
-    let w = &crate::use_t().quiz;
+    let w = &crate::page::use_t().quiz;
     let reviewed = review.map(|r| view! { <Review review=r questions=questions.clone()/> });
     let again = reviewed.is_some();
     view! {
@@ -42,7 +42,7 @@ pub fn QuizView(quiz: QuizBlock, learner: QuizLearner) -> impl IntoView {
 #[component]
 fn Question(quiz: u32, q: usize, question: QuizQuestion, order: Vec<usize>) -> impl IntoView {
     let kind = if question.multiple { "checkbox" } else { "radio" };
-    let t = crate::use_t();
+    let t = crate::page::use_t();
     let w = &t.quiz;
     view! {
         <fieldset class="quiz-question">
@@ -74,7 +74,7 @@ fn Question(quiz: u32, q: usize, question: QuizQuestion, order: Vec<usize>) -> i
 #[component]
 fn Review(review: QuizReview, questions: Vec<QuizQuestion>) -> impl IntoView {
     let total = questions.len();
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).quiz;
     view! {
         <div class="quiz-review" data-role="quiz-review" data-passed=review.passed.to_string()>

@@ -10,7 +10,7 @@
 /// The stream is open only while the page is visible. A browser gives a site six connections
 /// over HTTP/1.1, and a stream holds one: six tabs in the background, or pages kept for the
 /// Back button, would leave none for the seventh page. A page shown again catches up first.
-pub fn follow(lang: crate::Lang) {
+pub fn follow(lang: lockstep_i18n::Lang) {
     #[cfg(feature = "hydrate")]
     {
         use leptos::prelude::*;
@@ -63,7 +63,7 @@ mod live {
     use web_sys::{Element, EventSource, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
     fn part() -> Option<Element> {
-        let selector = format!("section[data-part=\"{}\"]", crate::COMMENTS_PART);
+        let selector = format!("section[data-part=\"{}\"]", crate::page::COMMENTS_PART);
         leptos::prelude::document().query_selector(&selector).ok().flatten()
     }
 
@@ -71,7 +71,7 @@ mod live {
     struct Followed {
         page: u64,
         place: String,
-        lang: crate::Lang,
+        lang: lockstep_i18n::Lang,
         stream: Option<Stream>,
     }
 
@@ -91,7 +91,7 @@ mod live {
         })
     }
 
-    pub fn start(page: u64, lang: crate::Lang) {
+    pub fn start(page: u64, lang: lockstep_i18n::Lang) {
         listen_to_the_page();
         let Some(part) = part() else { return };
         let shown = part.query_selector("[data-role=comments]").ok().flatten();
@@ -241,7 +241,7 @@ mod live {
             .filter(|s| !s.is_empty())
             .map(str::to_string)
             .collect();
-        let section = crate::components::reading(&ids).and_then(|i| ids.get(i).cloned());
+        let section = crate::page::reading(&ids).and_then(|i| ids.get(i).cloned());
         let find = |css: &str| doc.query_selector(css).ok().flatten();
         if let Some(select) =
             find("[data-role=report-section]").and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
@@ -314,7 +314,7 @@ mod live {
 
     /// Replaces the part's HTML with the server's, keeping the text typed into its text areas
     /// and the replies and edits left open.
-    async fn refresh(place: &str, lang: crate::Lang) {
+    async fn refresh(place: &str, lang: lockstep_i18n::Lang) {
         let url = format!(
             "{}?place={}&lang={}",
             lockstep_routes::COMMENTS_API,

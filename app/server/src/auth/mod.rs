@@ -50,7 +50,7 @@ use serde::Deserialize;
 use tower_sessions::Session;
 
 use crate::http_error::HttpError;
-use crate::AppState;
+use crate::state::AppState;
 
 #[derive(Debug, thiserror::Error)]
 enum AuthError {
@@ -166,7 +166,7 @@ pub async fn sign_out(session: Session) -> Response {
     if let Err(e) = session.flush().await {
         return internal(AuthError::from(e));
     }
-    crate::see_other(lockstep_routes::HOME, None)
+    crate::redirect::see_other(lockstep_routes::HOME, None)
 }
 
 pub async fn change_password(
@@ -179,7 +179,7 @@ pub async fn change_password(
     let outcome = async {
         let store = &state.context.store;
         let Some(account) = requester.account() else {
-            return Ok(crate::see_other(lockstep_routes::ACCOUNT, None));
+            return Ok(crate::redirect::see_other(lockstep_routes::ACCOUNT, None));
         };
         policy::check_password(&form.new, &account.email)?;
         // Checking the current password is a guess at it like a sign-in: counted against the
@@ -196,14 +196,14 @@ pub async fn change_password(
         store.clear_attempts(&limit.key).await?;
         let hash = hash(form.new).await?;
         let Some(epoch) = store.set_password_hash(account.id, &hash, now).await? else {
-            return Ok(crate::see_other(lockstep_routes::ACCOUNT, None));
+            return Ok(crate::redirect::see_other(lockstep_routes::ACCOUNT, None));
         };
         // The new epoch ends every other session, and the terminal tokens are revoked; this
         // session carries on under a new id.
         session.cycle_id().await?;
         session.insert(SIGNED_IN, SignedIn::today(account.id, epoch)).await?;
         flash::leave_notice(&session, t(lang).account.password_changed.into()).await?;
-        Ok(crate::see_other(lockstep_routes::ACCOUNT, None))
+        Ok(crate::redirect::see_other(lockstep_routes::ACCOUNT, None))
     };
     finish(&session, outcome.await, None, lang).await
 }
@@ -223,7 +223,7 @@ async fn sign_in_as(
     // merges nothing.
     let Some(anonymous) = state.rules().anonymous_learner(headers).await? else {
         flash::leave_notice(session, (t(lang).account.signed_in_as)(&account.email)).await?;
-        return Ok(crate::see_other(lockstep_routes::HOME, None));
+        return Ok(crate::redirect::see_other(lockstep_routes::HOME, None));
     };
     let store = &state.context.store;
     let before = state.rules().progress_of(&store.events(&account.learner_id).await?);
@@ -241,7 +241,10 @@ async fn sign_in_as(
         merge_message(&account.email, &merged.moved, merged.already_had, gained, lang),
     )
     .await?;
-    Ok(crate::see_other(lockstep_routes::HOME, Some(state.context.learner_cookie.forget())))
+    Ok(crate::redirect::see_other(
+        lockstep_routes::HOME,
+        Some(state.context.learner_cookie.forget()),
+    ))
 }
 
 /// "Signed in as ada@example.org. Merged from this browser: 2 lessons, 1 quiz (+170 XP);
@@ -345,7 +348,7 @@ async fn finish(
                 Ok::<_, tower_sessions::session::Error>(())
             };
             match kept.await {
-                Ok(()) => crate::see_other(lockstep_routes::ACCOUNT, None),
+                Ok(()) => crate::redirect::see_other(lockstep_routes::ACCOUNT, None),
                 Err(e) => internal(AuthError::from(e)),
             }
         }

@@ -21,11 +21,11 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 
-use super::now_ms;
 use super::submissions::{is_plain_file_name, ScriptError, MAX_SCRIPT_BYTES};
 use crate::http_error::HttpError;
 use crate::requester::ApiRequester;
-use crate::AppState;
+use crate::state::AppState;
+use lockstep_clock::now_ms;
 
 #[derive(Debug, Deserialize)]
 pub struct NewDraft {

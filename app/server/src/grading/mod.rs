@@ -14,7 +14,8 @@ use std::time::Duration;
 use lockstep_store::RetryPolicy;
 use tokio::sync::Notify;
 
-use crate::AppState;
+use lockstep_clock::now_ms;
+use std::sync::Arc;
 
 /// The queue's settings, and the signal that a submission's events changed in this process.
 #[derive(Debug)]
@@ -43,9 +44,10 @@ impl Default for Grading {
 
 /// Takes back, every so often, the jobs whose lease ran out. Every app machine runs one; the
 /// store hands each expired job to one of them.
-pub fn spawn_reaper(state: &AppState) -> tokio::task::JoinHandle<()> {
-    let store = state.context.store.clone();
-    let grading = state.grading.clone();
+pub(crate) fn spawn_reaper(
+    store: lockstep_store::Store,
+    grading: Arc<Grading>,
+) -> tokio::task::JoinHandle<()> {
     let every = Duration::from_millis((grading.lease_ms / 4).clamp(250, 5_000) as u64);
     tokio::spawn(async move {
         loop {
@@ -64,5 +66,3 @@ pub fn spawn_reaper(state: &AppState) -> tokio::task::JoinHandle<()> {
         }
     })
 }
-
-pub use lockstep_clock::now_ms;

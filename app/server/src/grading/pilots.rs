@@ -7,10 +7,10 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use grading_protocol::live::{Demand, Event, NodeWait, Pilot, PilotReport, PilotState};
 
-use super::now_ms;
 use crate::http_error::HttpError;
 use crate::requester::Worker;
-use crate::AppState;
+use crate::state::AppState;
+use lockstep_clock::now_ms;
 
 /// How long a worker whose lease was taken back stays in the answer's `lost`: several of the
 /// supervisor's rounds, so one it missed is not forgotten.

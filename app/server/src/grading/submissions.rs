@@ -20,10 +20,10 @@ use lockstep_store::{NewSubmission, Submission};
 use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 
-use super::now_ms;
 use crate::http_error::HttpError;
 use crate::requester::ApiRequester;
-use crate::AppState;
+use crate::state::AppState;
+use lockstep_clock::now_ms;
 
 /// The largest script accepted.
 pub const MAX_SCRIPT_BYTES: usize = 256 * 1024;
@@ -249,7 +249,7 @@ pub async fn create(
             response.headers_mut().insert(axum::http::header::LOCATION, location);
             Ok(response)
         }
-        (Ok(id), true) => Ok(crate::see_other(&lockstep_routes::submission(id), None)),
+        (Ok(id), true) => Ok(crate::redirect::see_other(&lockstep_routes::submission(id), None)),
         (Err((status, why)), false) => Err(HttpError::refused(status, why)),
         (Err((_, why)), true) => {
             // The exercise page shows what went wrong, with the learner's script still there:
@@ -265,7 +265,7 @@ pub async fn create(
             } else {
                 "/".to_string()
             };
-            Ok(crate::see_other(&back, None))
+            Ok(crate::redirect::see_other(&back, None))
         }
     }
 }
@@ -510,7 +510,7 @@ pub async fn rerun(
 /// A form goes back to the submission's page; a program gets its new status.
 fn respond_done(headers: &HeaderMap, id: i64, status: &str) -> Response {
     if is_form(headers) || headers.get(CONTENT_TYPE).is_none() {
-        crate::see_other(&lockstep_routes::submission(id), None)
+        crate::redirect::see_other(&lockstep_routes::submission(id), None)
     } else {
         Json(serde_json::json!({ "id": id, "status": status })).into_response()
     }

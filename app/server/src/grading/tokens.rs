@@ -9,7 +9,7 @@ use lockstep_rules::Requester;
 use tower_sessions::Session;
 
 use crate::http_error::HttpError;
-use crate::AppState;
+use crate::state::AppState;
 
 /// `POST /account/token`: a new terminal token for the signed-in learner, replacing their last
 /// one, shown once on the account page.
@@ -29,5 +29,5 @@ pub async fn create_learner_token(
         store.create_token(kind, "terminal", learner, &hash, now).await.map_err(|e| failed(&e))?;
         session.insert(NEW_TOKEN, token).await.map_err(|e| failed(&e))?;
     }
-    Ok(crate::see_other(lockstep_routes::ACCOUNT, None))
+    Ok(crate::redirect::see_other(lockstep_routes::ACCOUNT, None))
 }

@@ -9,10 +9,10 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use grading_protocol::live::{ClaimRequest, Event, Failure, Finish, Gradable, Job, Lease, Report};
 
-use super::now_ms;
 use crate::http_error::HttpError;
 use crate::requester::Worker;
-use crate::AppState;
+use crate::state::AppState;
+use lockstep_clock::now_ms;
 
 /// What a worker is told of a job whose lease it no longer holds. Workers read the API's
 /// refusals as text.

@@ -4,7 +4,7 @@
 //! response. One middleware serves both kinds of kept page:
 //!
 //! - a lesson (`GET /lessons/<slug>`): rendered once per course version as a template
-//!   (`lockstep_web::ssr::template`). An anonymous visitor (no learner or session cookie) gets
+//!   (`lockstep_web::template`). An anonymous visitor (no learner or session cookie) gets
 //!   it with the anonymous learner's parts, rendered once; anyone else with their own; and
 //!   every response gets the page's request parts fresh (`lockstep_web::ssr::request_parts`).
 //! - the index and `/xp` for anonymous visitors: kept whole. A render that has a request part
@@ -68,10 +68,8 @@
 //! rendered from, so a live reload makes a new course and the next request renders afresh. Requests
 //! with a query, and responses that set a cookie or are not 200, go past it.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -88,83 +86,20 @@ use lockstep_routes::Place;
 use lockstep_rules::{flash, Reads, Requester, RulesError};
 use lockstep_web::model::{LessonLearner, LessonLookup};
 use lockstep_web::ssr::request_parts;
-use lockstep_web::ssr::template::{RenderTemplate, Template, TemplateError};
+use lockstep_web::template::{RenderTemplate, Template, TemplateError};
 use lockstep_web::Lang;
 use tower::ServiceExt;
 use tower_sessions::Session;
 
-use crate::AppState;
+pub use crate::kept::PageCache;
+use crate::kept::{Kept, Lesson, Whole};
+use crate::state::AppState;
 
 /// Marks a lesson page filled from its template, for operators and tests (like `X-Cache`).
 pub const FILLED: (&str, &str) = ("x-lockstep-page", "filled");
 
-/// Lessons, course pages, the catalogue and the XP page: well under this many.
-const MAX_ENTRIES: usize = 256;
-
 /// The pages whole for anonymous visitors, besides lessons and course pages.
 const WHOLE_PAGES: [&str; 2] = [lockstep_routes::HOME, lockstep_routes::XP];
-
-#[derive(Default)]
-pub struct PageCache {
-    entries: RwLock<HashMap<String, Kept>>,
-    /// Pages rendered to be kept, since the start.
-    renders: AtomicU64,
-}
-
-impl PageCache {
-    /// How many pages were rendered to be kept: a kept page is rendered once per course
-    /// version, however many requests it serves.
-    pub fn renders(&self) -> u64 {
-        self.renders.load(Ordering::Relaxed)
-    }
-
-    fn get(&self, key: &str, course: &Arc<Course>) -> Option<Kept> {
-        let entries = self.entries.read().unwrap_or_else(|e| e.into_inner());
-        entries.get(key).filter(|k| Arc::ptr_eq(k.course(), course)).cloned()
-    }
-
-    fn keep(&self, key: String, kept: Kept) {
-        self.renders.fetch_add(1, Ordering::Relaxed);
-        let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
-        if entries.len() >= MAX_ENTRIES {
-            entries.clear();
-        }
-        entries.insert(key, kept);
-    }
-}
-
-#[derive(Clone)]
-enum Kept {
-    Whole(Arc<Whole>),
-    Lesson(Arc<Lesson>),
-}
-
-impl Kept {
-    fn course(&self) -> &Arc<Course> {
-        match self {
-            Kept::Whole(w) => &w.course,
-            Kept::Lesson(l) => &l.course,
-        }
-    }
-}
-
-/// A page the same for every anonymous visitor, with nothing per request in it.
-struct Whole {
-    course: Arc<Course>,
-    headers: HeaderMap,
-    body: Bytes,
-}
-
-struct Lesson {
-    course: Arc<Course>,
-    headers: HeaderMap,
-    /// Cut where a learner's parts and the request parts go.
-    template: Template,
-    /// With the anonymous learner's parts written in: only the request parts are left.
-    anonymous: Template,
-    /// `anonymous`'s bytes, when it has no request part.
-    anonymous_page: Option<Bytes>,
-}
 
 /// What the middleware needs: the app, and its pages to render with.
 #[derive(Clone)]

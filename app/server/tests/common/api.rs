@@ -89,7 +89,7 @@ pub async fn start(db: &Path) -> (String, Store, String, String) {
     );
     config.lease_seconds = 3;
     let state = build_state(&config).await.unwrap();
-    lockstep_server::grading::spawn_reaper(&state);
+    state.spawn_reaper();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { lockstep_server::serve(listener, router(state)).await.unwrap() });

@@ -177,7 +177,7 @@ async fn pages(app: &App, store: &Store) {
         .unwrap();
     let metrics = send(app, req).await;
     assert_eq!(metrics.status, StatusCode::OK);
-    let (queued, _) = store.queue_depth(lockstep_server::grading::now_ms()).await.unwrap();
+    let (queued, _) = store.queue_depth(lockstep_clock::now_ms()).await.unwrap();
     assert!(queued > 0);
     let depth = format!("lockstep_queue_depth {queued}");
     assert!(metrics.body.lines().any(|l| l == depth), "{}", metrics.body);

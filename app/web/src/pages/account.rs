@@ -14,7 +14,7 @@ use crate::resource::resource;
 
 #[component]
 pub fn AccountPage() -> impl IntoView {
-    let t = crate::use_t();
+    let t = crate::page::use_t();
     let page = resource(|| (), |_| get_account());
     view! {
         <Title text=t.account.title/>
@@ -32,7 +32,7 @@ pub fn AccountPage() -> impl IntoView {
 #[component]
 fn Account(p: Page) -> impl IntoView {
     let Page { account, error, new_token, form_email, progress } = p;
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).account;
     // Forms post to the page's language's twin, so their redirect comes back to this page.
     let to = move |path: &str| lang.path(path);

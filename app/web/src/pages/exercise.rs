@@ -19,7 +19,7 @@ pub fn ExercisePage() -> impl IntoView {
     let query = use_query_map();
     let id = move || params.read().get("id").unwrap_or_default();
     let from = move || query.read().get("from");
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).exercise;
     let page =
         resource(move || (id(), from(), lang), |(id, from, lang)| get_exercise(id, from, lang));
@@ -46,7 +46,7 @@ fn Exercise(p: Page) -> impl IntoView {
     let pinned = editor.pinned().to_string();
     // Whose copy the browser keeps: an account's apart from another's on a shared machine.
     let owner = progress.account.as_deref().map(owner_key).unwrap_or_else(|| "visitor".into());
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     crate::talk_live::follow(lang);
     let w = &lockstep_i18n::t(lang).exercise;
     let describe = editor.describe(lang);
@@ -70,7 +70,7 @@ fn Exercise(p: Page) -> impl IntoView {
     view! {
         <Title text=title.clone()/>
         // The editor upgrades the text area once the page is hydrated (app/web/editor).
-        <Script type_="module" src=crate::bundle_file("editor.js")/>
+        <Script type_="module" src=crate::page::bundle_file("editor.js")/>
         <section class="exercise-page" data-exercise=e.id.clone()>
             <p class="breadcrumb"><a href=lesson>{e.lesson_title.clone()}</a></p>
             <h1>{title}</h1>
@@ -133,7 +133,7 @@ fn Exercise(p: Page) -> impl IntoView {
                 {submit}
             </form>
             <Submissions rows=submissions/>
-            {super::lesson::request_part(crate::COMMENTS_PART)}
+            {super::lesson::request_part(crate::page::COMMENTS_PART)}
         </section>
     }
 }
@@ -150,7 +150,7 @@ fn owner_key(email: &str) -> String {
 
 #[component]
 fn Submissions(rows: Vec<SubmissionRow>) -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).exercise;
     let said = &lockstep_i18n::t(lang).submission;
     (!rows.is_empty()).then(|| {

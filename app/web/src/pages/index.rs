@@ -10,8 +10,8 @@ use crate::resource::resource;
 /// `/`: every course, with the reader's progress in each.
 #[component]
 pub fn CataloguePage() -> impl IntoView {
-    let lang = crate::use_lang();
-    let t = crate::use_t();
+    let lang = crate::page::use_lang();
+    let t = crate::page::use_t();
     let catalogue = resource(move || lang, get_catalogue);
     view! {
         <Suspense fallback=move || view! { <p class="loading">{t.course.loading}</p> }>
@@ -28,8 +28,8 @@ pub fn CataloguePage() -> impl IntoView {
 /// `/courses/<slug>`: one course and its lessons.
 #[component]
 pub fn CoursePage() -> impl IntoView {
-    let lang = crate::use_lang();
-    let t = crate::use_t();
+    let lang = crate::page::use_lang();
+    let t = crate::page::use_t();
     let params = use_params_map();
     let slug = move || params.read().get("slug").unwrap_or_default();
     let overview = resource(move || (slug(), lang), |(slug, lang)| get_course_overview(slug, lang));
@@ -51,7 +51,7 @@ pub fn CoursePage() -> impl IntoView {
 
 #[component]
 fn Catalogue(c: CatalogueView) -> impl IntoView {
-    let w = &crate::use_t().course;
+    let w = &crate::page::use_t().course;
     view! {
         <Title text=w.catalogue_title/>
         <section class="catalogue-hero">
@@ -69,8 +69,8 @@ fn Catalogue(c: CatalogueView) -> impl IntoView {
 
 #[component]
 fn CourseCardView(card: CourseCard) -> impl IntoView {
-    let lang = crate::use_lang();
-    let w = &crate::use_t().course;
+    let lang = crate::page::use_lang();
+    let w = &crate::page::use_t().course;
     let percent = (card.completed * 100).checked_div(card.lessons).unwrap_or(0);
     let way_in = match (&card.next, card.lessons) {
         (_, 0) => view! { <p class="meta">{w.no_lessons_yet}</p> }.into_any(),
@@ -107,8 +107,8 @@ fn CourseCardView(card: CourseCard) -> impl IntoView {
 /// it is the page's title (in the catalogue of one course, the list follows the card).
 #[component]
 fn Overview(o: CourseOverview, heading: bool) -> impl IntoView {
-    let lang = crate::use_lang();
-    let w = &crate::use_t().course;
+    let lang = crate::page::use_lang();
+    let w = &crate::page::use_t().course;
     let total = o.lessons.len();
     let total_minutes: u32 = o.lessons.iter().map(|l| l.minutes).sum();
     let percent = (o.completed * 100).checked_div(total).unwrap_or(0);

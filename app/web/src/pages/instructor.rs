@@ -16,7 +16,7 @@ use crate::resource::resource;
 
 #[component]
 pub fn InstructorPage() -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let t = lockstep_i18n::t(lang);
     let w = &t.instructor;
     // `?course=<slug>`: the view of one course.
@@ -63,7 +63,7 @@ fn Instructor(v: InstructorView) -> impl IntoView {
         course,
     } = v;
     let count = learners.len();
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).instructor;
     let said = &lockstep_i18n::t(lang).submission;
     let all_courses = lockstep_i18n::t(lang).course.all_courses;
@@ -176,7 +176,7 @@ fn Instructor(v: InstructorView) -> impl IntoView {
 /// What learners reported, newest first, each with its status and answer to set.
 #[component]
 fn Reports(reports: Vec<ReportRow>) -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).instructor;
     let count = reports.len();
     let rows = reports

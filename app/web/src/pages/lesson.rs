@@ -20,14 +20,14 @@ pub fn LessonPage() -> impl IntoView {
     let complete = ServerAction::<CompleteLesson>::new();
     let reset = ServerAction::<ResetLesson>::new();
     let slug = move || params.read().get("slug").unwrap_or_default();
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let t = lockstep_i18n::t(lang);
     let page = resource(
         move || (slug(), lang, as_learner()),
         |(slug, lang, as_learner)| get_lesson(slug, lang, as_learner),
     );
     // The learner's part is fetched apart from the lesson: the server renders the lesson once
-    // for everyone and this per request (`crate::ssr::template`). Completing or resetting the
+    // for everyone and this per request (`super::template`). Completing or resetting the
     // lesson updates it in place (`Lesson`): fetching it again here would render the whole
     // lesson anew, disposing its simulations under their own running timers and handlers.
     let learner = resource(move || (slug(), lang), |(slug, lang)| get_lesson_learner(slug, lang));
@@ -56,7 +56,7 @@ pub fn LessonPage() -> impl IntoView {
 
 /// The parts of a lesson page that show the learner reading it. Everything else on the page is
 /// the same for every learner; the server renders it once per course version with a
-/// placeholder for each part, and fills them per request (`crate::ssr::template`).
+/// placeholder for each part, and fills them per request (`super::template`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LearnerPart {
     /// The progress panel and the toast, in the lesson's header.
@@ -171,7 +171,7 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonParts, state: &LearnerStat
             let (slug, xp) = (lesson.slug.clone(), lesson.xp);
             let reset_slug = slug.clone();
             let (complete, reset, learner) = (state.complete, state.reset, state.learner);
-            let w = &crate::use_t().lesson;
+            let w = &crate::page::use_t().lesson;
             let done = move || learner.with(|l| l.completed);
             let has_progress = move || learner.with(|l| l.has_progress);
             view! {
@@ -179,7 +179,7 @@ pub fn learner_part(part: LearnerPart, lesson: &LessonParts, state: &LearnerStat
                     {move || if done() {
                         view! { <p class="done">{(w.completed)(xp)}</p> }.into_any()
                     } else {
-                        let (slug, lang) = (slug.clone(), crate::use_lang());
+                        let (slug, lang) = (slug.clone(), crate::page::use_lang());
                         view! {
                             <form action=CompleteLesson::url() method="post" on:submit=post(complete, move || CompleteLesson { slug: slug.clone(), lang })>
                                 <input type="hidden" name="slug" value=slug.clone()/>
@@ -236,7 +236,7 @@ where
 /// A learner's part, or its placeholder while the server renders the page's template.
 fn slot(part: LearnerPart, lesson: &LessonParts, state: &LearnerState) -> AnyView {
     #[cfg(feature = "ssr")]
-    if crate::ssr::template::rendering_template() {
+    if super::template::rendering_template() {
         return view! { <template data-slot=part.name()></template> }.into_any();
     }
     learner_part(part, lesson, state)
@@ -247,7 +247,7 @@ fn slot(part: LearnerPart, lesson: &LessonParts, state: &LearnerState) -> AnyVie
 /// the server wrote inside it alone (an `inner_html` is not set again on hydration).
 pub(crate) fn request_part(name: &str) -> AnyView {
     #[cfg(feature = "ssr")]
-    if crate::ssr::template::rendering_template() {
+    if super::template::rendering_template() {
         let slot = format!("{}{name}", crate::ssr::request_parts::SLOT_PREFIX);
         return view! { <template data-slot=slot></template> }.into_any();
     }
@@ -263,13 +263,13 @@ fn Lesson(
     reset: ServerAction<ResetLesson>,
 ) -> impl IntoView {
     let state = LearnerState::new(learner, complete, reset);
-    crate::talk_live::follow(crate::use_lang());
+    crate::talk_live::follow(crate::page::use_lang());
     // The router scrolls to a link's section when its navigation completes, before the lesson
     // it loads on the way is on the page: a verdict's "read the section" opened the lesson at
     // its top. Once the lesson is there, its section is scrolled to.
     Effect::new(move |_| scroll_to_fragment());
     let explore = ServerAction::<ExploreSimulation>::new();
-    follow_learner(&state, explore, lesson.slug.clone(), crate::use_lang());
+    follow_learner(&state, explore, lesson.slug.clone(), crate::page::use_lang());
     let parts = LessonParts::of(&lesson);
     let header = slot(LearnerPart::Progress, &parts, &state);
     let completion = slot(LearnerPart::Completion, &parts, &state);
@@ -317,11 +317,11 @@ fn Lesson(
         course,
         ..
     } = lesson;
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).lesson;
     // Each language's contents ids, in the same order, for the language switcher
     // (`components::SiteHeader`): `data-en`, `data-ko`.
-    let ids_in = |l: crate::Lang| {
+    let ids_in = |l: lockstep_i18n::Lang| {
         sections.iter().find(|(x, _)| *x == l).map(|(_, ids)| ids.join(" ")).unwrap_or_default()
     };
     // What the islands need of the lesson ([`LessonParts`]); only the server writes it.
@@ -330,7 +330,7 @@ fn Lesson(
     #[cfg(not(feature = "ssr"))]
     let parts = None::<String>;
     let section_ids = view! {
-        <div hidden data-role="section-ids" data-en=ids_in(crate::Lang::En) data-ko=ids_in(crate::Lang::Ko)></div>
+        <div hidden data-role="section-ids" data-en=ids_in(lockstep_i18n::Lang::En) data-ko=ids_in(lockstep_i18n::Lang::Ko)></div>
         <div hidden data-role="lesson-parts" data-parts=parts></div>
     };
     view! {
@@ -364,7 +364,7 @@ fn Lesson(
             </article>
             <aside class="lesson-aside">
                 <Toc entries=toc/>
-                <p><a href="#report" class="report-link" data-role="report-link" on:click=crate::talk_live::report_here>{crate::use_t().report.link}</a></p>
+                <p><a href="#report" class="report-link" data-role="report-link" on:click=crate::talk_live::report_here>{crate::page::use_t().report.link}</a></p>
             </aside>
         </div>
     }
@@ -378,7 +378,7 @@ fn follow_learner(
     state: &LearnerState,
     explore: ServerAction<ExploreSimulation>,
     slug: String,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) {
     let (progress, toast, learner) = (state.progress, state.toast, state.learner);
     let (complete, reset) = (state.complete, state.reset);
@@ -481,7 +481,11 @@ fn scroll_to_fragment() {
 }
 
 /// What an instructor reads above a lesson learners do not see yet, or above its preview.
-fn unpublished_banner(u: &crate::model::Unpublished, slug: &str, lang: crate::Lang) -> AnyView {
+fn unpublished_banner(
+    u: &crate::model::Unpublished,
+    slug: &str,
+    lang: lockstep_i18n::Lang,
+) -> AnyView {
     let w = &lockstep_i18n::t(lang).lesson;
     let page = lang.path(&lockstep_routes::lesson(slug));
     follow_draft(slug.to_string(), Some(u.version.clone()));
@@ -509,7 +513,7 @@ fn unpublished_banner(u: &crate::model::Unpublished, slug: &str, lang: crate::La
 fn BrokenLesson(slug: String, title: String, problems: Vec<String>) -> impl IntoView {
     // An instructor fixing a draft sees it the moment it is saved right.
     follow_draft(slug.clone(), None);
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).lesson;
     view! {
         <Title text=title.clone()/>
@@ -526,7 +530,7 @@ fn BrokenLesson(slug: String, title: String, problems: Vec<String>) -> impl Into
 }
 
 /// A lesson page as the server sent it, made interactive where it reacts
-/// ([`crate::hydrates_only_islands`]): the progress panel and its toast, each quiz, the
+/// ([`crate::page::hydrates_only_islands`]): the progress panel and its toast, each quiz, the
 /// completion, each simulation (whose code loads when it comes near, as in the application),
 /// the contents' toggle, and the listeners the application's view has on the rest. The islands
 /// share the learner's state as the application's page does, from the data the server wrote
@@ -548,7 +552,7 @@ pub(crate) mod islands {
     use crate::islands::{all, elements, island_at, listen};
     use crate::model::{LessonLearner, TocItem};
     use crate::sims::{Embedded, SimulationView};
-    use crate::Lang;
+    use lockstep_i18n::Lang;
 
     /// Hydrates the lesson's islands, its toast among them; a lesson that does not read has
     /// only its instructor's reload.

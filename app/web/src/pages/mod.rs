@@ -8,6 +8,8 @@ mod notifications;
 mod run_vs_model;
 mod search;
 mod submission;
+#[cfg(feature = "ssr")]
+pub mod template;
 mod xp;
 
 pub use account::AccountPage;
@@ -44,13 +46,13 @@ fn set_status(code: u16) {
 /// visit to one of its pages, and never when they open none. Groups, not one part per page,
 /// because what several parts share becomes a part of its own: one per page made a lesson page
 /// ask for a hundred files. A page that arrives from the server has its part loaded before it
-/// is hydrated (`hydrate_from_async`, in [`crate::hydrate`], through each route's `preload`).
+/// is hydrated (`hydrate_from_async`, in the crate's `hydrate`, through each route's `preload`).
 /// Each page reads its own resources, so `data` has nothing to start ahead of the code.
 ///
 /// The lesson is not a part: when the application started on lessons, the lesson's code and
 /// what it shares with the others were eight files as a part, and a lesson page loaded 298 kB
 /// of wasm (Brotli); in the main module, one file of 256 kB. A lesson from the server now has
-/// the lessons' bundle ([`crate::hydrates_only_islands`]); the application shows one only after
+/// the lessons' bundle ([`crate::page::hydrates_only_islands`]); the application shows one only after
 /// a link from graded work.
 ///
 /// Each part is a `#[lazy]` function where the bundle is the application's (the `app` feature;
@@ -59,7 +61,7 @@ fn set_status(code: u16) {
 /// which reach none of them, would otherwise keep every part's code.
 ///
 /// The site's pages (`Site`) arrive from the server hydrating only their islands, with a bundle
-/// of their own ([`crate::hydrates_only_islands`]), so the server does not preload their part:
+/// of their own ([`crate::page::hydrates_only_islands`]), so the server does not preload their part:
 /// the browser loads it only when the application, started on another page, goes to one.
 pub mod lazy {
     use leptos::prelude::*;
@@ -139,10 +141,10 @@ pub mod lazy {
                     // the page would not become interactive. Every page a test renders checks.
                     #[cfg(feature = "ssr")]
                     debug_assert_eq!(
-                        crate::hydrates_only_islands(&crate::page_path()),
+                        crate::page::hydrates_only_islands(&crate::page::page_path()),
                         $islands,
                         "{}: the bundle its address names is not its own",
-                        crate::page_path()
+                        crate::page::page_path()
                     );
                     #[cfg(feature = "ssr")]
                     return $server.await;

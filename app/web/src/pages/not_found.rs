@@ -4,7 +4,7 @@ use leptos_meta::Title;
 #[component]
 pub fn NotFound() -> impl IntoView {
     super::set_status(404);
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let t = lockstep_i18n::t(lang);
     view! {
         <Title text=t.errors.not_found_title/>

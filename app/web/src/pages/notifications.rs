@@ -13,7 +13,7 @@ use crate::resource::resource;
 
 #[component]
 pub fn NotificationsPage() -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let t = lockstep_i18n::t(lang);
     let page = resource(move || lang, get_notifications);
     view! {
@@ -32,7 +32,7 @@ pub fn NotificationsPage() -> impl IntoView {
 #[component]
 fn Notifications(p: Page) -> impl IntoView {
     let Page { signed_in, items, progress } = p;
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let t = lockstep_i18n::t(lang);
     let w = &t.notifications;
     let read = lang.path(NOTIFICATIONS_READ);
@@ -69,7 +69,7 @@ fn Notifications(p: Page) -> impl IntoView {
 
 #[component]
 fn Item(item: NotificationItem, read: String) -> impl IntoView {
-    let w = &crate::use_t().notifications;
+    let w = &crate::page::use_t().notifications;
     let NotificationItem { id, unread, text, ago, answer } = item;
     view! {
         <li class="notification" class:unread=unread data-role="notification">

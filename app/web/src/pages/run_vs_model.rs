@@ -292,7 +292,7 @@ fn loss_tick(v: f64) -> String {
 
 #[component]
 pub fn RunBesideModel(c: Comparison) -> impl IntoView {
-    let w = crate::use_t().sims;
+    let w = crate::page::use_t().sims;
     let t = &w.run;
     // One line per rank over its epochs (1, 2, …); an epoch without a value is left out.
     let per_rank = |values: Vec<Vec<Option<f64>>>| {

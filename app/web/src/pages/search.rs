@@ -13,7 +13,7 @@ use crate::resource::resource;
 
 #[component]
 pub fn SearchPage() -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).search;
     let query = use_query_map();
     let q = move || query.read().get("q").unwrap_or_default();
@@ -59,7 +59,7 @@ pub fn SearchPage() -> impl IntoView {
 /// What a search shows for `q`, given the server's answer: the same on the server's page, in the
 /// application, and on a page that hydrates only its islands ([`follow_typing`]).
 fn answer(got: Result<Option<SearchResults>, ServerFnError>, q: String) -> AnyView {
-    let w = &crate::use_t().search;
+    let w = &crate::page::use_t().search;
     match got {
         Ok(None) => ().into_any(),
         Ok(Some(SearchResults::Refused(why))) => {
@@ -70,8 +70,8 @@ fn answer(got: Result<Option<SearchResults>, ServerFnError>, q: String) -> AnyVi
             view! { <p data-role="search-nothing">{(w.nothing)(&q)}</p> }.into_any()
         }
         Ok(Some(SearchResults::Nothing { try_words, elsewhere })) => {
-            let lang = crate::use_lang();
-            let search_in = |lang: crate::Lang, q: &str| {
+            let lang = crate::page::use_lang();
+            let search_in = |lang: lockstep_i18n::Lang, q: &str| {
                 let q = lockstep_routes::percent_encode(q, |_| false);
                 format!("{}?q={q}", lang.path(lockstep_routes::SEARCH))
             };
@@ -111,7 +111,7 @@ fn answer(got: Result<Option<SearchResults>, ServerFnError>, q: String) -> AnyVi
 /// page's box, as the application's page does (its address too), each answer replacing the
 /// last; an answer that arrives after a later letter's is dropped.
 #[cfg(feature = "hydrate")]
-pub(crate) fn follow_typing(lang: crate::Lang) {
+pub(crate) fn follow_typing(lang: lockstep_i18n::Lang) {
     use std::cell::{Cell, RefCell};
     use wasm_bindgen::{closure::Closure, JsCast};
 
@@ -162,7 +162,7 @@ pub(crate) fn follow_typing(lang: crate::Lang) {
 
 #[component]
 fn Hits(hits: Vec<SearchHit>) -> impl IntoView {
-    let w = &crate::use_t().search;
+    let w = &crate::page::use_t().search;
     view! {
         <p class="muted" role="status" data-role="search-count">{(w.found)(hits.len())}</p>
         <ol class="search-results" data-role="search-results">

@@ -20,7 +20,7 @@ use crate::resource::resource;
 pub fn SubmissionPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok());
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).submission;
     let page = resource(
         move || (id(), lang),
@@ -52,7 +52,7 @@ pub fn SubmissionPage() -> impl IntoView {
 #[component]
 fn Submission(s: SubmissionView, progress: crate::model::ProgressView) -> impl IntoView {
     let id = s.id;
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).submission;
     let events = RwSignal::new(s.events.clone());
     let verdict = RwSignal::new(s.verdict.clone());
@@ -187,7 +187,7 @@ fn GradedScript(
     resubmit: Option<AnyView>,
 ) -> impl IntoView {
     view! {
-        <h2 id="script">{crate::use_t().submission.graded_script}</h2>
+        <h2 id="script">{crate::page::use_t().submission.graded_script}</h2>
         {resubmit.map(|r| view! { <p>{r}</p> })}
         <figure class="code-block graded-script" data-role="graded-script">
             <figcaption><span class="code-title">{file_name}</span><span class="code-lang">"python"</span></figcaption>
@@ -261,7 +261,7 @@ impl LearnerCase {
 fn case_simulation(
     c: &Check,
     case: LearnerCase,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> Option<(lockstep_embed::Simulation, String)> {
     let w = &lockstep_i18n::t(lang).submission;
     use grading_protocol::CheckId;
@@ -302,7 +302,7 @@ fn CheckItem(
     file_name: String,
     sections: Vec<crate::model::SectionLink>,
 ) -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).submission;
     let sim = case.and_then(|case| case_simulation(&c, case, lang)).map(|(sim, caption)| {
         view! {
@@ -352,7 +352,7 @@ fn CheckItem(
 }
 
 /// Where the submission is, in words, from its latest event that says.
-pub fn status_line(events: &[LiveEvent], lang: crate::Lang) -> String {
+pub fn status_line(events: &[LiveEvent], lang: lockstep_i18n::Lang) -> String {
     let w = &lockstep_i18n::t(lang).submission;
     let mut line = w.waiting.to_string();
     for e in events {
@@ -385,7 +385,7 @@ pub fn status_line(events: &[LiveEvent], lang: crate::Lang) -> String {
     line
 }
 
-fn run_words(role: RunRole, nproc: u32, lang: crate::Lang) -> String {
+fn run_words(role: RunRole, nproc: u32, lang: lockstep_i18n::Lang) -> String {
     let w = &lockstep_i18n::t(lang).submission;
     match role {
         RunRole::Ddp => (w.run_ddp)(nproc),
@@ -396,7 +396,7 @@ fn run_words(role: RunRole, nproc: u32, lang: crate::Lang) -> String {
 }
 
 /// Each run as it went: "Run 2: your script with 1 process, to time the speedup: 14.2 s".
-pub fn runs(events: &[LiveEvent], lang: crate::Lang) -> Vec<String> {
+pub fn runs(events: &[LiveEvent], lang: lockstep_i18n::Lang) -> Vec<String> {
     let w = &lockstep_i18n::t(lang).submission;
     let mut runs: Vec<(u32, String, Option<f64>)> = Vec::new();
     for e in events {
@@ -455,7 +455,7 @@ mod live {
         pub toast: RwSignal<Option<String>>,
     }
 
-    pub fn follow(id: i64, after: i64, graded: Graded, lang: crate::Lang) {
+    pub fn follow(id: i64, after: i64, graded: Graded, lang: lockstep_i18n::Lang) {
         let Graded { events, verdict, done, progress, earned, toast } = graded;
         // In the page's language: the server words each check and the verdict.
         let url = format!(
@@ -517,11 +517,11 @@ mod tests {
     fn the_status_says_where_it_is() {
         let mut events = vec![e(1, Event::Queued { ahead: 2 })];
         assert_eq!(
-            status_line(&events, crate::Lang::En),
+            status_line(&events, lockstep_i18n::Lang::En),
             "Waiting for a grading machine: 2 ahead of yours."
         );
         events.push(e(2, Event::Started { worker: "local/host".into(), attempt: 1, node: None }));
-        assert_eq!(status_line(&events, crate::Lang::En), "Being graded.");
+        assert_eq!(status_line(&events, lockstep_i18n::Lang::En), "Being graded.");
         events.push(e(3, Event::RunStarted { index: 1, role: RunRole::Ddp, nproc: 2 }));
         events.push(e(
             4,
@@ -529,11 +529,11 @@ mod tests {
         ));
         events.push(e(5, Event::RunStarted { index: 2, role: RunRole::Single, nproc: 1 }));
         assert_eq!(
-            status_line(&events, crate::Lang::En),
+            status_line(&events, lockstep_i18n::Lang::En),
             "Run 2: your script with 1 process, to time the speedup."
         );
         assert_eq!(
-            runs(&events, crate::Lang::En),
+            runs(&events, lockstep_i18n::Lang::En),
             [
                 "Run 1: your script with 2 processes: 9.9 s",
                 "Run 2: your script with 1 process, to time the speedup: running…"
@@ -541,8 +541,11 @@ mod tests {
         );
         events.push(e(6, Event::Requeued { reason: "the worker stopped answering".into() }));
         events.push(e(7, Event::Started { worker: "b".into(), attempt: 2, node: None }));
-        assert_eq!(status_line(&events, crate::Lang::En), "Being graded (attempt 2).");
-        assert!(runs(&events, crate::Lang::En).is_empty(), "a new attempt starts its runs afresh");
+        assert_eq!(status_line(&events, lockstep_i18n::Lang::En), "Being graded (attempt 2).");
+        assert!(
+            runs(&events, lockstep_i18n::Lang::En).is_empty(),
+            "a new attempt starts its runs afresh"
+        );
         events.push(e(
             8,
             Event::Verdict {
@@ -551,7 +554,10 @@ mod tests {
                 words: None,
             },
         ));
-        assert_eq!(status_line(&events, crate::Lang::En), "Graded: PASS. All 10 checks passed.");
+        assert_eq!(
+            status_line(&events, lockstep_i18n::Lang::En),
+            "Graded: PASS. All 10 checks passed."
+        );
     }
 
     #[test]
@@ -561,7 +567,7 @@ mod tests {
             NodeWait { partition: "gpu".into(), ahead: 3, reason: "Resources".into(), gpus: 4 };
         let mut events = vec![e(1, Event::Queued { ahead: 0 }), e(2, Event::WaitingForNode(wait))];
         assert_eq!(
-            status_line(&events, crate::Lang::En),
+            status_line(&events, lockstep_i18n::Lang::En),
             "Waiting for a GPU node — 3 jobs ahead in partition gpu (its nodes are busy)."
         );
         let node = Some("gpu-07".to_string());
@@ -569,6 +575,6 @@ mod tests {
             3,
             Event::Started { worker: "slurm/gpu-07/slurm-41".into(), attempt: 1, node },
         ));
-        assert_eq!(status_line(&events, crate::Lang::En), "Running on GPU node gpu-07.");
+        assert_eq!(status_line(&events, lockstep_i18n::Lang::En), "Running on GPU node gpu-07.");
     }
 }

@@ -10,7 +10,7 @@ use crate::resource::resource;
 
 #[component]
 pub fn XpPage() -> impl IntoView {
-    let lang = crate::use_lang();
+    let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).xp;
     let rules = resource(move || lang, get_xp_rules);
     view! {
@@ -29,8 +29,8 @@ pub fn XpPage() -> impl IntoView {
 #[component]
 fn Rules(r: XpRules) -> impl IntoView {
     let XpRules { rules, levels, achievements, progress, courses } = r;
-    let lang = crate::use_lang();
-    let w = &crate::use_t().xp;
+    let lang = crate::page::use_lang();
+    let w = &crate::page::use_t().xp;
     view! {
         <section class="xp-page">
             <h1>{w.title}</h1>
@@ -74,8 +74,8 @@ fn Rules(r: XpRules) -> impl IntoView {
                         .into_iter()
                         .map(|(n, from, en, ko)| {
                             let name = match lang {
-                                crate::Lang::En => en,
-                                crate::Lang::Ko => ko,
+                                lockstep_i18n::Lang::En => en,
+                                lockstep_i18n::Lang::Ko => ko,
                             };
                             view! { <tr><td>{n}</td><td>{format!("{from} XP")}</td><td>{name}</td></tr> }
                         })
@@ -90,8 +90,8 @@ fn Rules(r: XpRules) -> impl IntoView {
                         view! {
                             <li class=if a.earned { "earned" } else { "" }>
                                 <strong>{match lang {
-                                    crate::Lang::En => a.name_en,
-                                    crate::Lang::Ko => a.name_ko,
+                                    lockstep_i18n::Lang::En => a.name_en,
+                                    lockstep_i18n::Lang::Ko => a.name_ko,
                                 }}</strong>
                                 {a.earned.then(|| view! { <span class="badge">{w.earned}</span> })}
                                 <br/>

@@ -36,7 +36,7 @@ pub fn explain(a: &accumulation::Accumulation, done: usize, w: &AccumulationWord
 
 #[component]
 pub fn AccumulationView(params: Accumulation) -> impl IntoView {
-    let w = crate::use_t().sims;
+    let w = crate::page::use_t().sims;
     let t = &w.accumulation;
     let state = RwSignal::new(params);
     let step = RwSignal::new(0usize);

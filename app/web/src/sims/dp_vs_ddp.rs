@@ -58,8 +58,8 @@ pub fn speedup_curve(
 
 #[component]
 pub fn DpVsDdpView(params: DpVsDdp) -> impl IntoView {
-    let lang = crate::use_lang();
-    let w = crate::use_t().sims;
+    let lang = crate::page::use_lang();
+    let w = crate::page::use_t().sims;
     let t = &w.dp_vs_ddp;
     let DpVsDdp { layers, batch, gpus, hardware } = params;
     let gpus = RwSignal::new(gpus);
@@ -103,7 +103,7 @@ pub fn DpVsDdpView(params: DpVsDdp) -> impl IntoView {
 
 #[component]
 fn Legend() -> impl IntoView {
-    let t = &crate::use_t().sims.dp_vs_ddp;
+    let t = &crate::page::use_t().sims.dp_vs_ddp;
     let items = [("compute", t.legend_compute), ("comm", t.legend_comm), ("host", t.legend_host)];
     view! {
         <ul class="legend">
@@ -123,7 +123,7 @@ fn gantt(
     span: f64,
     host_row: bool,
     w: &DpVsDdpWords,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> impl IntoView {
     const W: f64 = 1000.0;
     const ROW: f64 = 22.0;

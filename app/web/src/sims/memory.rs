@@ -34,7 +34,7 @@ pub fn explain(stage: Stage, gpus: usize, w: &MemoryWords) -> String {
 
 #[component]
 pub fn MemoryView(params: Memory) -> impl IntoView {
-    let w = crate::use_t().sims;
+    let w = crate::page::use_t().sims;
     let t = &w.memory;
     let state = RwSignal::new(params);
     let step = RwSignal::new(0usize);

@@ -33,7 +33,7 @@ pub(super) fn TimelineParams(
     batch: RwSignal<usize>,
     hardware: RwSignal<CudaPreset>,
 ) -> impl IntoView {
-    let w = crate::use_t().sims;
+    let w = crate::page::use_t().sims;
     view! {
         <div class="sim-params needs-js">
             <label>

@@ -55,34 +55,7 @@ pub use format::{bandwidth, bytes, count, duration, number, plural, si_bytes};
 pub use number_field::NumberField;
 pub use player::{longest, Explain, OnExplored, Player};
 
-/// A simulation as a page carries it: the name of its kind, and its parameters as JSON that
-/// only the simulations' part of the bundle reads. The main module then has no code to read
-/// a simulation's parameters, which it would only hand on.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Embedded {
-    name: String,
-    params: String,
-}
-
-impl From<Simulation> for Embedded {
-    fn from(sim: Simulation) -> Embedded {
-        let params = serde_json::to_string(&sim).expect("a simulation is plain data");
-        Embedded { name: sim.name().to_string(), params }
-    }
-}
-
-impl Embedded {
-    /// A simulation as the server wrote it into the page (`data-sim`, `data-params`).
-    #[cfg(feature = "hydrate")]
-    pub(crate) fn new(name: String, params: String) -> Embedded {
-        Embedded { name, params }
-    }
-
-    /// The simulation back, as it was given.
-    fn simulation(&self) -> Result<Simulation, serde_json::Error> {
-        serde_json::from_slice(self.params.as_bytes())
-    }
-}
+pub use crate::model::Embedded;
 
 /// One simulation. `explored`, when given, is called once the learner has stepped or played it
 /// to its end.
@@ -284,10 +257,10 @@ mod live {
 }
 
 /// What a timeline's event is, in the reader's language.
-pub(crate) fn label(label: Label, lang: crate::Lang) -> String {
+pub(crate) fn label(label: Label, lang: lockstep_i18n::Lang) -> String {
     match lang {
-        crate::Lang::En => label.english(),
-        crate::Lang::Ko => label.korean(),
+        lockstep_i18n::Lang::En => label.english(),
+        lockstep_i18n::Lang::Ko => label.korean(),
     }
 }
 

@@ -63,7 +63,7 @@ pub fn Player(
             }
         });
     }
-    let w = crate::use_t().sims;
+    let w = crate::page::use_t().sims;
     view! {
         <div class="sim-controls needs-js" role="group" aria-label=(w.controls)(&label)>
             <button

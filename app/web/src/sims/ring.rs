@@ -115,7 +115,7 @@ fn size_label(mb: f64) -> String {
 
 #[component]
 pub fn RingAllReduceView(params: RingAllReduce) -> impl IntoView {
-    let w = crate::use_t().sims;
+    let w = crate::page::use_t().sims;
     let r = &w.ring;
     let ranks = RwSignal::new(params.ranks);
     let elements = RwSignal::new(params.elements);

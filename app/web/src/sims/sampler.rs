@@ -74,7 +74,7 @@ impl SamplerModel {
 
 #[component]
 pub fn SamplerView(params: Sampler) -> impl IntoView {
-    let w = crate::use_t().sims;
+    let w = crate::page::use_t().sims;
     let t = &w.sampler;
     let first_epoch = params.epoch;
     let state = RwSignal::new(params);

@@ -47,8 +47,8 @@ pub const DP_PHASES: [(Activity, PhaseWords); 9] = [
 
 #[component]
 pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
-    let lang = crate::use_lang();
-    let w = crate::use_t().sims;
+    let lang = crate::page::use_lang();
+    let w = crate::page::use_t().sims;
     let t = &w.scatter_gather;
     let ScatterGather { layers, batch, gpus, hardware } = params;
     let gpus = RwSignal::new(gpus);
@@ -93,7 +93,7 @@ pub fn ScatterGatherView(params: ScatterGather) -> impl IntoView {
 
 /// What each device does in each phase, in `DP_PHASES`' order: a line per item ("• what
 /// (how long)"), or `None` where it idles.
-fn phase_texts(t: &Timeline, lang: crate::Lang) -> Vec<Vec<Option<String>>> {
+fn phase_texts(t: &Timeline, lang: lockstep_i18n::Lang) -> Vec<Vec<Option<String>>> {
     (0..t.devices)
         .map(|d| {
             DP_PHASES
@@ -130,7 +130,7 @@ fn phase_devices(
     t: &Timeline,
     step: Signal<usize>,
     w: &'static SimWords,
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
 ) -> impl IntoView {
     let texts = phase_texts(t, lang);
     let cards = texts
@@ -285,7 +285,7 @@ mod tests {
     #[test]
     fn each_gpu_says_its_work_in_each_phase() {
         let t = dataparallel(&LAYERS, 8, 2, CudaPreset::H100Nvlink);
-        let texts = phase_texts(&t, crate::Lang::En);
+        let texts = phase_texts(&t, lockstep_i18n::Lang::En);
         assert_eq!(texts.len(), 2);
         // GPU 0 works in every phase; GPU 1 idles through the loss and the optimizer step.
         assert!(texts[0].iter().all(Option::is_some));

@@ -1,8 +1,8 @@
 //! The server's side of the pages, as far as this crate knows it, compiled only with `ssr`:
 //! what the server functions ask of the server ([`Backend`]; `lockstep-pages` answers it from
 //! the application's rules, the course and the database, none of which this crate can reach),
-//! what every page's head needs ([`Site`]), a rendered lesson page cut where its per-request
-//! parts go ([`template`]) and the place those parts fill ([`request_parts`]).
+//! what every page's head needs ([`Site`]) and the place a page's per-request parts fill
+//! ([`request_parts`]; a rendered lesson page is cut there by [`crate::template`]).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -14,10 +14,9 @@ use crate::model::{
     AccountPage, CatalogueView, CourseOverview, ExercisePage, InstructorView, LessonLearner,
     LessonLookup, NotificationsPage, Progressed, SearchResults, SubmissionPage, XpRules,
 };
-use crate::Lang;
+use lockstep_i18n::Lang;
 
 pub mod request_parts;
-pub mod template;
 
 /// A server function's answer, computed by the [`Backend`].
 pub type Answer<'a, T> = Pin<Box<dyn Future<Output = Result<T, ServerFnError>> + Send + 'a>>;
@@ -48,7 +47,7 @@ pub trait Backend: Send + Sync {
 #[derive(Clone)]
 pub struct Site {
     pub backend: Arc<dyn Backend>,
-    /// Where the browser bundle is served: `/pkg/<hash>` ([`crate::bundle_file`]).
+    /// Where the browser bundle is served: `/pkg/<hash>` ([`crate::page::bundle_file`]).
     pub bundle: String,
     /// `https://lockstep.example.org` when the operator configured the public address: the
     /// language alternates are absolute links then, as search engines ask of `hreflang`.

@@ -13,8 +13,8 @@
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
+use super::{learner_part, LearnerPart, LearnerState, LessonParts};
 use crate::model::{LessonLearner, LessonView};
-use crate::pages::{learner_part, LearnerPart, LearnerState, LessonParts};
 
 /// A request extension: render the page as a template.
 #[derive(Debug, Clone, Copy)]
@@ -42,7 +42,7 @@ pub enum TemplateError {
 pub struct Template {
     lesson: LessonParts,
     /// The page's language, which the learner's parts are rendered in.
-    lang: crate::Lang,
+    lang: lockstep_i18n::Lang,
     pieces: Vec<Piece>,
     /// The bytes of HTML that are the same for everyone, to size the page.
     fixed_len: usize,
@@ -67,7 +67,7 @@ impl Template {
     pub fn parse(
         html: &str,
         lesson: LessonView,
-        lang: crate::Lang,
+        lang: lockstep_i18n::Lang,
         anonymous: &LessonLearner,
     ) -> Result<Template, TemplateError> {
         let data = format!(" = {};", serialized(anonymous));
@@ -113,7 +113,7 @@ impl Template {
                 Piece::Html(html) => page.push_str(html),
                 Piece::Request(name) => {
                     let html = requests.iter().find(|(n, _)| n == name).map_or("", |(_, h)| h);
-                    page.push_str(&super::request_parts::section(name, html));
+                    page.push_str(&crate::ssr::request_parts::section(name, html));
                 }
                 _ => unreachable!("only HTML and request parts are left"),
             }
@@ -173,7 +173,7 @@ impl Template {
                     }
                     (Piece::Request(name), _, Some(requests)) => {
                         let html = requests.iter().find(|(n, _)| n == name).map_or("", |(_, h)| h);
-                        push(&mut out, &super::request_parts::section(name, html))
+                        push(&mut out, &crate::ssr::request_parts::section(name, html))
                     }
                     (unfilled, ..) => out.push(unfilled.clone()),
                 }
@@ -195,7 +195,7 @@ fn cut_slots(mut html: &str, pieces: &mut Vec<Piece>) -> Result<(), TemplateErro
         let rest = &html[start + SLOT_START.len()..];
         let end = rest.find(SLOT_END).ok_or(TemplateError::Unclosed)?;
         let name = &rest[..end];
-        if let Some(request) = name.strip_prefix(super::request_parts::SLOT_PREFIX) {
+        if let Some(request) = name.strip_prefix(crate::ssr::request_parts::SLOT_PREFIX) {
             pieces.push(Piece::Request(request.to_string()));
         } else {
             let part = LearnerPart::from_name(name)
@@ -251,7 +251,7 @@ mod tests {
              <template data-slot=\"quiz-3\"></template><script>X[1] = {};</script>",
             serialized(&anonymous)
         );
-        let t = Template::parse(&html, lesson(), crate::Lang::En, &anonymous).unwrap();
+        let t = Template::parse(&html, lesson(), lockstep_i18n::Lang::En, &anonymous).unwrap();
         assert_eq!(
             t.pieces,
             vec![
@@ -277,7 +277,7 @@ mod tests {
             "<p>a</p><template data-slot=\"request:talk\"></template><script>X = {};</script>",
             serialized(&anonymous)
         );
-        let t = Template::parse(&html, lesson(), crate::Lang::En, &anonymous).unwrap();
+        let t = Template::parse(&html, lesson(), lockstep_i18n::Lang::En, &anonymous).unwrap();
         let kept = t.with_learner(anonymous.clone());
         assert_eq!(kept.request_parts(), ["talk"]);
         assert_eq!(kept.html(), None, "a request part is left to fill");
@@ -294,7 +294,7 @@ mod tests {
         let without = Template::parse(
             &format!("<p>a</p>{}", &html[html.find("<script>").unwrap()..]),
             lesson(),
-            crate::Lang::En,
+            lockstep_i18n::Lang::En,
             &anonymous,
         )
         .unwrap();
@@ -305,18 +305,24 @@ mod tests {
     fn a_template_without_exactly_one_copy_of_the_learner_data_is_refused() {
         let anonymous = LessonLearner::default();
         assert_eq!(
-            Template::parse("<p>no data</p>", lesson(), crate::Lang::En, &anonymous).unwrap_err(),
+            Template::parse("<p>no data</p>", lesson(), lockstep_i18n::Lang::En, &anonymous)
+                .unwrap_err(),
             TemplateError::LearnerData(0)
         );
         let data = format!(" = {};", serialized(&anonymous));
         assert_eq!(
-            Template::parse(&format!("{data}{data}"), lesson(), crate::Lang::En, &anonymous)
-                .unwrap_err(),
+            Template::parse(
+                &format!("{data}{data}"),
+                lesson(),
+                lockstep_i18n::Lang::En,
+                &anonymous
+            )
+            .unwrap_err(),
             TemplateError::LearnerData(2)
         );
         let html = format!("<template data-slot=\"header\"></template>{data}");
         assert_eq!(
-            Template::parse(&html, lesson(), crate::Lang::En, &anonymous).unwrap_err(),
+            Template::parse(&html, lesson(), lockstep_i18n::Lang::En, &anonymous).unwrap_err(),
             TemplateError::UnknownPart("header".into())
         );
     }
