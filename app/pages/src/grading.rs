@@ -146,11 +146,7 @@ pub async fn submission(
             .into_iter()
             .map(|e| LiveEvent { id: e.id, event: e.event.in_language(lang) })
             .collect(),
-        verdict: s
-            .verdict
-            .as_deref()
-            .and_then(|v| serde_json::from_str::<grading_protocol::Verdict>(v).ok())
-            .map(|v| v.in_language(lang)),
+        verdict: s.verdict().map(|v| v.in_language(lang)),
         can_cancel: owns && s.status == lockstep_store::SubmissionStatus::Queued,
         can_rerun: requester.is_instructor() && s.status.is_final(),
         own: owns,

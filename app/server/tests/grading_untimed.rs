@@ -99,7 +99,7 @@ async fn killed_app_loses_no_job(dir: &Path, url: &str) {
     }
     let solution = store.submission(ids[0]).await.unwrap().unwrap();
     assert_eq!(solution.verdict_status, Some(grading_protocol::Status::Fail), "speedup not timed");
-    let checks: serde_json::Value = serde_json::from_str(&solution.verdict.unwrap()).unwrap();
+    let checks: serde_json::Value = serde_json::from_str(&solution.verdict_json.unwrap()).unwrap();
     let failed: Vec<&Value> =
         checks["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").collect();
     assert!(failed.is_empty(), "nothing failed; only the speedup was skipped: {failed:?}");

@@ -98,11 +98,24 @@ pub struct Submission {
     pub file_name: String,
     pub script: String,
     pub status: SubmissionStatus,
-    /// The grading protocol's verdict JSON, once graded.
-    pub verdict: Option<String>,
+    /// The grading protocol's verdict JSON, once graded ([`Submission::verdict`] reads it).
+    pub verdict_json: Option<String>,
     pub verdict_status: Option<Status>,
     pub created_at: i64,
     pub finished_at: Option<i64>,
+}
+
+impl Submission {
+    /// Its verdict, once graded.
+    pub fn verdict(&self) -> Option<grading_protocol::Verdict> {
+        self.verdict_json.as_deref().and_then(read_verdict)
+    }
+}
+
+/// A verdict as a worker handed it in and the store keeps it; `None` for JSON that is not one
+/// (the worker API takes only verdicts it could read).
+fn read_verdict(json: &str) -> Option<grading_protocol::Verdict> {
+    serde_json::from_str(json).ok()
 }
 
 /// One event of a submission, with the id `Last-Event-ID` names.
@@ -193,7 +206,7 @@ impl TryFrom<SubmissionRow> for Submission {
             file_name: r.file_name,
             script: r.script,
             status: SubmissionStatus::parse(&r.status)?,
-            verdict: r.verdict,
+            verdict_json: r.verdict,
             verdict_status: r.verdict_status.as_deref().map(parse_status).transpose()?,
             created_at: r.created_at,
             finished_at: r.finished_at,
@@ -550,10 +563,7 @@ impl Store {
             }
         }
         // The summary as a sentence too, for a reader in another language.
-        let words = serde_json::from_str::<grading_protocol::Verdict>(verdict_json)
-            .ok()
-            .and_then(|v| v.summary_words)
-            .map(Box::new);
+        let words = read_verdict(verdict_json).and_then(|v| v.summary_words).map(Box::new);
         let event = Event::Verdict { status, summary: summary.into(), words };
         push_event(&mut tx, id, &event, now_ms).await?;
         tx.commit().await?;

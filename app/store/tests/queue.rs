@@ -64,7 +64,7 @@ async fn one_verdict_per_job(store: &Store) {
     assert_eq!(finish("lease-1").await.unwrap(), None, "a job ends once");
     let graded = store.submission(a).await.unwrap().unwrap();
     assert_eq!(graded.status, SubmissionStatus::Graded);
-    assert_eq!(graded.verdict.as_deref(), Some(verdict));
+    assert_eq!(graded.verdict_json.as_deref(), Some(verdict));
     assert_eq!(graded.verdict_status, Some(Status::Pass));
     assert_eq!(kinds(store, a).await, ["queued", "started", "run_started", "verdict"]);
     let events = store.submission_events(a, 0).await.unwrap();
@@ -162,7 +162,7 @@ async fn lost_workers_and_failures(store: &Store) {
     assert_eq!(taken, vec![(third.job, Requeue::GaveUp)]);
     let failed = store.submission(s).await.unwrap().unwrap();
     assert_eq!(failed.status, SubmissionStatus::Failed);
-    assert_eq!(failed.verdict, None);
+    assert_eq!(failed.verdict_json, None);
     assert_eq!(
         kinds(store, s).await,
         ["queued", "started", "requeued", "started", "requeued", "started", "failed"]

@@ -106,7 +106,7 @@ impl From<&Submission> for SubmissionJson {
             finished_at: s.finished_at,
             url: lockstep_routes::submission(s.id),
             events: lockstep_routes::submission_events(s.id),
-            verdict: s.verdict.as_deref().and_then(|v| serde_json::from_str(v).ok()),
+            verdict: s.verdict(),
             sections: BTreeMap::new(),
         }
     }
