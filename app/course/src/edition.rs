@@ -24,9 +24,10 @@ pub struct Edition {
 }
 
 impl Edition {
-    /// The source course as its own edition.
+    /// The source course as its own edition, in the language it is written in.
     pub fn source(course: Course) -> Edition {
-        Edition { lang: Lang::En, course, untranslated: BTreeSet::new(), headings: BTreeMap::new() }
+        let lang = course.lang();
+        Edition { lang, course, untranslated: BTreeSet::new(), headings: BTreeMap::new() }
     }
 
     /// The edition of `translation`'s language; the source alone while there is none.

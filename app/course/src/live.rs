@@ -72,15 +72,18 @@ impl Fingerprint {
     }
 }
 
-/// The languages a course may be translated into: all but its own.
+/// The languages a course's translation folders may be named by: every one but its own, which
+/// is not known before its `course.toml` is read (a folder of its own language is a problem
+/// `lessons check` reports).
 fn translations() -> impl Iterator<Item = Lang> {
-    Lang::ALL.into_iter().filter(|l| *l != Lang::En)
+    Lang::ALL.into_iter()
 }
 
 /// The courses and the site's editions, loaded together so a page never mixes two versions:
 /// as learners see them (published lessons of published courses), or as instructors do.
 pub struct Loaded {
-    /// The site in its source language: every course's lessons, in catalogue order.
+    /// The site as it is written: every course's lessons in the course's own language, in
+    /// catalogue order.
     pub course: Arc<Course>,
     editions: Vec<Arc<Edition>>,
     pub catalogue: Arc<Catalogue>,
@@ -205,6 +208,8 @@ impl Everything {
         let mut courses = Vec::new();
         let mut metas = BTreeMap::new();
         let mut parts: Vec<Vec<Edition>> = Lang::ALL.iter().map(|_| Vec::new()).collect();
+        // Each course as it is written, in its own language.
+        let mut sources = Vec::new();
         for (entry, editions) in self.catalogue.courses.iter().zip(&self.editions) {
             if !keep_course(&entry.slug) {
                 continue;
@@ -216,11 +221,15 @@ impl Everything {
                 entry.slug.clone(),
                 editions.iter().map(|e| e.course.meta.clone()).collect(),
             );
+            let own = entry.course.lang();
             courses.push(entry);
-            for (part, edition) in parts.iter_mut().zip(editions) {
+            for ((part, edition), lang) in parts.iter_mut().zip(editions).zip(Lang::ALL) {
                 let mut edition = edition.clone();
                 edition.retain_lessons(&keep);
                 edition.course.lessons.iter_mut().for_each(since);
+                if lang == own {
+                    sources.push(edition.clone());
+                }
                 part.push(edition);
             }
         }
@@ -229,9 +238,8 @@ impl Everything {
             .zip(parts)
             .map(|(lang, parts)| Arc::new(Edition::union(lang, parts)))
             .collect();
-        let source = Lang::ALL.iter().position(|l| *l == Lang::En).expect("English is a language");
         Loaded {
-            course: Arc::new(editions[source].course.clone()),
+            course: Arc::new(Edition::union(Lang::default(), sources).course),
             editions,
             catalogue: Arc::new(Catalogue { courses }),
             drafts: Arc::new(drafts),
@@ -263,7 +271,7 @@ impl Views {
 /// One course's edition in `lang`: its translation there where it has one that can be read,
 /// the source in its place where not.
 fn edition(course: &Course, dir: &Path, lang: Lang) -> Edition {
-    if lang == Lang::En {
+    if lang == course.lang() {
         return Edition::source(course.clone());
     }
     let tdir = translation_dir(dir, lang);

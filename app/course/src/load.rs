@@ -29,8 +29,10 @@ pub struct CourseMeta {
     pub order: Option<u32>,
     #[serde(default)]
     pub authors: Vec<String>,
-    /// The languages the course is written in, its own (`en`) first: a declaration that
-    /// `lessons check` holds against the translation folders. Their folders decide when absent.
+    /// The languages the course is written in, its own first (the language of its lessons;
+    /// translations follow, each in a folder named by its code): a declaration that `lessons
+    /// check` holds against the translation folders. Without it, the course is written in `en`
+    /// and its folders decide its translations.
     #[serde(default)]
     pub languages: Option<Vec<String>>,
     /// `draft` while it is being written: learners see none of it.
@@ -39,6 +41,15 @@ pub struct CourseMeta {
     /// When a published course reaches learners, as a lesson's `publish_at`.
     #[serde(default)]
     pub publish_at: Option<toml::value::Datetime>,
+}
+
+impl CourseMeta {
+    /// The language the course is written in: the first of its `languages`, `en` when it
+    /// names none the site has.
+    pub fn lang(&self) -> Lang {
+        let first = self.languages.as_ref().and_then(|l| l.first());
+        first.and_then(|code| Lang::from_code(code)).unwrap_or(Lang::En)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -56,6 +67,14 @@ pub struct Course {
     pub link_warnings: Vec<Diagnostic>,
     /// The course's terms in each language (`terms.toml`): a translation has its source's.
     pub terms: Vec<crate::Term>,
+}
+
+impl Course {
+    /// The language a source course is written in ([`CourseMeta::lang`]). A translation's
+    /// `course.toml` names no languages: its language is the one it was loaded as.
+    pub fn lang(&self) -> Lang {
+        self.meta.lang()
+    }
 }
 
 impl Course {
@@ -148,13 +167,16 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
     }
     names.sort();
 
+    let (meta, mut course_problems, visibility) = read_meta(dir, source.is_some());
+    // Headings and terms are read in the lessons' own language.
+    let written_in = source.map_or_else(|| meta.lang(), |s| s.lang);
     let mut texts = Vec::new();
     let parsed: Vec<Parsed> = names
         .iter()
         .map(|name| match std::fs::read(dir.join(name)) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => {
-                    let parsed = lesson::parse(name, &text, source.map_or(Lang::En, |s| s.lang));
+                    let parsed = lesson::parse(name, &text, written_in);
                     texts.push(text);
                     parsed
                 }
@@ -167,7 +189,6 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
         })
         .collect();
 
-    let (meta, mut course_problems, visibility) = read_meta(dir, source.is_some());
     // The terms are the source course's, held against its lessons.
     let (terms, problems) = match source {
         None => {
@@ -351,16 +372,24 @@ fn language_problems(
             ))),
         }
     }
-    if langs.first() != Some(&Lang::En) {
-        problems.push(problem(
-            "languages: the course's own language, `en`, comes first (its lessons are written in \
-             it; translations follow)"
-                .into(),
-        ));
-    }
-    for lang in Lang::ALL.into_iter().filter(|l| *l != Lang::En) {
+    let Some(&own) = langs.first() else {
+        let message = "languages: name the language the course is written in first (its \
+                       lessons' language), then its translations'";
+        problems.push(problem(message.into()));
+        return problems;
+    };
+    for lang in Lang::ALL {
         let folder = translation_dir(dir, lang);
         let name = lang.code();
+        if lang == own {
+            if folder.is_dir() {
+                problems.push(problem(format!(
+                    "languages: the course is written in `{name}` (listed first), so its lessons \
+                     are this folder's own, and `{name}/` cannot be a translation"
+                )));
+            }
+            continue;
+        }
         match (langs.contains(&lang), folder.is_dir()) {
             (true, false) => problems.push(problem(format!(
                 "languages: `{name}` is listed, but there is no translation folder `{name}/`"
@@ -691,19 +720,29 @@ mod tests {
             with("[\"en\", \"ko\"]"),
             ["course.toml:3: languages: `ko` is listed, but there is no translation folder `ko/`"]
         );
+        // A course written in Korean: its own language needs no folder, a translation does.
         assert_eq!(
             with("[\"ko\", \"fr\"]"),
-            [
-                "course.toml:3: languages: `fr` is not a language of the site (it has en, ko)",
-                "course.toml:3: languages: the course's own language, `en`, comes first (its \
-                 lessons are written in it; translations follow)",
-                "course.toml:3: languages: `ko` is listed, but there is no translation folder `ko/`",
-            ]
+            ["course.toml:3: languages: `fr` is not a language of the site (it has en, ko)"]
+        );
+        assert_eq!(
+            with("[\"ko\", \"en\"]"),
+            ["course.toml:3: languages: `en` is listed, but there is no translation folder `en/`"]
+        );
+        assert_eq!(
+            with("[]"),
+            ["course.toml:3: languages: name the language the course is written in first (its \
+              lessons' language), then its translations'"]
         );
 
         let ko = dir.path().join("ko");
         std::fs::create_dir(&ko).unwrap();
         assert_eq!(with("[\"en\", \"ko\"]"), none);
+        assert_eq!(
+            with("[\"ko\"]"),
+            ["course.toml:3: languages: the course is written in `ko` (listed first), so its \
+              lessons are this folder's own, and `ko/` cannot be a translation"]
+        );
         assert_eq!(
             with("[\"en\"]"),
             ["course.toml:3: languages: the translation in `ko/` is not listed; add `ko`, or \

@@ -99,7 +99,16 @@ pub static EN: Catalogue = Catalogue {
         broken_for_instructor_before: "For the instructor (",
         broken_for_instructor_after: " prints the same):",
         back_to_course: "Back to the course",
-        not_translated: "",
+        not_translated: |written_in| {
+            let original = match written_in {
+                Lang::En => "English",
+                Lang::Ko => "Korean",
+            };
+            format!(
+                "This lesson has not been translated into English yet, so it is shown as it is \
+                 written, in {original}. Your progress and XP count the same in every language."
+            )
+        },
         draft: "Draft — only instructors see this. Learners cannot open, find or count it until \
                 it is published; comments and reports open then.",
         scheduled: [

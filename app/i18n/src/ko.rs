@@ -95,8 +95,16 @@ pub static KO: Catalogue = Catalogue {
         broken_for_instructor_before: "강사용 (",
         broken_for_instructor_after: "도 같은 내용을 출력합니다):",
         back_to_course: "코스로 돌아가기",
-        not_translated: "이 레슨은 아직 한국어로 옮기지 못해 영어 원문으로 보여 드립니다. 진행 \
-                         상황과 XP는 언어와 상관없이 그대로 쌓입니다.",
+        not_translated: |written_in| {
+            let original = match written_in {
+                Lang::En => "영어",
+                Lang::Ko => "한국어",
+            };
+            format!(
+                "이 레슨은 아직 한국어로 옮기지 못해 {original} 원문으로 보여 드립니다. 진행 \
+                 상황과 XP는 언어와 상관없이 그대로 쌓입니다."
+            )
+        },
         draft: "초안 — 강사에게만 보입니다. 게시하기 전까지 학습자는 이 레슨을 열 수도, 검색할 \
                 수도 없고 진행률에도 잡히지 않습니다. 댓글과 문제 신고도 게시한 뒤에 열립니다.",
         scheduled: [

@@ -157,8 +157,9 @@ pub struct LessonWords {
     pub broken_for_instructor_before: &'static str,
     pub broken_for_instructor_after: &'static str,
     pub back_to_course: &'static str,
-    /// Shown on a lesson read in a language it has not been translated into yet.
-    pub not_translated: &'static str,
+    /// Shown on a lesson read in a language it has not been translated into yet, which is
+    /// shown in the language it is written in (the argument).
+    pub not_translated: fn(Lang) -> String,
     /// The banner of a draft, which only instructors see.
     pub draft: &'static str,
     /// The banner of a lesson published later, before and after the instant from which
@@ -463,7 +464,7 @@ mod tests {
             ko.site.nav_course,
             ko.site.footer,
             ko.lesson.reset_explain,
-            ko.lesson.not_translated,
+            &(ko.lesson.not_translated)(Lang::En),
             ko.quiz.hidden_until_passed,
             ko.errors.not_found,
             ko.errors.back_to_course,
@@ -476,6 +477,8 @@ mod tests {
         for w in words {
             assert!(w.chars().any(|c| ('가'..='힣').contains(&c)), "{w}");
         }
+        let english = (t(Lang::En).lesson.not_translated)(Lang::Ko);
+        assert!(english.contains("Korean") && !english.contains('한'), "{english}");
         assert_eq!((ko.lesson.position)(2, 10), "레슨 02 / 10");
         assert_eq!((t(Lang::En).lesson.position)(2, 10), "Lesson 02 of 10");
         assert_eq!((t(Lang::En).quiz.title)(1), "Quiz: 1 question");

@@ -186,7 +186,10 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
             .collect(),
         prev: index.checked_sub(1).and_then(neighbour),
         next: neighbour(index + 1),
-        untranslated: edition.untranslated.contains(slug),
+        untranslated: edition
+            .untranslated
+            .contains(slug)
+            .then(|| owner.map_or(Lang::En, |o| o.course.lang())),
         sections: Lang::ALL
             .into_iter()
             .map(|l| loaded.edition(l))

@@ -244,7 +244,7 @@ mod tests {
             file_name: "train.py".into(),
             script: String::new(),
             status: SubmissionStatus::Queued,
-            verdict: None,
+            verdict_json: None,
             verdict_status: None,
             created_at: 0,
             finished_at: None,

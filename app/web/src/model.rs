@@ -278,10 +278,10 @@ pub struct LessonView {
     pub toc: Vec<TocItem>,
     pub prev: Option<NeighbourLink>,
     pub next: Option<NeighbourLink>,
-    /// Served in the course's own language: the lesson has no ready translation into the
-    /// page's language yet.
+    /// The language the lesson is served in when it is not the page's: it has no ready
+    /// translation into the page's language yet, and is shown as its course is written.
     #[serde(default)]
-    pub untranslated: bool,
+    pub untranslated: Option<lockstep_i18n::Lang>,
     /// The contents' ids of this lesson in each language, in the same order, so the language
     /// switcher can go to the section being read.
     #[serde(default)]

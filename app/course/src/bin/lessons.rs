@@ -143,7 +143,7 @@ fn check_course(
     course.diagnostics().for_each(|d| print(dir, d, true));
     course.warnings().iter().for_each(|w| print(dir, w, false));
     // Every language but the course's own may have its translation, in its own folder.
-    for lang in lockstep_i18n::Lang::ALL.into_iter().filter(|l| *l != lockstep_i18n::Lang::En) {
+    for lang in lockstep_i18n::Lang::ALL.into_iter().filter(|l| *l != course.lang()) {
         let translated = lockstep_course::translation_dir(dir, lang);
         if !translated.is_dir() {
             continue;

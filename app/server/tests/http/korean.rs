@@ -537,3 +537,70 @@ fn spoken_text(html: &str) -> String {
     }
     out
 }
+
+/// A course written in Korean first (`languages = ["ko", "en"]`, the fixture in
+/// `app/course/tests/data/korean-first`): its Korean pages are the lessons as written, its
+/// English pages their translation, or the Korean lesson with an English notice until one is
+/// made; search finds it in both; its XP is counted as any course's.
+#[test]
+fn a_course_written_in_korean_first() {
+    on_runtime(async {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../course/tests/data/korean-first/collectives");
+        let root = tempfile::tempdir().unwrap();
+        let status = std::process::Command::new("cp")
+            .arg("-r")
+            .arg(&fixture)
+            .arg(root.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        // The first lesson not translated yet.
+        std::fs::remove_file(root.path().join("collectives/en/01-ranks.md")).unwrap();
+        let app = app(root.path()).await;
+
+        let page = get(&app, "/ko/lessons/ranks", None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.body.contains(">rank와 world size</h1>"), "{}", page.body);
+        assert!(!page.body.contains(r#"data-role="untranslated""#), "the lesson as written");
+        let page = get(&app, "/lessons/ranks", None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.body.contains(r#"<h1 lang="ko">rank와 world size</h1>"#), "{}", page.body);
+        assert!(page.body.contains(r#"data-role="untranslated" lang="en""#));
+        assert!(page.body.contains("shown as it is written, in Korean"));
+        assert!(page.body.contains(r#"<div lang="ko" class="lesson-body">"#));
+        assert!(page.body.contains("Lesson 01 of 02"), "in the English frame");
+        let page = get(&app, "/lessons/all-reduce", None).await;
+        assert!(page.body.contains("<h1>What all_reduce leaves behind</h1>"), "{}", page.body);
+        assert!(!page.body.contains(r#"data-role="untranslated""#));
+        let page = get(&app, "/ko/lessons/all-reduce", None).await;
+        assert!(page.body.contains("<h1>all_reduce가 남기는 값</h1>"));
+
+        let course = get(&app, "/courses/collectives", None).await;
+        assert!(course.body.contains("Collective communication basics"), "{}", course.body);
+        let course = get(&app, "/ko/courses/collectives", None).await;
+        assert!(course.body.contains("collective 통신 기초"));
+
+        for (path, hit) in [
+            ("/ko/search?q=zephyrquokka", r#"href="/ko/lessons/ranks"#),
+            ("/search?q=zephyrquokka", r#"href="/lessons/ranks"#),
+            ("/search?q=overwrites", r#"href="/lessons/all-reduce"#),
+        ] {
+            let page = get(&app, path, None).await;
+            assert!(page.body.contains(hit), "{path}: {}", page.body);
+        }
+
+        // Completing the first lesson (30 XP) and passing the quiz (20 XP) on Korean pages.
+        let mut ada = signed_up(&app, "ada@example.org").await;
+        let lesson = ada.get(&app, "/ko/lessons/ranks").await;
+        let action = lesson.body.split(r#"action=""#).find(|s| s.starts_with("/api/")).unwrap();
+        let action = action.split('"').next().unwrap().to_string();
+        ada.post(&app, &action, &[("slug", "ranks"), ("lang", "ko")]).await;
+        let lesson = ada.get(&app, "/ko/lessons/all-reduce").await;
+        let shown = common::shown_quiz(&lesson.body, 0);
+        let answers = common::quiz_form_in(&shown, "all-reduce", 0, &[(0, 0)], &fixture);
+        let page = ada.submit(&app, "/ko/lessons/all-reduce/quizzes/0", &pairs(&answers)).await;
+        let xp = page.body.split(r#"data-role="xp">"#).nth(1).expect("a progress panel");
+        assert_eq!(xp.split(" XP").next().unwrap(), "50", "{}", page.body);
+    })
+}

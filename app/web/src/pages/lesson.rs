@@ -319,6 +319,8 @@ fn Lesson(
     } = lesson;
     let lang = crate::page::use_lang();
     let w = &lockstep_i18n::t(lang).lesson;
+    // What is in another language than the page says so, for screen readers and search engines.
+    let written_in = untranslated.map(lockstep_i18n::Lang::code);
     // Each language's contents ids, in the same order, for the language switcher
     // (`components::SiteHeader`): `data-en`, `data-ko`.
     let ids_in = |l: lockstep_i18n::Lang| {
@@ -346,16 +348,16 @@ fn Lesson(
                         <span class="lesson-position">{(w.position)(position, total)}</span>
                         " · " {(w.minutes)(minutes)}
                     </p>
-                    <h1>{title}</h1>
-                    {untranslated.then(|| view! { <p class="notice" data-role="untranslated" lang=lang.code()>{w.not_translated}</p> })}
+                    <h1 lang=written_in>{title}</h1>
+                    {untranslated.map(|written_in| view! { <p class="notice" data-role="untranslated" lang=lang.code()>{(w.not_translated)(written_in)}</p> })}
                     {unpublished.map(|u| unpublished_banner(&u, &slug, lang))}
-                    <p class="lede">{summary}</p>
+                    <p class="lede" lang=written_in>{summary}</p>
                     <Tags tags/>
                     {header}
                 </header>
                 {section_ids}
                 <TocFolded entries=toc.clone()/>
-                <div class="lesson-body">{body}</div>
+                <div class="lesson-body" lang=written_in>{body}</div>
                 {completion}
                 <nav class="prev-next" aria-label=w.prev_next>
                     {prev.map(|p| view! { <a class="prev" rel="prev" href=lang.path(&lockstep_routes::lesson(&p.slug))>"← " {p.title}</a> })}

@@ -236,7 +236,7 @@ mod tests {
             toc: vec![],
             prev: None,
             next: None,
-            untranslated: false,
+            untranslated: None,
             sections: vec![],
             request_parts: vec![],
             unpublished: None,
