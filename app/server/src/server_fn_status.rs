@@ -2,7 +2,7 @@
 //! arguments they could not read (`Args`, `MissingArg`, `Deserialization` in server_fn's error
 //! encoding) are the caller's fault and answer 400 here, so monitoring can tell a refusal from a
 //! fault. Refusals a server function decides itself set their status as they refuse
-//! (`lockstep_web::ssr::context::refuse`).
+//! (`lockstep_pages::context::refuse`).
 
 use axum::body::Body;
 use axum::extract::Request;

@@ -15,7 +15,7 @@
 //! (`app/server/src/talk.rs`) checks the text (`lockstep-comments`), the place and the section
 //! against the course, and the store decides the rest in one transaction; the browser is sent back
 //! to the comment with a notice, or, refused, to its form with its text kept in the session
-//! (`flash::CommentDraft`). The comments are a request part: `ssr/talk.rs` renders them for each
+//! (`flash::CommentDraft`). The comments are a request part: `lockstep_pages::talk` renders them for each
 //! reader from the store. A page with JavaScript opens `/api/comments/events?place=…&version=…`,
 //! which answers `changed` when the place's version in the database differs (woken at once by a
 //! write through this process, and polling every 500 ms for the other machines'), and then fetches

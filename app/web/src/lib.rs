@@ -1,9 +1,10 @@
 //! The Leptos application, compiled twice: with `ssr` into the server (which renders every page
 //! to HTML) and with `hydrate` into the browser bundle (which makes those pages interactive).
 //!
-//! Server-only dependencies (the course loader, the database) are optional and enabled by `ssr`
-//! alone, so the browser bundle never carries them. Data crosses the boundary as the plain
-//! serde types in [`model`], fetched with the server functions in [`api`].
+//! Server-only dependencies are optional and enabled by `ssr` alone, so the browser bundle never
+//! carries them; the course loader and the database are not dependencies at all. Data crosses
+//! the boundary as the plain serde types in [`model`], fetched with the server functions in
+//! [`api`].
 //!
 //! # What is where
 //!
@@ -20,15 +21,11 @@
 //! sampler's ranks and dataset), because what a step costs the browser grows with the cells drawn,
 //! not with those it changed; each is a view model computed by sim-engine, unit-tested natively,
 //! and a component that draws it; the server renders their first state and the browser runs them as
-//! WebAssembly). With the `ssr` feature it also has `ssr/`: the rules adapted to Leptos
-//! (`context.rs`: `AppContext`, the `Rules` with the request's session and headers from the Leptos
-//! context and errors as `ServerFnError`), the conversion from course and store to page models
-//! (`page_models.rs`, `grading.rs`), lesson pages cut into templates where the learner's and the
-//! request's parts go (`template.rs`), the per-request parts of lesson and exercise pages
-//! (`request_parts.rs`), the comments, the one request part there is (`talk.rs`: rendered per
-//! reader, with the report form, reply, edit, delete, follow and moderation forms; also the
-//! notifications worded for `/notifications`), and the instructor's tables and CSV
-//! (`instructor.rs`, reports included). In the browser, `talk_live.rs` follows a page's comments
+//! WebAssembly). With the `ssr` feature it also has `ssr/`: what the server functions ask of the
+//! server (`Backend`, answered by `lockstep-pages`, since this crate cannot reach the database)
+//! and what every page's head needs (`Site`), and `pages/template.rs` cuts a rendered lesson
+//! page where the learner's and the request's parts go. `page.rs` is the page being rendered
+//! (its language, words, path, bundle), below everything that asks. In the browser, `talk_live.rs` follows a page's comments
 //! (their place's server-sent events, then the server's HTML of them swapped in, keeping what the
 //! reader typed), keeps the header's bell current and fills the report form in from the link
 //! clicked. Pages: index, lesson, `/xp`, `/account` (the display name too), `/notifications`,

@@ -1,4 +1,4 @@
-//! The comments, live: the server renders them into the page (`ssr::talk`); in the browser this
+//! The comments, live: the server renders them into the page (`lockstep_pages::talk`); in the browser this
 //! listens for their place's changes and swaps in the server's fresh HTML of them, keeping
 //! what the reader is typing. The browser renders no comment itself: the text it shows is
 //! always the server's, escaped and sanitized there.
@@ -324,7 +324,7 @@ mod live {
         let Some(html) = fetch_text(&url).await else { return };
         let Some(part) = part() else { return };
         let typed = typed(&part);
-        // The server's render of this same request part (`ssr::talk`): every value in it
+        // The server's render of this same request part (`lockstep_pages::talk`): every value in it
         // escaped, every comment's text sanitized there.
         part.set_inner_html(&html);
         if let Ok(event) = web_sys::Event::new(TALK_CHANGED) {

@@ -25,8 +25,8 @@
 //! |---|---|---|
 //! | per course version | the lesson's HTML and its simulations' first state, the catalogue, a course's page, `/xp`'s rules and levels, a lesson page's template and its anonymous variant, a whole catalogue, course page or `/xp` for a reader without cookies (all in `page_cache/`; only ever of the learners' view) | until a lesson file changes or a lesson is published: each entry holds the `Arc<Course>` it was made from and is used only while that is `LiveCourse::current()` |
 //! | per learner | progress, completion, quiz reviews, the account, the session record | in this process between writes (`Store::cached`, `read_cache.rs`, `sessions.rs`): its own, and on PostgreSQL every machine's, announced with `NOTIFY` (nothing kept while not listening); never for a request that decides or records |
-//! | per place version | the comments at a place (`ssr/talk.rs`, `Kept`): rendered once for visitors, and once for any signed-in learner with holes where each reader's own bits go (which threads they follow, edit and delete on their comments); by place, language, the version read from the database on every request, and the minute | until a comment there changes (any app machine's write raises the version), and a minute at most: how long ago each was written, an author's name or level may be that old |
-//! | per request | the nonce, the request id, a one-time notice or form error taken from the session, the request parts of lesson and exercise pages (`ssr/request_parts.rs`: the comments, `ssr/talk.rs`, a reader's own bits filled into the kept rendering; an instructor's, or that of a learner with a hidden or held comment there or a refused text to show again, rendered whole) | never |
+//! | per place version | the comments at a place (`lockstep_pages::talk`, `Kept`): rendered once for visitors, and once for any signed-in learner with holes where each reader's own bits go (which threads they follow, edit and delete on their comments); by place, language, the version read from the database on every request, and the minute | until a comment there changes (any app machine's write raises the version), and a minute at most: how long ago each was written, an author's name or level may be that old |
+//! | per request | the nonce, the request id, a one-time notice or form error taken from the session, the request parts of lesson and exercise pages (`lockstep_pages::request_parts`: the comments, `lockstep_pages::talk`, a reader's own bits filled into the kept rendering; an instructor's, or that of a learner with a hidden or held comment there or a refused text to show again, rendered whole) | never |
 //!
 //! The page caches are one module, `app/server/src/page_cache/`, and what it keeps cannot hold a
 //! per-request part. A lesson page names its request parts (`LessonView::request_parts`, from the
@@ -53,7 +53,7 @@
 //! completion section), all drawn by one function, `learner_part`. `page_cache/` renders each
 //! lesson once per course version through the app's own pages with `RenderTemplate` on the request,
 //! which makes every part a `<template data-slot>` placeholder and the learner an anonymous one;
-//! `ssr/template.rs` cuts that HTML at the placeholders and at the learner's serialized resource.
+//! `lockstep_web::template` cuts that HTML at the placeholders and at the learner's serialized resource.
 //! Each `GET /lessons/<slug>` then resolves the requester, computes their `LessonLearner`, renders
 //! only the parts and writes the resource as `hydration_context` does, and marks the response
 //! `x-lockstep-page: filled`. A router test checks, for a new visitor, a learner with reviews and a
