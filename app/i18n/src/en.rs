@@ -156,6 +156,8 @@ pub static EN: Catalogue = Catalogue {
                 twice earns it once; resetting a lesson takes its XP away until you earn it again.",
         earning: "Earning XP",
         what: "What",
+        earns_the_lessons: "the lesson's XP, shown on its page",
+        earns_each: |xp| format!("{xp} XP each"),
         quizzes: "Quizzes",
         quiz_policy_before: "Each attempt at a quiz shows its options in a new order, and you may \
                              answer as often as you like. Until you pass, the review of an attempt \

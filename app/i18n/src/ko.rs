@@ -153,6 +153,8 @@ pub static KO: Catalogue = Catalogue {
                 번만 쌓이고, 레슨을 초기화하면 다시 얻을 때까지 그 레슨의 XP가 빠집니다.",
         earning: "XP 얻는 법",
         what: "활동",
+        earns_the_lessons: "레슨마다 정해진 XP (레슨 페이지에 표시)",
+        earns_each: |xp| format!("하나에 {xp} XP"),
         quizzes: "퀴즈",
         quiz_policy_before: "퀴즈는 시도할 때마다 보기 순서가 바뀌고, 몇 번이든 다시 풀 수 있습니다. \
                              통과하기 전에는 어느 문제를 틀렸는지, 고른 보기가 왜 맞고 틀렸는지만 \

@@ -198,6 +198,10 @@ pub struct XpWords {
     pub intro: &'static str,
     pub earning: &'static str,
     pub what: &'static str,
+    /// What completing a lesson earns: its own XP.
+    pub earns_the_lessons: &'static str,
+    /// What an action earns each time: this much XP.
+    pub earns_each: fn(u32) -> String,
     pub quizzes: &'static str,
     pub quiz_policy_before: &'static str,
     pub flawless: &'static str,

@@ -93,10 +93,7 @@ fn learners(
                 signed_up: row.email.is_some(),
                 xp: p.xp,
                 level: p.level.number,
-                level_name: match lang {
-                    Lang::En => p.level.name_en.clone(),
-                    Lang::Ko => p.level.name_ko.clone(),
-                },
+                level_name: p.level.name.get(lang).to_string(),
                 lessons_done: c.lessons_done,
                 lessons_total: c.lessons_total,
                 quizzes_passed: c

@@ -316,8 +316,7 @@ pub fn progress_view(p: &Progress, account: Option<&str>) -> ProgressView {
     ProgressView {
         xp: p.xp,
         level: p.level.number,
-        level_name_en: p.level.name_en.clone(),
-        level_name_ko: p.level.name_ko.clone(),
+        level_name: p.level.name.into(),
         level_from: p.level.from_xp,
         next_level_at: p.next_level_at,
         lessons_done: p.lessons_done,
@@ -335,39 +334,37 @@ pub fn progressed(before: &Progress, after: &Progress, account: Option<&str>) ->
     Progressed {
         progress: progress_view(after, account),
         xp: gain.xp,
-        level: gain.level.map(|l| {
-            (l.number, lockstep_web::model::Named { en: l.name_en.clone(), ko: l.name_ko.clone() })
-        }),
+        level: gain.level.map(|l| (l.number, l.name.into())),
         achievements: gain
             .achievements
             .iter()
             .filter_map(|id| lockstep_xp::ACHIEVEMENTS.iter().find(|a| a.id == id))
-            .map(|a| lockstep_web::model::Named { en: a.name_en.into(), ko: a.name_ko.into() })
+            .map(|a| a.name.into())
             .collect(),
     }
 }
 
 pub fn xp_rules(loaded: &Loaded, lang: Lang, progress: &Progress, view: ProgressView) -> XpRules {
-    let rules = match lang {
-        Lang::En => &lockstep_xp::RULES,
-        Lang::Ko => &lockstep_xp::RULES_KO,
+    let w = &lockstep_i18n::t(lang).xp;
+    let earns = |earns: &lockstep_xp::Earns| match *earns {
+        lockstep_xp::Earns::TheLessons => w.earns_the_lessons.to_string(),
+        lockstep_xp::Earns::Each(xp) => (w.earns_each)(xp),
     };
     XpRules {
-        rules: rules.iter().map(|(what, xp)| (what.to_string(), xp.to_string())).collect(),
+        rules: lockstep_xp::RULES
+            .iter()
+            .map(|(what, xp)| (what.get(lang).to_string(), earns(xp)))
+            .collect(),
         levels: lockstep_xp::LEVELS
             .iter()
             .enumerate()
-            .map(|(n, (from, en, ko))| (n as u32, *from, en.to_string(), ko.to_string()))
+            .map(|(n, (from, name))| (n as u32, *from, name.get(lang).to_string()))
             .collect(),
         achievements: lockstep_xp::ACHIEVEMENTS
             .iter()
             .map(|a| AchievementView {
-                name_en: a.name_en.into(),
-                name_ko: a.name_ko.into(),
-                rule: match lang {
-                    Lang::En => a.rule_en.into(),
-                    Lang::Ko => a.rule_ko.into(),
-                },
+                name: a.name.get(lang).into(),
+                rule: a.rule.get(lang).into(),
                 earned: progress.achievements.iter().any(|e| e.id == a.id),
             })
             .collect(),

@@ -5,133 +5,11 @@
 //!
 //! # What is where
 //!
-//! The site's URL scheme (`/lessons/<slug>`, `/lessons/<slug>#<anchor>`) and its language: `Lang`
-//! (English where pages have always been, Korean under `/ko`; `Lang::of_path`, `path`, `strip`,
-//! `switch`) and the switcher's link. The course's link rewriting, the web app's router and links,
+//! The site's URL scheme (`/lessons/<slug>`, `/lessons/<slug>#<anchor>`), the language switcher's
+//! link, and `Lang` from `lockstep-lang` (a language's pages are under its segment). The course's link rewriting, the web app's router and links,
 //! and the grader's check links all build URLs here.
 
-/// The language a page is read in. English pages are where they have always been; each has a
-/// Korean twin under `/ko/`. The address alone decides, so the server's render and the
-/// browser's hydration, which both see it, always agree.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    #[default]
-    En,
-    Ko,
-}
-
-impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Ko];
-
-    /// The BCP 47 tag: `<html lang>`, `hreflang`, the `lang` cookie.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Ko => "ko",
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<Lang> {
-        Lang::ALL.into_iter().find(|l| l.code().eq_ignore_ascii_case(code))
-    }
-
-    /// The language of a POSIX locale name (`ko_KR.UTF-8`, `en_GB`, `ko`); none for `C`,
-    /// `POSIX` and languages the site does not have.
-    pub fn from_locale(locale: &str) -> Option<Lang> {
-        let language = locale.split(['_', '.', '@', '-']).next().unwrap_or("");
-        Lang::from_code(language)
-    }
-
-    /// The language a terminal program speaks when not told: that of the first of `LC_ALL`,
-    /// `LC_MESSAGES` and `LANG` that is set and not empty (POSIX's order), English when it is
-    /// one the site does not have.
-    pub fn of_environment(var: impl Fn(&str) -> Option<String>) -> Lang {
-        ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .into_iter()
-            .filter_map(var)
-            .find(|v| !v.is_empty())
-            .and_then(|v| Lang::from_locale(&v))
-            .unwrap_or_default()
-    }
-
-    /// [`Lang::of_environment`] of this process's environment.
-    pub fn of_this_process() -> Lang {
-        Lang::of_environment(|k| std::env::var(k).ok())
-    }
-
-    /// The first path segment of this language's pages (`ko`), none for English.
-    pub fn segment(self) -> Option<&'static str> {
-        match self {
-            Lang::En => None,
-            Lang::Ko => Some("ko"),
-        }
-    }
-
-    /// The language of a path: Korean under `/ko` (`/ko`, `/ko/`, `/ko/…`), else English.
-    pub fn of_path(path: &str) -> Lang {
-        Lang::ALL
-            .into_iter()
-            .find(|l| {
-                l.segment().is_some_and(|s| {
-                    path.strip_prefix('/')
-                        .and_then(|p| p.strip_prefix(s))
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?', '#']))
-                })
-            })
-            .unwrap_or_default()
-    }
-
-    /// A site path (`/xp`, `/lessons/ddp#bucket`) as this language's page: `/ko/xp`.
-    pub fn path(self, path: &str) -> String {
-        match self.segment() {
-            None => path.to_string(),
-            Some(s) if path == "/" => format!("/{s}"),
-            Some(s) => format!("/{s}{path}"),
-        }
-    }
-
-    /// The path of the same page in English: `/ko/xp` → `/xp`, `/ko/` → `/`.
-    pub fn strip(path: &str) -> &str {
-        match Lang::of_path(path).segment() {
-            None => path,
-            Some(s) => match &path[1 + s.len()..] {
-                "" => "/",
-                rest if rest.starts_with(['?', '#']) => "/",
-                rest => rest,
-            },
-        }
-    }
-
-    /// The same page in another language.
-    pub fn switch(path: &str, to: Lang) -> String {
-        to.path(Lang::strip(path))
-    }
-}
-
-/// `en` or `ko`, as a command line gives it (`--lang=ko`).
-impl std::str::FromStr for Lang {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Lang, String> {
-        Lang::from_code(s).ok_or_else(|| {
-            let known: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
-            format!("unknown language `{s}`: the languages are {}", known.join(", "))
-        })
-    }
-}
+pub use lockstep_lang::Lang;
 
 /// The language switcher: `?to=ko&from=/lessons/ddp` remembers the choice in [`LANG_COOKIE`] and
 /// sends the reader to the same page in that language (a link, so it works without JavaScript;
@@ -459,22 +337,6 @@ pub fn instructor_report(id: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_terminal_speaks_its_locale() {
-        assert_eq!(Lang::from_locale("ko_KR.UTF-8"), Some(Lang::Ko));
-        assert_eq!(Lang::from_locale("en_GB"), Some(Lang::En));
-        assert_eq!(Lang::from_locale("C.UTF-8"), None);
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
-        };
-        assert_eq!(Lang::of_environment(env(&[("LANG", "ko_KR.UTF-8")])), Lang::Ko);
-        // LC_ALL wins over LANG; an empty one counts as unset.
-        assert_eq!(Lang::of_environment(env(&[("LC_ALL", "C"), ("LANG", "ko_KR")])), Lang::En);
-        assert_eq!(Lang::of_environment(env(&[("LC_ALL", ""), ("LANG", "ko_KR")])), Lang::Ko);
-        assert_eq!(Lang::of_environment(env(&[("LC_MESSAGES", "ko"), ("LANG", "en")])), Lang::Ko);
-        assert_eq!(Lang::of_environment(env(&[])), Lang::En);
-    }
 
     #[test]
     fn the_switch_link_encodes_its_path() {

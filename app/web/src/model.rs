@@ -2,6 +2,7 @@
 //! hydration, or returned by a server function).
 
 use lockstep_embed::Simulation;
+pub use lockstep_lang::Text;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,25 +51,9 @@ pub struct Progressed {
     pub progress: ProgressView,
     pub xp: u32,
     /// The level reached, when this action reached one, with its names.
-    pub level: Option<(u32, Named)>,
+    pub level: Option<(u32, Text)>,
     /// The names of achievements earned by it.
-    pub achievements: Vec<Named>,
-}
-
-/// A name the platform has in each language (levels, achievements).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Named {
-    pub en: String,
-    pub ko: String,
-}
-
-impl Named {
-    pub fn in_lang(&self, lang: lockstep_i18n::Lang) -> &str {
-        match lang {
-            lockstep_i18n::Lang::En => &self.en,
-            lockstep_i18n::Lang::Ko => &self.ko,
-        }
-    }
+    pub achievements: Vec<Text>,
 }
 
 impl Progressed {
@@ -81,11 +66,9 @@ impl Progressed {
             parts.push(format!("+{} XP", self.xp));
         }
         parts.extend(
-            self.level
-                .as_ref()
-                .map(|(n, name)| format!("{} · {}", (w.level)(*n), name.in_lang(lang))),
+            self.level.as_ref().map(|(n, name)| format!("{} · {}", (w.level)(*n), name.get(lang))),
         );
-        parts.extend(self.achievements.iter().map(|a| (w.achievement)(a.in_lang(lang))));
+        parts.extend(self.achievements.iter().map(|a| (w.achievement)(a.get(lang))));
         (!parts.is_empty()).then(|| parts.join(" · "))
     }
 }
@@ -96,8 +79,7 @@ impl Progressed {
 pub struct ProgressView {
     pub xp: u32,
     pub level: u32,
-    pub level_name_en: String,
-    pub level_name_ko: String,
+    pub level_name: Text,
     /// The XP at which the current level starts, and the next one; `None` at the top level.
     pub level_from: u32,
     pub next_level_at: Option<u32>,
@@ -114,10 +96,7 @@ pub struct ProgressView {
 impl ProgressView {
     /// The level's name in the page's language.
     pub fn level_name(&self, lang: lockstep_i18n::Lang) -> String {
-        match lang {
-            lockstep_i18n::Lang::En => self.level_name_en.clone(),
-            lockstep_i18n::Lang::Ko => self.level_name_ko.clone(),
-        }
+        self.level_name.get(lang).to_string()
     }
 
     /// How far through the current level, 0 to 100: the bar's width and the figure its text
@@ -405,8 +384,8 @@ pub struct NeighbourLink {
 pub struct XpRules {
     /// (what, XP)
     pub rules: Vec<(String, String)>,
-    /// (level, from XP, English name, Korean name)
-    pub levels: Vec<(u32, u32, String, String)>,
+    /// (level, from XP, name), in the page's language
+    pub levels: Vec<(u32, u32, String)>,
     pub achievements: Vec<AchievementView>,
     pub progress: ProgressView,
     /// The learner's progress in each course.
@@ -427,8 +406,8 @@ pub struct CourseXp {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AchievementView {
-    pub name_en: String,
-    pub name_ko: String,
+    /// In the page's language, like its rule.
+    pub name: String,
     pub rule: String,
     pub earned: bool,
 }

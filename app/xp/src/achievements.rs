@@ -3,108 +3,92 @@
 
 use std::collections::BTreeSet;
 
+use lockstep_lang::{words, Words};
+
 use crate::{Action, CourseFacts, Earned, Event, LessonFacts};
 
 pub struct Achievement {
     pub id: &'static str,
-    pub name_en: &'static str,
-    pub name_ko: &'static str,
-    /// The rule, in words, for the rules page: in English and in Korean, like the name.
-    pub rule_en: &'static str,
-    pub rule_ko: &'static str,
+    pub name: Words,
+    /// The rule, in words, for the rules page.
+    pub rule: Words,
 }
 
-const fn a(
-    id: &'static str,
-    name_en: &'static str,
-    name_ko: &'static str,
-    rule_en: &'static str,
-    rule_ko: &'static str,
-) -> Achievement {
-    Achievement { id, name_en, name_ko, rule_en, rule_ko }
+const fn a(id: &'static str, name: Words, rule: Words) -> Achievement {
+    Achievement { id, name, rule }
 }
 
 pub const ACHIEVEMENTS: [Achievement; 14] = [
-    a("first-lesson", "First step", "첫걸음", "Complete a lesson.", "레슨 하나를 마칩니다."),
+    a(
+        "first-lesson",
+        words! { En: "First step", Ko: "첫걸음" },
+        words! { En: "Complete a lesson.", Ko: "레슨 하나를 마칩니다." },
+    ),
     a(
         "halfway",
-        "Halfway there",
-        "반환점",
-        "Complete half the lessons of a course.",
-        "한 코스의 레슨 절반을 마칩니다.",
+        words! { En: "Halfway there", Ko: "반환점" },
+        words! { En: "Complete half the lessons of a course.", Ko: "한 코스의 레슨 절반을 마칩니다." },
     ),
     a(
         "all-lessons",
-        "Course complete",
-        "완주",
-        "Complete every lesson of a course.",
-        "한 코스의 모든 레슨을 마칩니다.",
+        words! { En: "Course complete", Ko: "완주" },
+        words! { En: "Complete every lesson of a course.", Ko: "한 코스의 모든 레슨을 마칩니다." },
     ),
     a(
         "first-simulation",
-        "Hands on",
-        "직접 해보기",
-        "Explore a simulation to its end.",
-        "시뮬레이션 하나를 끝까지 돌려 봅니다.",
+        words! { En: "Hands on", Ko: "직접 해보기" },
+        words! { En: "Explore a simulation to its end.", Ko: "시뮬레이션 하나를 끝까지 돌려 봅니다." },
     ),
     a(
         "all-simulations",
-        "Simulated everything",
-        "모든 시뮬레이션",
-        "Explore every simulation of a course to its end.",
-        "한 코스의 모든 시뮬레이션을 끝까지 돌려 봅니다.",
+        words! { En: "Simulated everything", Ko: "모든 시뮬레이션" },
+        words! { En: "Explore every simulation of a course to its end.", Ko: "한 코스의 모든 시뮬레이션을 끝까지 돌려 봅니다." },
     ),
-    a("first-quiz", "Quiz taker", "퀴즈 도전", "Pass a quiz.", "퀴즈 하나를 통과합니다."),
+    a(
+        "first-quiz",
+        words! { En: "Quiz taker", Ko: "퀴즈 도전" },
+        words! { En: "Pass a quiz.", Ko: "퀴즈 하나를 통과합니다." },
+    ),
     a(
         "perfect-quiz",
-        "Flawless",
-        "만점",
-        "Answer every question of a quiz right at your first attempt at it.",
-        "퀴즈의 첫 시도에서 모든 문제를 맞힙니다.",
+        words! { En: "Flawless", Ko: "만점" },
+        words! { En: "Answer every question of a quiz right at your first attempt at it.", Ko: "퀴즈의 첫 시도에서 모든 문제를 맞힙니다." },
     ),
     a(
         "all-quizzes",
-        "Quiz master",
-        "퀴즈 마스터",
-        "Pass every quiz of a course.",
-        "한 코스의 모든 퀴즈를 통과합니다.",
+        words! { En: "Quiz master", Ko: "퀴즈 마스터" },
+        words! { En: "Pass every quiz of a course.", Ko: "한 코스의 모든 퀴즈를 통과합니다." },
     ),
     a(
         "exercise-passed",
-        "It really runs",
-        "진짜로 돈다",
-        "Pass a graded exercise.",
-        "채점 과제 하나를 통과합니다.",
+        words! { En: "It really runs", Ko: "진짜로 돈다" },
+        words! { En: "Pass a graded exercise.", Ko: "채점 과제 하나를 통과합니다." },
     ),
     a(
         "exercise-first-try",
-        "First try",
-        "한 번에",
-        "Pass a graded exercise with its first submission.",
-        "채점 과제를 첫 제출에 통과합니다.",
+        words! { En: "First try", Ko: "한 번에" },
+        words! { En: "Pass a graded exercise with its first submission.", Ko: "채점 과제를 첫 제출에 통과합니다." },
     ),
     a(
         "streak-3",
-        "Three days running",
-        "3일 연속",
-        "Earn XP on three consecutive days (in your time zone).",
-        "내 시간대 기준으로 사흘 연속 XP를 얻습니다.",
+        words! { En: "Three days running", Ko: "3일 연속" },
+        words! { En: "Earn XP on three consecutive days (in your time zone).", Ko: "내 시간대 기준으로 사흘 연속 XP를 얻습니다." },
     ),
     a(
         "streak-7",
-        "A week in lockstep",
-        "7일 연속",
-        "Earn XP on seven consecutive days (in your time zone).",
-        "내 시간대 기준으로 이레 연속 XP를 얻습니다.",
+        words! { En: "A week in lockstep", Ko: "7일 연속" },
+        words! { En: "Earn XP on seven consecutive days (in your time zone).", Ko: "내 시간대 기준으로 이레 연속 XP를 얻습니다." },
     ),
     a(
         "five-days",
-        "Regular",
-        "단골",
-        "Earn XP on five different days.",
-        "서로 다른 닷새 동안 XP를 얻습니다.",
+        words! { En: "Regular", Ko: "단골" },
+        words! { En: "Earn XP on five different days.", Ko: "서로 다른 닷새 동안 XP를 얻습니다." },
     ),
-    a("level-3", "Rank Zero reached", "랭크 제로 달성", "Reach level 3.", "레벨 3에 도달합니다."),
+    a(
+        "level-3",
+        words! { En: "Rank Zero reached", Ko: "랭크 제로 달성" },
+        words! { En: "Reach level 3.", Ko: "레벨 3에 도달합니다." },
+    ),
 ];
 
 #[derive(Default)]

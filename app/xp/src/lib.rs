@@ -22,7 +22,7 @@ mod rules;
 
 pub use achievements::{Achievement, ACHIEVEMENTS};
 pub use levels::{level_for, Level, LEVELS};
-pub use rules::{exercise_passed, quiz_answered, xp_for, EXERCISE_XP, RULES, RULES_KO};
+pub use rules::{exercise_passed, quiz_answered, xp_for, Earns, EXERCISE_XP, RULES};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -206,7 +206,7 @@ impl CourseFacts {
 }
 
 /// Everything the header and the progress page show.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
     pub xp: u32,
     pub level: Level,
@@ -267,7 +267,7 @@ pub fn progress(course: &CourseFacts, events: &[Event]) -> Progress {
 
 /// What recording `new` changed: the XP it earned, a level reached, achievements earned. For
 /// the toast the page shows at once.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Gain {
     pub xp: u32,
     pub level: Option<Level>,
@@ -280,7 +280,7 @@ pub fn gain(before: &Progress, after: &Progress) -> Gain {
         before.achievements.iter().map(|a| (a.id.as_str(), a.at)).collect();
     Gain {
         xp: after.xp.saturating_sub(before.xp),
-        level: (after.level.number > before.level.number).then(|| after.level.clone()),
+        level: (after.level.number > before.level.number).then_some(after.level),
         achievements: after
             .achievements
             .iter()
@@ -306,8 +306,8 @@ mod tests {
             (p.lessons_done, p.lessons_total, p.achievements.len(), p.achievements_total),
             (0, 3, 0, 14)
         );
-        assert_eq!(p.level.name_en, "Tensor Curious");
-        assert_eq!(p.level.name_ko, "텐서 호기심");
+        assert_eq!(p.level.name.get(lockstep_lang::Lang::En), "Tensor Curious");
+        assert_eq!(p.level.name.get(lockstep_lang::Lang::Ko), "텐서 호기심");
     }
 
     #[test]

@@ -1,29 +1,41 @@
 //! How much XP each action earns. The numbers are here and nowhere else; the rules page shows
 //! [`RULES`].
 
+use lockstep_lang::{words, Words};
+
 use crate::{Action, CourseFacts};
 
 pub const SIMULATION_XP: u32 = 10;
 pub const QUIZ_XP: u32 = 20;
 pub const EXERCISE_XP: u32 = 100;
 
-/// The rules in words, for learners: (what, XP). A lesson's XP is its own, set by its author.
-pub const RULES: [(&str, &str); 4] = [
-    ("Complete a lesson", "the lesson's XP, shown on its page"),
-    ("Explore a simulation to its end (step or play it to its last state)", "10 XP each"),
-    ("Pass a quiz (retries allowed)", "20 XP each"),
-    ("Pass a graded exercise (every check)", "100 XP each"),
-];
+/// What an action earns, as the rules page says it (in the interface's words for it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Earns {
+    /// The lesson's own XP, set by its author.
+    TheLessons,
+    /// This much XP each time.
+    Each(u32),
+}
 
-/// [`RULES`] in Korean, in the same order.
-pub const RULES_KO: [(&str, &str); 4] = [
-    ("레슨 하나 마치기", "레슨마다 정해진 XP (레슨 페이지에 표시)"),
+/// The rules, for learners: what, and what it earns. The numbers are the constants above.
+pub const RULES: [(Words, Earns); 4] = [
+    (words! { En: "Complete a lesson", Ko: "레슨 하나 마치기" }, Earns::TheLessons),
     (
-        "시뮬레이션을 끝까지 돌려 보기 (다음 단계를 누르거나 재생해서 마지막 상태까지)",
-        "하나에 10 XP",
+        words! {
+            En: "Explore a simulation to its end (step or play it to its last state)",
+            Ko: "시뮬레이션을 끝까지 돌려 보기 (다음 단계를 누르거나 재생해서 마지막 상태까지)",
+        },
+        Earns::Each(SIMULATION_XP),
     ),
-    ("퀴즈 통과하기 (다시 풀기 가능)", "하나에 20 XP"),
-    ("채점 과제 통과하기 (모든 항목)", "하나에 100 XP"),
+    (
+        words! { En: "Pass a quiz (retries allowed)", Ko: "퀴즈 통과하기 (다시 풀기 가능)" },
+        Earns::Each(QUIZ_XP),
+    ),
+    (
+        words! { En: "Pass a graded exercise (every check)", Ko: "채점 과제 통과하기 (모든 항목)" },
+        Earns::Each(EXERCISE_XP),
+    ),
 ];
 
 /// What a marked quiz earns: its pass, and a perfect score when this is the learner's first

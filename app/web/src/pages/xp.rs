@@ -72,11 +72,7 @@ fn Rules(r: XpRules) -> impl IntoView {
                 <tbody>
                     {levels
                         .into_iter()
-                        .map(|(n, from, en, ko)| {
-                            let name = match lang {
-                                lockstep_i18n::Lang::En => en,
-                                lockstep_i18n::Lang::Ko => ko,
-                            };
+                        .map(|(n, from, name)| {
                             view! { <tr><td>{n}</td><td>{format!("{from} XP")}</td><td>{name}</td></tr> }
                         })
                         .collect_view()}
@@ -89,10 +85,7 @@ fn Rules(r: XpRules) -> impl IntoView {
                     .map(|a| {
                         view! {
                             <li class=if a.earned { "earned" } else { "" }>
-                                <strong>{match lang {
-                                    lockstep_i18n::Lang::En => a.name_en,
-                                    lockstep_i18n::Lang::Ko => a.name_ko,
-                                }}</strong>
+                                <strong>{a.name}</strong>
                                 {a.earned.then(|| view! { <span class="badge">{w.earned}</span> })}
                                 <br/>
                                 <span class="muted">{a.rule}</span>

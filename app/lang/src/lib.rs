@@ -1,0 +1,207 @@
+//! The languages the site is read in: [`Lang`], the address segment of each (English where
+//! pages have always been, Korean under `/ko`), and how a terminal's locale names one.
+
+/// The language a page is read in. English pages are where they have always been; each has a
+/// Korean twin under `/ko/`. The address alone decides, so the server's render and the
+/// browser's hydration, which both see it, always agree.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Ko,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Ko];
+
+    /// The BCP 47 tag: `<html lang>`, `hreflang`, the `lang` cookie.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ko => "ko",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.code().eq_ignore_ascii_case(code))
+    }
+
+    /// The language of a POSIX locale name (`ko_KR.UTF-8`, `en_GB`, `ko`); none for `C`,
+    /// `POSIX` and languages the site does not have.
+    pub fn from_locale(locale: &str) -> Option<Lang> {
+        let language = locale.split(['_', '.', '@', '-']).next().unwrap_or("");
+        Lang::from_code(language)
+    }
+
+    /// The language a terminal program speaks when not told: that of the first of `LC_ALL`,
+    /// `LC_MESSAGES` and `LANG` that is set and not empty (POSIX's order), English when it is
+    /// one the site does not have.
+    pub fn of_environment(var: impl Fn(&str) -> Option<String>) -> Lang {
+        ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .into_iter()
+            .filter_map(var)
+            .find(|v| !v.is_empty())
+            .and_then(|v| Lang::from_locale(&v))
+            .unwrap_or_default()
+    }
+
+    /// [`Lang::of_environment`] of this process's environment.
+    pub fn of_this_process() -> Lang {
+        Lang::of_environment(|k| std::env::var(k).ok())
+    }
+
+    /// The first path segment of this language's pages (`ko`), none for English.
+    pub fn segment(self) -> Option<&'static str> {
+        match self {
+            Lang::En => None,
+            Lang::Ko => Some("ko"),
+        }
+    }
+
+    /// The language of a path: Korean under `/ko` (`/ko`, `/ko/`, `/ko/…`), else English.
+    pub fn of_path(path: &str) -> Lang {
+        Lang::ALL
+            .into_iter()
+            .find(|l| {
+                l.segment().is_some_and(|s| {
+                    path.strip_prefix('/')
+                        .and_then(|p| p.strip_prefix(s))
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?', '#']))
+                })
+            })
+            .unwrap_or_default()
+    }
+
+    /// A site path (`/xp`, `/lessons/ddp#bucket`) as this language's page: `/ko/xp`.
+    pub fn path(self, path: &str) -> String {
+        match self.segment() {
+            None => path.to_string(),
+            Some(s) if path == "/" => format!("/{s}"),
+            Some(s) => format!("/{s}{path}"),
+        }
+    }
+
+    /// The path of the same page in English: `/ko/xp` → `/xp`, `/ko/` → `/`.
+    pub fn strip(path: &str) -> &str {
+        match Lang::of_path(path).segment() {
+            None => path,
+            Some(s) => match &path[1 + s.len()..] {
+                "" => "/",
+                rest if rest.starts_with(['?', '#']) => "/",
+                rest => rest,
+            },
+        }
+    }
+
+    /// The same page in another language.
+    pub fn switch(path: &str, to: Lang) -> String {
+        to.path(Lang::strip(path))
+    }
+}
+
+/// `en` or `ko`, as a command line gives it (`--lang=ko`).
+impl std::str::FromStr for Lang {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Lang, String> {
+        Lang::from_code(s).ok_or_else(|| {
+            let known: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
+            format!("unknown language `{s}`: the languages are {}", known.join(", "))
+        })
+    }
+}
+
+/// Words written in several languages, the first the one they were written in. Read in a
+/// language they have no words for, they are in that first one: the one fallback rule for what
+/// the site says outside its interface's catalogue (levels, achievements, the grader's
+/// sentences), as the catalogue's is English field by field. Written with [`words!`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Words(pub &'static [(Lang, &'static str)]);
+
+impl Words {
+    /// The words in `lang`, or in the language they were written in.
+    pub fn get(self, lang: Lang) -> &'static str {
+        let found = self.0.iter().find(|(l, _)| *l == lang).or(self.0.first());
+        found.map_or("", |(_, text)| text)
+    }
+
+    /// Whether they are written in `lang` itself, not read through the fallback.
+    pub fn has(self, lang: Lang) -> bool {
+        self.0.iter().any(|(l, _)| *l == lang)
+    }
+}
+
+/// [`Words`] from `language: text` pairs, the one they were written in first:
+/// `words! { En: "First step", Ko: "첫걸음" }`.
+#[macro_export]
+macro_rules! words {
+    ($($lang:ident: $text:expr),+ $(,)?) => {
+        $crate::Words(&[$(($crate::Lang::$lang, $text)),+])
+    };
+}
+
+/// [`Words`] as a page model carries them to the browser: owned, with the same rule.
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Text(Vec<(Lang, String)>);
+
+impl Text {
+    /// The text in `lang`, or in the language it was written in.
+    pub fn get(&self, lang: Lang) -> &str {
+        let found = self.0.iter().find(|(l, _)| *l == lang).or(self.0.first());
+        found.map_or("", |(_, text)| text)
+    }
+}
+
+impl From<Words> for Text {
+    fn from(words: Words) -> Text {
+        Text(words.0.iter().map(|(l, t)| (*l, t.to_string())).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_fall_back_to_the_language_they_were_written_in() {
+        let korean_first = words! { Ko: "첫걸음", En: "First step" };
+        assert_eq!(korean_first.get(Lang::En), "First step");
+        assert_eq!(korean_first.get(Lang::Ko), "첫걸음");
+        let english_only = words! { En: "First step" };
+        assert_eq!(english_only.get(Lang::Ko), "First step");
+        assert!(!english_only.has(Lang::Ko));
+        let text = Text::from(korean_first);
+        assert_eq!(text.get(Lang::En), "First step");
+        assert_eq!(Text::from(words! { Ko: "첫걸음" }).get(Lang::En), "첫걸음");
+        assert_eq!(Text::default().get(Lang::En), "");
+    }
+
+    #[test]
+    fn a_terminal_speaks_its_locale() {
+        assert_eq!(Lang::from_locale("ko_KR.UTF-8"), Some(Lang::Ko));
+        assert_eq!(Lang::from_locale("en_GB"), Some(Lang::En));
+        assert_eq!(Lang::from_locale("C.UTF-8"), None);
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+        };
+        assert_eq!(Lang::of_environment(env(&[("LANG", "ko_KR.UTF-8")])), Lang::Ko);
+        // LC_ALL wins over LANG; an empty one counts as unset.
+        assert_eq!(Lang::of_environment(env(&[("LC_ALL", "C"), ("LANG", "ko_KR")])), Lang::En);
+        assert_eq!(Lang::of_environment(env(&[("LC_ALL", ""), ("LANG", "ko_KR")])), Lang::Ko);
+        assert_eq!(Lang::of_environment(env(&[("LC_MESSAGES", "ko"), ("LANG", "en")])), Lang::Ko);
+        assert_eq!(Lang::of_environment(env(&[])), Lang::En);
+    }
+}
