@@ -456,6 +456,19 @@ pub static EN: Catalogue = Catalogue {
         verdict: "⚑ Report a problem with this verdict",
     },
     sims: &crate::sims::EN,
+    terminal: TerminalWords {
+        submitted: |id, url| format!("submitted as #{id}: {url}"),
+        queued: |ahead| format!("queued, {ahead} ahead"),
+        started_on_node: |node, worker, attempt| {
+            format!("grading on node {node} as {worker} (attempt {attempt})")
+        },
+        started: |worker, attempt| format!("grading on {worker} (attempt {attempt})"),
+        run_started: |index, nproc, role| format!("run {index}: {nproc} process(es), {role}"),
+        run_finished: |index, wall_s| format!("run {index} done in {wall_s:.1} s"),
+        requeued: |reason| format!("back in the queue: {reason}"),
+        gave_up: |reason| format!("the platform gave up: {reason}"),
+        cancelled: "cancelled",
+    },
     errors: Errors {
         not_found_title: "Page not found",
         not_found: "There is nothing at this address. The lesson may have been renamed.",

@@ -448,6 +448,19 @@ pub static KO: Catalogue = Catalogue {
         verdict: "⚑ 이 채점 결과 신고하기",
     },
     sims: &crate::sims::KO,
+    terminal: TerminalWords {
+        submitted: |id, url| format!("제출함: #{id} {url}"),
+        queued: |ahead| format!("대기열에 들어감, 앞에 {ahead}개"),
+        started_on_node: |node, worker, attempt| {
+            format!("채점 시작: node {node}, worker {worker} (시도 {attempt})")
+        },
+        started: |worker, attempt| format!("채점 시작: worker {worker} (시도 {attempt})"),
+        run_started: |index, nproc, role| format!("run {index}: 프로세스 {nproc}개, {role}"),
+        run_finished: |index, wall_s| format!("run {index} 끝남, {wall_s:.1} s"),
+        requeued: |reason| format!("대기열로 돌아감: {reason}"),
+        gave_up: |reason| format!("플랫폼이 채점을 포기했습니다: {reason}"),
+        cancelled: "취소됨",
+    },
     errors: Errors {
         not_found_title: "페이지를 찾을 수 없습니다",
         not_found: "이 주소에는 아무것도 없습니다. 레슨 이름이 바뀌었을 수 있습니다.",

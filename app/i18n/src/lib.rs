@@ -48,6 +48,22 @@ pub struct Catalogue {
     pub notifications: NotificationWords,
     pub report: ReportWords,
     pub sims: &'static sims::SimWords,
+    pub terminal: TerminalWords,
+}
+
+/// What `lockstep submit` prints as a grading goes, one line per step.
+pub struct TerminalWords {
+    /// (id, the submission's page)
+    pub submitted: fn(i64, &str) -> String,
+    pub queued: fn(ahead: u64) -> String,
+    pub started_on_node: fn(node: &str, worker: &str, attempt: u32) -> String,
+    pub started: fn(worker: &str, attempt: u32) -> String,
+    /// (run, processes, its role)
+    pub run_started: fn(u32, u32, &str) -> String,
+    pub run_finished: fn(u32, f64) -> String,
+    pub requeued: fn(reason: &str) -> String,
+    pub gave_up: fn(reason: &str) -> String,
+    pub cancelled: &'static str,
 }
 
 /// The frame of every page.
@@ -477,6 +493,7 @@ mod tests {
             ko.errors.quiz_misfit,
             ko.errors.no_quiz,
             ko.markdown.exercise_link,
+            ko.terminal.cancelled,
         ];
         for w in words {
             assert!(w.chars().any(|c| ('가'..='힣').contains(&c)), "{w}");

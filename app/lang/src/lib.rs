@@ -158,6 +158,17 @@ macro_rules! words {
 pub struct Text(Vec<(Lang, String)>);
 
 impl Text {
+    /// A text written in `lang` only: read in that language by every reader.
+    pub fn new(lang: Lang, text: impl Into<String>) -> Text {
+        Text(vec![(lang, text.into())])
+    }
+
+    /// A text in every language the site has, each made by `word`; its source is the site's
+    /// first language, English.
+    pub fn each(mut word: impl FnMut(Lang) -> String) -> Text {
+        Text(Lang::ALL.into_iter().map(|l| (l, word(l))).collect())
+    }
+
     /// The text in `lang`, or in the language it was written in.
     pub fn get(&self, lang: Lang) -> &str {
         let found = self.0.iter().find(|(l, _)| *l == lang).or(self.0.first());
@@ -187,6 +198,9 @@ mod tests {
         assert_eq!(text.get(Lang::En), "First step");
         assert_eq!(Text::from(words! { Ko: "첫걸음" }).get(Lang::En), "첫걸음");
         assert_eq!(Text::default().get(Lang::En), "");
+        let each = Text::each(|l| l.code().to_uppercase());
+        assert_eq!((each.get(Lang::En), each.get(Lang::Ko)), ("EN", "KO"));
+        assert_eq!(Text::new(Lang::En, "only").get(Lang::Ko), "only");
     }
 
     #[test]

@@ -8,19 +8,19 @@ use std::borrow::Cow;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
+use lockstep_lang::Text;
 use lockstep_routes::Lang;
 
 #[derive(Debug)]
 pub struct HttpError {
     status: StatusCode,
-    message: Cow<'static, str>,
-    /// The message in Korean, for a page of the Korean edition; without it that page says the
-    /// English message in Korean surroundings.
-    ko: Option<Cow<'static, str>>,
+    /// In each language it was said in: a page reads it in its own, or in English (the
+    /// language JSON and text answers always use).
+    message: Text,
     form: Form,
 }
 
-/// A failure below the HTTP edge is the server's: `?` logs it and answers [`LOGGED`].
+/// A failure below the HTTP edge is the server's: `?` logs it and answers that it was logged (the catalogue's `errors.logged`).
 macro_rules! internal_from {
     ($($error:ty => $what:literal),* $(,)?) => {$(
         impl From<$error> for HttpError {
@@ -45,26 +45,22 @@ enum Form {
     Page,
 }
 
-/// What a client is told of a failure of the server.
-pub const LOGGED: &str = "the server failed; the error has been logged";
-
 impl HttpError {
-    /// The request cannot be served as asked: `status` (4xx) and why.
+    /// The request cannot be served as asked: `status` (4xx) and why, in English.
     pub fn refused(status: StatusCode, message: impl Into<Cow<'static, str>>) -> HttpError {
-        HttpError { status, message: message.into(), ko: None, form: Form::Json }
+        HttpError::said(status, Text::new(Lang::En, message.into()))
     }
 
-    /// With the message in Korean too.
-    pub fn in_korean(self, ko: impl Into<Cow<'static, str>>) -> HttpError {
-        HttpError { ko: Some(ko.into()), ..self }
+    /// [`HttpError::refused`], with why in each language it is said in.
+    pub fn said(status: StatusCode, message: Text) -> HttpError {
+        HttpError { status, message, form: Form::Json }
     }
 
     /// The server failed at `what`: logged here, with the error.
     pub fn internal(what: &str, error: impl std::fmt::Display) -> HttpError {
         tracing::error!("{what}: {error}");
         let status = StatusCode::INTERNAL_SERVER_ERROR;
-        let ko = Some(lockstep_i18n::t(Lang::Ko).errors.logged.into());
-        HttpError { status, message: LOGGED.into(), ko, form: Form::Json }
+        HttpError::said(status, Text::each(|l| lockstep_i18n::t(l).errors.logged.into()))
     }
 
     /// Answered as plain text, for a program that shows it as it is (a worker).
@@ -82,11 +78,12 @@ impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
         match self.form {
             Form::Json => {
-                (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
+                let error = self.message.get(Lang::En);
+                (self.status, Json(serde_json::json!({ "error": error }))).into_response()
             }
-            Form::Text => (self.status, self.message.into_owned()).into_response(),
+            Form::Text => (self.status, self.message.get(Lang::En).to_string()).into_response(),
             Form::Page => {
-                let words = ErrorPage { status: self.status, en: self.message, ko: self.ko };
+                let words = ErrorPage { status: self.status, message: self.message };
                 let mut response = (self.status, Html(words.page(Lang::En))).into_response();
                 response.extensions_mut().insert(words);
                 response
@@ -101,8 +98,7 @@ impl IntoResponse for HttpError {
 #[derive(Debug, Clone)]
 pub struct ErrorPage {
     status: StatusCode,
-    en: Cow<'static, str>,
-    ko: Option<Cow<'static, str>>,
+    message: Text,
 }
 
 impl ErrorPage {
@@ -112,11 +108,7 @@ impl ErrorPage {
         let status = self.status;
         let title =
             (t.status_title)(status.as_u16()).or(status.canonical_reason()).unwrap_or("Error");
-        let message = match (lang, &self.ko) {
-            (Lang::Ko, Some(ko)) => ko,
-            _ => &self.en,
-        };
-        let message = html_escape::encode_text(message);
+        let message = html_escape::encode_text(self.message.get(lang));
         format!(
             "<!DOCTYPE html><html lang=\"{code}\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -136,7 +128,11 @@ mod tests {
     use super::*;
 
     fn page(status: StatusCode, en: &'static str, ko: Option<&'static str>) -> ErrorPage {
-        ErrorPage { status, en: en.into(), ko: ko.map(Into::into) }
+        let message = Text::each(|l| match (l, ko) {
+            (Lang::Ko, Some(ko)) => ko.into(),
+            _ => en.into(),
+        });
+        ErrorPage { status, message }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use lockstep_lang::Text;
 use lockstep_pages::page_models;
 use lockstep_routes::Lang;
 use lockstep_rules::quiz::{Answer, Answered, QuizError};
@@ -38,10 +39,12 @@ pub async fn answer(
             )
         }
         Err(e @ QuizError::NoQuiz(..)) => {
-            let ko = lockstep_i18n::t(Lang::Ko).errors.no_quiz;
-            return Err(HttpError::refused(StatusCode::NOT_FOUND, e.to_string())
-                .in_korean(ko)
-                .page());
+            // English names the lesson and quiz (the error's own words); the catalogue's do not.
+            let words = Text::each(|l| match l {
+                Lang::En => e.to_string(),
+                l => lockstep_i18n::t(l).errors.no_quiz.into(),
+            });
+            return Err(HttpError::said(StatusCode::NOT_FOUND, words).page());
         }
         Err(QuizError::Misfit(why)) => return Err(refused(&why)),
         Err(QuizError::Failed(e)) => return Err(failed(e)),
@@ -54,8 +57,8 @@ pub async fn answer(
 
 /// A form that does not fit the quiz: the browser's page answers it as text.
 fn refused(why: &str) -> HttpError {
-    let [en, ko] = Lang::ALL.map(|l| format!("{}: {why}", lockstep_i18n::t(l).errors.quiz_misfit));
-    HttpError::refused(StatusCode::BAD_REQUEST, en).in_korean(ko).page()
+    let words = Text::each(|l| format!("{}: {why}", lockstep_i18n::t(l).errors.quiz_misfit));
+    HttpError::said(StatusCode::BAD_REQUEST, words).page()
 }
 
 fn failed(e: impl std::fmt::Display) -> HttpError {

@@ -6,7 +6,7 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
-use lockstep_routes::Lang;
+use lockstep_lang::Text;
 use lockstep_rules::Requester;
 use lockstep_store::Account;
 use tower_sessions::Session;
@@ -57,8 +57,8 @@ impl FromRequestParts<AppState> for Instructor {
         match Requester::from_request_parts(parts, state).await? {
             Requester::Instructor(account) => Ok(Instructor(account)),
             _ => {
-                let [en, ko] = Lang::ALL.map(|l| lockstep_i18n::t(l).errors.instructors_only);
-                Err(HttpError::refused(StatusCode::FORBIDDEN, en).in_korean(ko).page())
+                let words = Text::each(|l| lockstep_i18n::t(l).errors.instructors_only.into());
+                Err(HttpError::said(StatusCode::FORBIDDEN, words).page())
             }
         }
     }

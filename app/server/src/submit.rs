@@ -108,10 +108,7 @@ pub fn submit(
     if !wait {
         return Ok(submitted);
     }
-    progress(&match req.lang {
-        Lang::En => format!("submitted as #{id}: {}", submitted.url),
-        Lang::Ko => format!("제출함: #{id} {}", submitted.url),
-    });
+    progress(&(lockstep_i18n::t(req.lang).terminal.submitted)(id, &submitted.url));
     let events = lockstep_routes::submission_events(id);
     let mut last_id: Option<String> = None;
     // Follow the events; a dropped connection resumes after the last event seen.
@@ -180,56 +177,24 @@ impl Submitted {
 
 /// One line for the terminal per step; checks that passed are shown too, briefly.
 fn describe(event: &Event, lang: Lang) -> Option<String> {
-    if lang == Lang::Ko {
-        return describe_ko(event);
-    }
+    let w = &lockstep_i18n::t(lang).terminal;
     Some(match event {
-        Event::Queued { ahead } => format!("queued, {ahead} ahead"),
-        Event::WaitingForNode(wait) => wait.describe(),
+        Event::Queued { ahead } => (w.queued)(*ahead),
+        Event::WaitingForNode(wait) => wait.describe_in(lang),
         Event::Started { worker, attempt, node: Some(node) } => {
-            format!("grading on node {node} as {worker} (attempt {attempt})")
+            (w.started_on_node)(node, worker, *attempt)
         }
-        Event::Started { worker, attempt, node: None } => {
-            format!("grading on {worker} (attempt {attempt})")
-        }
-        Event::RunStarted { index, role, nproc } => {
-            format!("run {index}: {nproc} process(es), {}", role.as_str())
-        }
-        Event::RunFinished { index, wall_s, .. } => format!("run {index} done in {wall_s:.1} s"),
+        Event::Started { worker, attempt, node: None } => (w.started)(worker, *attempt),
+        Event::RunStarted { index, role, nproc } => (w.run_started)(*index, *nproc, role.as_str()),
+        Event::RunFinished { index, wall_s, .. } => (w.run_finished)(*index, *wall_s),
         Event::Check { check } => {
             let status = check.status.as_str();
             format!("{status:>4} {}: {}", check.id.as_str(), check.message_in(lang))
         }
-        Event::Requeued { reason } => format!("back in the queue: {reason}"),
+        Event::Requeued { reason } => (w.requeued)(reason),
         Event::Verdict { .. } => return None,
-        Event::Failed { reason } => format!("the platform gave up: {reason}"),
-        Event::Cancelled => "cancelled".into(),
-    })
-}
-
-/// [`describe`] in Korean.
-fn describe_ko(event: &Event) -> Option<String> {
-    Some(match event {
-        Event::Queued { ahead } => format!("대기열에 들어감, 앞에 {ahead}개"),
-        Event::WaitingForNode(wait) => wait.describe_in(Lang::Ko),
-        Event::Started { worker, attempt, node: Some(node) } => {
-            format!("채점 시작: node {node}, worker {worker} (시도 {attempt})")
-        }
-        Event::Started { worker, attempt, node: None } => {
-            format!("채점 시작: worker {worker} (시도 {attempt})")
-        }
-        Event::RunStarted { index, role, nproc } => {
-            format!("run {index}: 프로세스 {nproc}개, {}", role.as_str())
-        }
-        Event::RunFinished { index, wall_s, .. } => format!("run {index} 끝남, {wall_s:.1} s"),
-        Event::Check { check } => {
-            let status = check.status.as_str();
-            format!("{status:>4} {}: {}", check.id.as_str(), check.message_in(Lang::Ko))
-        }
-        Event::Requeued { reason } => format!("대기열로 돌아감: {reason}"),
-        Event::Verdict { .. } => return None,
-        Event::Failed { reason } => format!("플랫폼이 채점을 포기했습니다: {reason}"),
-        Event::Cancelled => "취소됨".into(),
+        Event::Failed { reason } => (w.gave_up)(reason),
+        Event::Cancelled => w.cancelled.into(),
     })
 }
 

@@ -34,6 +34,7 @@ use axum::{Extension, Form};
 use lockstep_clock::now_ms;
 use lockstep_course::LessonEntry;
 use lockstep_i18n::talk::TalkWords;
+use lockstep_lang::Text;
 use lockstep_pages::request_parts::PartRequest;
 use lockstep_routes::{self as routes, Lang, Place};
 use lockstep_rules::comments::EDIT_WINDOW_MS;
@@ -178,11 +179,10 @@ pub async fn act(
     };
     let (outcome, back) = if let Some(moderation) = moderation {
         if !requester.is_instructor() {
-            return Err(HttpError::refused(
+            return Err(HttpError::said(
                 StatusCode::FORBIDDEN,
-                lockstep_i18n::talk(Lang::En).only_instructors,
+                Text::each(|l| lockstep_i18n::talk(l).only_instructors.into()),
             )
-            .in_korean(lockstep_i18n::talk(Lang::Ko).only_instructors)
             .page());
         }
         store.moderate(id, moderation, now).await.map_err(failed)?;
@@ -544,9 +544,11 @@ pub async fn events(
 
 fn signed_in(requester: &Requester) -> Result<i64, HttpError> {
     requester.account().map(|a| a.id).ok_or_else(|| {
-        HttpError::refused(StatusCode::FORBIDDEN, lockstep_i18n::talk(Lang::En).sign_in_first)
-            .in_korean(lockstep_i18n::talk(Lang::Ko).sign_in_first)
-            .page()
+        HttpError::said(
+            StatusCode::FORBIDDEN,
+            Text::each(|l| lockstep_i18n::talk(l).sign_in_first.into()),
+        )
+        .page()
     })
 }
 
@@ -558,9 +560,11 @@ fn known_place(state: &AppState, key: &str) -> Result<Place, HttpError> {
         Place::Exercise(id) => course.exercise(id).is_some(),
     });
     place.ok_or_else(|| {
-        HttpError::refused(StatusCode::NOT_FOUND, lockstep_i18n::talk(Lang::En).no_place)
-            .in_korean(lockstep_i18n::talk(Lang::Ko).no_place)
-            .page()
+        HttpError::said(
+            StatusCode::NOT_FOUND,
+            Text::each(|l| lockstep_i18n::talk(l).no_place.into()),
+        )
+        .page()
     })
 }
 
@@ -580,14 +584,15 @@ fn anchored(place: &Place, lang: Lang, id: i64) -> String {
 }
 
 fn no_thread() -> HttpError {
-    HttpError::refused(StatusCode::BAD_REQUEST, lockstep_i18n::talk(Lang::En).no_thread)
-        .in_korean(lockstep_i18n::talk(Lang::Ko).no_thread)
-        .page()
+    HttpError::said(
+        StatusCode::BAD_REQUEST,
+        Text::each(|l| lockstep_i18n::talk(l).no_thread.into()),
+    )
+    .page()
 }
 
 fn no_comment() -> HttpError {
-    HttpError::refused(StatusCode::NOT_FOUND, lockstep_i18n::talk(Lang::En).not_yours)
-        .in_korean(lockstep_i18n::talk(Lang::Ko).not_yours)
+    HttpError::said(StatusCode::NOT_FOUND, Text::each(|l| lockstep_i18n::talk(l).not_yours.into()))
         .page()
 }
 
