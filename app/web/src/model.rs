@@ -628,10 +628,7 @@ pub fn check_words(
     check: grading_protocol::CheckId,
     lang: lockstep_i18n::Lang,
 ) -> (&'static str, &'static str) {
-    match lang {
-        lockstep_i18n::Lang::En => (check.title(), check.asks()),
-        lockstep_i18n::Lang::Ko => check.words_ko(),
-    }
+    (check.title_in(lang), check.asks_in(lang))
 }
 
 /// A lesson section as a verdict names it, and its link in the page's language.

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use lockstep_lang::{words, Words};
 use lockstep_routes::Lang;
 use serde::{Deserialize, Serialize};
 
@@ -53,144 +54,133 @@ check_ids! {
 }
 
 impl CheckId {
-    /// The check's name for learners: "Only rank 0 logs".
+    /// The check's name for learners, in `lang`: "Only rank 0 logs".
+    pub fn title_in(self, lang: Lang) -> &'static str {
+        self.words().0.get(lang)
+    }
+
+    /// What the check asks of a script, in a sentence, for the exercise page, in `lang`.
+    pub fn asks_in(self, lang: Lang) -> &'static str {
+        self.words().1.get(lang)
+    }
+
+    /// [`CheckId::title_in`] English, as verdicts have always said it.
     pub fn title(self) -> &'static str {
-        self.words().0
+        self.title_in(Lang::En)
     }
 
-    /// What the check asks of a script, in a sentence, for the exercise page.
+    /// [`CheckId::asks_in`] English.
     pub fn asks(self) -> &'static str {
-        self.words().1
+        self.asks_in(Lang::En)
     }
 
-    /// [`CheckId::title`] and [`CheckId::asks`] in Korean: a match like the English one, so a
-    /// check without its Korean words does not compile.
-    pub fn words_ko(self) -> (&'static str, &'static str) {
+    /// (title, asks): one match, each check's words in every language beside each other.
+    fn words(self) -> (Words, Words) {
         match self {
             CheckId::Launched => (
-                "process group으로 실행됨",
-                "모든 프로세스가 torchrun 아래에서 시작하고 init_process_group으로 process group에 들어갑니다.",
+                words! { En: "Launched as a process group", Ko: "process group으로 실행됨" },
+                words! {
+                    En: "Every process starts under torchrun and joins the process group with init_process_group.",
+                    Ko: "모든 프로세스가 torchrun 아래에서 시작하고 init_process_group으로 process group에 들어갑니다.",
+                },
             ),
             CheckId::DdpWrapped => (
-                "모델을 DDP로 감쌈",
-                "모델을 DistributedDataParallel로 감싸고, 그 wrapper를 통해 학습합니다.",
+                words! { En: "Model wrapped in DDP", Ko: "모델을 DDP로 감쌈" },
+                words! {
+                    En: "The model is wrapped in DistributedDataParallel and trained through the wrapper.",
+                    Ko: "모델을 DistributedDataParallel로 감싸고, 그 wrapper를 통해 학습합니다.",
+                },
             ),
             CheckId::SamplerSharding => (
-                "rank마다 데이터를 나눠 가짐",
-                "DistributedSampler가 rank마다 데이터셋의 서로 다른 몫을 줍니다.",
+                words! { En: "Data split between ranks", Ko: "rank마다 데이터를 나눠 가짐" },
+                words! {
+                    En: "A DistributedSampler gives each rank its own share of the dataset.",
+                    Ko: "DistributedSampler가 rank마다 데이터셋의 서로 다른 몫을 줍니다.",
+                },
             ),
             CheckId::SamplerSetEpoch => (
-                "epoch마다 set_epoch 호출",
-                "각 epoch 시작에 sampler.set_epoch(epoch)를 불러 epoch마다 순서가 바뀝니다.",
+                words! { En: "set_epoch every epoch", Ko: "epoch마다 set_epoch 호출" },
+                words! {
+                    En: "sampler.set_epoch(epoch) runs at the start of each epoch, so the order changes from epoch to epoch.",
+                    Ko: "각 epoch 시작에 sampler.set_epoch(epoch)를 불러 epoch마다 순서가 바뀝니다.",
+                },
             ),
             CheckId::Rank0Logging => (
-                "rank 0만 로그를 찍음",
-                "진행 상황은 job 전체에서 한 번, global rank 0만 출력합니다.",
+                words! { En: "Only rank 0 logs", Ko: "rank 0만 로그를 찍음" },
+                words! {
+                    En: "Progress is printed once per job, by global rank 0.",
+                    Ko: "진행 상황은 job 전체에서 한 번, global rank 0만 출력합니다.",
+                },
             ),
             CheckId::ReplicasInSync => (
-                "replica들이 같은 상태를 유지함",
-                "모든 rank가 같은 파라미터로 끝납니다.",
+                words! { En: "Replicas stay in sync", Ko: "replica들이 같은 상태를 유지함" },
+                words! {
+                    En: "Every rank ends with the same parameters.",
+                    Ko: "모든 rank가 같은 파라미터로 끝납니다.",
+                },
             ),
             CheckId::CheckpointRank0Only => (
-                "rank 0만 checkpoint를 씀",
-                "프로세스 하나만 checkpoint를 써서, 한 파일을 두고 여러 프로세스가 경쟁하지 않습니다.",
+                words! { En: "Only rank 0 writes the checkpoint", Ko: "rank 0만 checkpoint를 씀" },
+                words! {
+                    En: "One process writes the checkpoint, so no two writers race on one file.",
+                    Ko: "프로세스 하나만 checkpoint를 써서, 한 파일을 두고 여러 프로세스가 경쟁하지 않습니다.",
+                },
             ),
             CheckId::CheckpointUnwrapped => (
-                "감싸지 않은 모델의 checkpoint",
-                "checkpoint가 model.module의 state_dict라서 DDP 없이 일반 모델에 그대로 로드됩니다.",
+                words! { En: "Checkpoint of the unwrapped model", Ko: "감싸지 않은 모델의 checkpoint" },
+                words! {
+                    En: "The checkpoint is model.module's state_dict: it loads into a plain model, without DDP.",
+                    Ko: "checkpoint가 model.module의 state_dict라서 DDP 없이 일반 모델에 그대로 로드됩니다.",
+                },
             ),
             CheckId::NoDeadlock => (
-                "deadlock 없음",
-                "모든 rank가 끝까지 갑니다. 오지 않는 rank를 기다리는 collective나 barrier가 없습니다.",
+                words! { En: "No deadlock", Ko: "deadlock 없음" },
+                words! {
+                    En: "Every rank reaches the end: no collective or barrier waits for a rank that never comes.",
+                    Ko: "모든 rank가 끝까지 갑니다. 오지 않는 rank를 기다리는 collective나 barrier가 없습니다.",
+                },
             ),
             CheckId::Speedup => (
-                "프로세스 하나보다 빠름",
-                "N개의 프로세스가 프로세스 하나보다 초당 더 많은 샘플을 처리합니다.",
+                words! { En: "Faster than one process", Ko: "프로세스 하나보다 빠름" },
+                words! {
+                    En: "N processes get through the data faster than one, in samples per second.",
+                    Ko: "N개의 프로세스가 프로세스 하나보다 초당 더 많은 샘플을 처리합니다.",
+                },
             ),
             CheckId::RestartedAndFinished => (
-                "재시작 후 끝까지 완료",
-                "epoch 중간에 rank 하나가 죽으면 torchrun이 job을 재시작하고, job이 끝까지 갑니다.",
+                words! { En: "Restarted and finished", Ko: "재시작 후 끝까지 완료" },
+                words! {
+                    En: "After a rank is killed in the middle of an epoch, torchrun restarts the job and it finishes.",
+                    Ko: "epoch 중간에 rank 하나가 죽으면 torchrun이 job을 재시작하고, job이 끝까지 갑니다.",
+                },
             ),
             CheckId::ResumedFromSnapshot => (
-                "snapshot에서 이어서 학습",
-                "재시작한 job이 epoch 0이 아니라 마지막 snapshot부터 이어 갑니다.",
+                words! { En: "Resumed from the snapshot", Ko: "snapshot에서 이어서 학습" },
+                words! {
+                    En: "The restarted job continues from its last snapshot, not from epoch 0.",
+                    Ko: "재시작한 job이 epoch 0이 아니라 마지막 snapshot부터 이어 갑니다.",
+                },
             ),
             CheckId::SamplerOrderResumed => (
-                "crash가 없었을 때와 같은 데이터 순서",
-                "재시작 뒤에도 각 rank는 중단 없이 돌았을 때 받았을 샘플을 그대로 받습니다.",
+                words! { En: "Same data order as without the crash", Ko: "crash가 없었을 때와 같은 데이터 순서" },
+                words! {
+                    En: "After the restart each rank sees the samples an uninterrupted run would have shown it.",
+                    Ko: "재시작 뒤에도 각 rank는 중단 없이 돌았을 때 받았을 샘플을 그대로 받습니다.",
+                },
             ),
             CheckId::SnapshotRank0Only => (
-                "rank 0만 snapshot을 씀",
-                "프로세스 하나만 snapshot 파일을 씁니다.",
+                words! { En: "Only rank 0 writes the snapshot", Ko: "rank 0만 snapshot을 씀" },
+                words! {
+                    En: "One process writes the snapshot file.",
+                    Ko: "프로세스 하나만 snapshot 파일을 씁니다.",
+                },
             ),
             CheckId::FinalParamsMatch => (
-                "crash가 없었을 때와 같은 최종 파라미터",
-                "중단됐다가 이어서 학습한 run이 한 번도 중단되지 않은 run과 같은 파라미터로 끝납니다.",
-            ),
-        }
-    }
-
-    fn words(self) -> (&'static str, &'static str) {
-        match self {
-            CheckId::Launched => (
-                "Launched as a process group",
-                "Every process starts under torchrun and joins the process group with init_process_group.",
-            ),
-            CheckId::DdpWrapped => (
-                "Model wrapped in DDP",
-                "The model is wrapped in DistributedDataParallel and trained through the wrapper.",
-            ),
-            CheckId::SamplerSharding => (
-                "Data split between ranks",
-                "A DistributedSampler gives each rank its own share of the dataset.",
-            ),
-            CheckId::SamplerSetEpoch => (
-                "set_epoch every epoch",
-                "sampler.set_epoch(epoch) runs at the start of each epoch, so the order changes from epoch to epoch.",
-            ),
-            CheckId::Rank0Logging => (
-                "Only rank 0 logs",
-                "Progress is printed once per job, by global rank 0.",
-            ),
-            CheckId::ReplicasInSync => (
-                "Replicas stay in sync",
-                "Every rank ends with the same parameters.",
-            ),
-            CheckId::CheckpointRank0Only => (
-                "Only rank 0 writes the checkpoint",
-                "One process writes the checkpoint, so no two writers race on one file.",
-            ),
-            CheckId::CheckpointUnwrapped => (
-                "Checkpoint of the unwrapped model",
-                "The checkpoint is model.module's state_dict: it loads into a plain model, without DDP.",
-            ),
-            CheckId::NoDeadlock => (
-                "No deadlock",
-                "Every rank reaches the end: no collective or barrier waits for a rank that never comes.",
-            ),
-            CheckId::Speedup => (
-                "Faster than one process",
-                "N processes get through the data faster than one, in samples per second.",
-            ),
-            CheckId::RestartedAndFinished => (
-                "Restarted and finished",
-                "After a rank is killed in the middle of an epoch, torchrun restarts the job and it finishes.",
-            ),
-            CheckId::ResumedFromSnapshot => (
-                "Resumed from the snapshot",
-                "The restarted job continues from its last snapshot, not from epoch 0.",
-            ),
-            CheckId::SamplerOrderResumed => (
-                "Same data order as without the crash",
-                "After the restart each rank sees the samples an uninterrupted run would have shown it.",
-            ),
-            CheckId::SnapshotRank0Only => (
-                "Only rank 0 writes the snapshot",
-                "One process writes the snapshot file.",
-            ),
-            CheckId::FinalParamsMatch => (
-                "Same final parameters as without the crash",
-                "The interrupted-and-resumed run ends with the parameters of a run that was never interrupted.",
+                words! { En: "Same final parameters as without the crash", Ko: "crash가 없었을 때와 같은 최종 파라미터" },
+                words! {
+                    En: "The interrupted-and-resumed run ends with the parameters of a run that was never interrupted.",
+                    Ko: "중단됐다가 이어서 학습한 run이 한 번도 중단되지 않은 run과 같은 파라미터로 끝납니다.",
+                },
             ),
         }
     }

@@ -526,10 +526,10 @@ sentences! { |lang|
            ko: {
                let mut parts = Vec::new();
                if !failed.is_empty() {
-                   parts.push(format!("검사 {checks}개 중 {}개 실패: {}", failed.len(), join(failed, ", ", |c| c.words_ko().0.into())));
+                   parts.push(format!("검사 {checks}개 중 {}개 실패: {}", failed.len(), join(failed, ", ", |c| c.title_in(Lang::Ko).into())));
                }
                if !skipped.is_empty() {
-                   parts.push(format!("{}개 판정 보류: {}", skipped.len(), join(skipped, ", ", |c| c.words_ko().0.into())));
+                   parts.push(format!("{}개 판정 보류: {}", skipped.len(), join(skipped, ", ", |c| c.title_in(Lang::Ko).into())));
                }
                parts.join("; ")
            };
