@@ -153,6 +153,13 @@ macro_rules! words {
     };
 }
 
+/// Says what is written in several languages, each a closure worded only when asked for, the
+/// first the language it was written in: [`Words`]' rule, for sentences with numbers in them.
+pub fn say(lang: Lang, sayings: &[(Lang, &dyn Fn() -> String)]) -> String {
+    let found = sayings.iter().find(|(l, _)| *l == lang).or(sayings.first());
+    found.map_or_else(String::new, |(_, word)| word())
+}
+
 /// [`Words`] as a page model carries them to the browser: owned, with the same rule.
 #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Text(Vec<(Lang, String)>);
@@ -201,6 +208,18 @@ mod tests {
         let each = Text::each(|l| l.code().to_uppercase());
         assert_eq!((each.get(Lang::En), each.get(Lang::Ko)), ("EN", "KO"));
         assert_eq!(Text::new(Lang::En, "only").get(Lang::Ko), "only");
+        let n = 3;
+        let said = |lang| {
+            say(
+                lang,
+                &[(Lang::En, &|| format!("{n} ranks")), (Lang::Ko, &|| format!("rank {n}개"))],
+            )
+        };
+        assert_eq!(
+            (said(Lang::En), said(Lang::Ko)),
+            ("3 ranks".to_string(), "rank 3개".to_string())
+        );
+        assert_eq!(say(Lang::Ko, &[(Lang::En, &|| "only".into())]), "only");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use lockstep_lang::{say, words};
 use lockstep_routes::Lang;
 
 #[cfg(feature = "words")]
@@ -122,35 +123,52 @@ impl NodeWait {
 
     /// [`NodeWait::describe`] in `lang`.
     pub fn describe_in(&self, lang: Lang) -> String {
-        let ko = lang == Lang::Ko;
-        let node = match (self.gpus > 0, ko) {
-            (true, false) => "a GPU node",
-            (false, false) => "a node",
-            (true, true) => "GPU 노드",
-            (false, true) => "노드",
-        };
-        let jobs = match (self.ahead, ko) {
-            (0, false) => "next".to_string(),
-            (1, false) => "1 job ahead".to_string(),
-            (n, false) => format!("{n} jobs ahead"),
-            (0, true) => "다음 차례".to_string(),
-            (n, true) => format!("앞에 job {n}개"),
-        };
+        let node = match self.gpus > 0 {
+            true => words! { En: "a GPU node", Ko: "GPU 노드" },
+            false => words! { En: "a node", Ko: "노드" },
+        }
+        .get(lang);
+        let ahead = self.ahead;
+        let jobs = say(
+            lang,
+            &[
+                (Lang::En, &|| match ahead {
+                    0 => "next".to_string(),
+                    1 => "1 job ahead".to_string(),
+                    n => format!("{n} jobs ahead"),
+                }),
+                (Lang::Ko, &|| match ahead {
+                    0 => "다음 차례".to_string(),
+                    n => format!("앞에 job {n}개"),
+                }),
+            ],
+        );
         // Slurm's reason codes, as `squeue` prints them (`man squeue`, JOB REASON CODES).
-        let why = match (self.reason.as_str(), ko) {
-            ("Resources", false) => " (its nodes are busy)".to_string(),
-            ("Priority", false) => " (jobs of higher priority go first)".to_string(),
-            ("Resources", true) => " (노드가 모두 사용 중)".to_string(),
-            ("Priority", true) => " (우선순위가 높은 job이 먼저)".to_string(),
-            ("" | "None", _) => String::new(),
-            (other, _) => format!(" (Slurm: {other})"),
+        let why = match self.reason.as_str() {
+            "Resources" => words! { En: " (its nodes are busy)", Ko: " (노드가 모두 사용 중)" }
+                .get(lang)
+                .into(),
+            "Priority" => words! {
+                En: " (jobs of higher priority go first)",
+                Ko: " (우선순위가 높은 job이 먼저)",
+            }
+            .get(lang)
+            .into(),
+            "" | "None" => String::new(),
+            other => format!(" (Slurm: {other})"),
         };
         let partition = &self.partition;
-        if ko {
-            format!("{node}를 기다리는 중 — partition {partition}에서 {jobs}{why}.")
-        } else {
-            format!("Waiting for {node} — {jobs} in partition {partition}{why}.")
-        }
+        say(
+            lang,
+            &[
+                (Lang::En, &|| {
+                    format!("Waiting for {node} — {jobs} in partition {partition}{why}.")
+                }),
+                (Lang::Ko, &|| {
+                    format!("{node}를 기다리는 중 — partition {partition}에서 {jobs}{why}.")
+                }),
+            ],
+        )
     }
 }
 

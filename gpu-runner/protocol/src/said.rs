@@ -31,10 +31,10 @@ macro_rules! sentences {
             #[allow(unused_variables)]
             pub fn say(&self, $lang: Lang) -> String {
                 match self {
-                    $(Said::$variant { $($field),* } => match $lang {
-                        Lang::En => String::from($en),
-                        Lang::Ko => String::from($ko),
-                    },)*
+                    $(Said::$variant { $($field),* } => lockstep_lang::say($lang, &[
+                        (Lang::En, &|| String::from($en)),
+                        (Lang::Ko, &|| String::from($ko)),
+                    ]),)*
                 }
             }
 
@@ -80,14 +80,19 @@ impl Killed {
     /// As the start of a sentence.
     pub fn say(&self, lang: Lang) -> String {
         let Killed { rank, epoch, batch } = self;
-        match lang {
-            Lang::En => {
-                format!("rank {rank} was killed in epoch {epoch}, before its batch {batch}")
-            }
-            Lang::Ko => {
-                format!("epoch {epoch}에서 rank {rank}의 batch {batch} 직전에 그 rank를 종료했고,")
-            }
-        }
+        lockstep_lang::say(
+            lang,
+            &[
+                (Lang::En, &|| {
+                    format!("rank {rank} was killed in epoch {epoch}, before its batch {batch}")
+                }),
+                (Lang::Ko, &|| {
+                    format!(
+                        "epoch {epoch}에서 rank {rank}의 batch {batch} 직전에 그 rank를 종료했고,"
+                    )
+                }),
+            ],
+        )
     }
 }
 
@@ -107,14 +112,21 @@ pub struct Resumption {
 impl Resumption {
     fn say(&self, lang: Lang) -> String {
         let Resumption { done, before, again, total } = self;
-        match lang {
-            Lang::En => format!(
-                "{done} epoch(s) finished before the crash ({before}); after the restart {again} epoch(s) were trained; the uninterrupted run trained {total}"
-            ),
-            Lang::Ko => format!(
-                "crash 전에 끝난 epoch {done}개 ({before}), 재시작 후 학습한 epoch {again}개, 중단 없는 run의 epoch {total}개"
-            ),
-        }
+        lockstep_lang::say(
+            lang,
+            &[
+                (Lang::En, &|| {
+                    format!(
+                    "{done} epoch(s) finished before the crash ({before}); after the restart {again} epoch(s) were trained; the uninterrupted run trained {total}"
+                )
+                }),
+                (Lang::Ko, &|| {
+                    format!(
+                    "crash 전에 끝난 epoch {done}개 ({before}), 재시작 후 학습한 epoch {again}개, 중단 없는 run의 epoch {total}개"
+                )
+                }),
+            ],
+        )
     }
 }
 
@@ -261,11 +273,11 @@ sentences! { |lang|
            ko: "저장된 checkpoint가 없습니다";
     /// `equals_final`: whether the checkpoint equals the final parameters, when that is known.
     Unprefixed { path: String, keys: u64, first: String, equals_final: Option<bool> }
-        => en: format!("{path}: {keys} keys without a module. prefix (first: {first}){}", equals_final_en(*equals_final)),
-           ko: format!("{path}: module. 접두사 없는 key {keys}개 (첫 key: {first}){}", equals_final_ko(*equals_final));
+        => en: format!("{path}: {keys} keys without a module. prefix (first: {first}){}", final_words(*equals_final, Lang::En)),
+           ko: format!("{path}: module. 접두사 없는 key {keys}개 (첫 key: {first}){}", final_words(*equals_final, Lang::Ko));
     Prefixed { path: String, prefixed: u64, keys: u64, first: String, equals_final: Option<bool> }
-        => en: format!("{path}: {prefixed} of {keys} keys start with module. (first: {first}){}", equals_final_en(*equals_final)),
-           ko: format!("{path}: key {keys}개 중 {prefixed}개가 module.로 시작합니다 (첫 key: {first}){}", equals_final_ko(*equals_final));
+        => en: format!("{path}: {prefixed} of {keys} keys start with module. (first: {first}){}", final_words(*equals_final, Lang::En)),
+           ko: format!("{path}: key {keys}개 중 {prefixed}개가 module.로 시작합니다 (첫 key: {first}){}", final_words(*equals_final, Lang::Ko));
     HintSaveModule {}
         => en: "save model.module.state_dict(), the unwrapped model, so the checkpoint loads into a plain model without DDP",
            ko: "감싸지 않은 모델인 model.module.state_dict()를 저장하세요. 그래야 DDP 없는 일반 모델에 checkpoint가 로드됩니다";
@@ -535,18 +547,19 @@ sentences! { |lang|
            };
 }
 
-fn equals_final_en(equals: Option<bool>) -> &'static str {
+/// Whether a checkpoint equals the final parameters, as the end of a sentence in `lang`.
+fn final_words(equals: Option<bool>, lang: Lang) -> &'static str {
     match equals {
-        Some(true) => "; it equals the final parameters",
-        Some(false) => "; note: it differs from the final parameters",
-        None => "",
-    }
-}
-
-fn equals_final_ko(equals: Option<bool>) -> &'static str {
-    match equals {
-        Some(true) => "; 최종 파라미터와 같음",
-        Some(false) => "; 참고: 최종 파라미터와 다름",
+        Some(true) => lockstep_lang::words! {
+            En: "; it equals the final parameters",
+            Ko: "; 최종 파라미터와 같음",
+        }
+        .get(lang),
+        Some(false) => lockstep_lang::words! {
+            En: "; note: it differs from the final parameters",
+            Ko: "; 참고: 최종 파라미터와 다름",
+        }
+        .get(lang),
         None => "",
     }
 }

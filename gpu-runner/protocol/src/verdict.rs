@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use lockstep_lang::{say, words};
 use lockstep_routes::Lang;
 
 #[cfg(feature = "words")]
@@ -129,24 +130,22 @@ impl Verdict {
     /// The readable report in `lang`; `section_url` is where a failed check's lesson section
     /// is read in that language (only the course knows a translation's heading ids).
     pub fn report_in(&self, lang: Lang, section_url: &dyn Fn(&Check) -> String) -> String {
-        let ko = lang == Lang::Ko;
         let mut s = String::new();
-        let status = match (self.status, ko) {
-            (Status::Pass, false) => "PASS",
-            (Status::Fail, false) => "FAIL",
-            (Status::Error, false) => "ERROR",
-            (Status::Timeout, false) => "TIMEOUT",
-            (Status::Pass, true) => "통과",
-            (Status::Fail, true) => "실패",
-            (Status::Error, true) => "오류",
-            (Status::Timeout, true) => "시간 초과",
+        let status = match self.status {
+            Status::Pass => words! { En: "PASS", Ko: "통과" },
+            Status::Fail => words! { En: "FAIL", Ko: "실패" },
+            Status::Error => words! { En: "ERROR", Ko: "오류" },
+            Status::Timeout => words! { En: "TIMEOUT", Ko: "시간 초과" },
         };
-        s.push_str(&format!("{status}: {}\n", self.summary_in(lang)));
-        s.push_str(&if ko {
-            format!("{}, 프로세스 {}개, backend {}\n", self.script, self.nproc, self.backend)
-        } else {
-            format!("{} with {} processes, backend {}\n", self.script, self.nproc, self.backend)
-        });
+        s.push_str(&format!("{}: {}\n", status.get(lang), self.summary_in(lang)));
+        let (script, nproc, backend) = (&self.script, self.nproc, &self.backend);
+        s.push_str(&say(
+            lang,
+            &[
+                (Lang::En, &|| format!("{script} with {nproc} processes, backend {backend}\n")),
+                (Lang::Ko, &|| format!("{script}, 프로세스 {nproc}개, backend {backend}\n")),
+            ],
+        ));
         if let Some(e) = &self.error {
             let at = match (&e.file, e.line) {
                 (Some(f), Some(l)) => format!("{f}:{l}: "),
@@ -158,7 +157,8 @@ impl Verdict {
         if !self.checks.is_empty() {
             s.push('\n');
         }
-        let (hint, see) = if ko { ("힌트", "참고") } else { ("hint", "see") };
+        let hint = words! { En: "hint", Ko: "힌트" }.get(lang);
+        let see = words! { En: "see", Ko: "참고" }.get(lang);
         for c in &self.checks {
             let mark = match c.status {
                 CheckStatus::Pass => "ok  ",
@@ -172,16 +172,12 @@ impl Verdict {
             }
         }
         for r in &self.runs {
-            let backend = r.backend.as_deref().unwrap_or(if ko {
-                "process group 없음"
-            } else {
-                "no process group"
-            });
-            let (timed_out, repeated) = if ko {
-                (", 시간 초과", "다시 실행한 이유")
-            } else {
-                (", timed out", "repeated")
-            };
+            let backend = r
+                .backend
+                .as_deref()
+                .unwrap_or(words! { En: "no process group", Ko: "process group 없음" }.get(lang));
+            let timed_out = words! { En: ", timed out", Ko: ", 시간 초과" }.get(lang);
+            let repeated = words! { En: "repeated", Ko: "다시 실행한 이유" }.get(lang);
             s.push_str(&format!(
                 "\nrun: {} × {} ({backend}), {:.1} s{}{}\n",
                 r.nproc,

@@ -258,10 +258,8 @@ mod live {
 
 /// What a timeline's event is, in the reader's language.
 pub(crate) fn label(label: Label, lang: lockstep_i18n::Lang) -> String {
-    match lang {
-        lockstep_i18n::Lang::En => label.english(),
-        lockstep_i18n::Lang::Ko => label.korean(),
-    }
+    use lockstep_i18n::Lang;
+    lockstep_lang::say(lang, &[(Lang::En, &|| label.english()), (Lang::Ko, &|| label.korean())])
 }
 
 #[cfg(test)]
