@@ -127,7 +127,8 @@ impl std::str::FromStr for Lang {
 /// Words written in several languages, the first the one they were written in. Read in a
 /// language they have no words for, they are in that first one: the one fallback rule for what
 /// the site says outside its interface's catalogue (levels, achievements, the grader's
-/// sentences), as the catalogue's is English field by field. Written with [`words!`].
+/// sentences); the interface's catalogue has every word in every language. Written with
+/// [`words!`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Words(pub &'static [(Lang, &'static str)]);
 
