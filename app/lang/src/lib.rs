@@ -161,9 +161,43 @@ pub fn say(lang: Lang, sayings: &[(Lang, &dyn Fn() -> String)]) -> String {
     found.map_or_else(String::new, |(_, word)| word())
 }
 
-/// [`Words`] as a page model carries them to the browser: owned, with the same rule.
-#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+/// [`Words`] as a page model carries them to the browser: owned, with the same rule. In JSON,
+/// an object by language code in the order written: `{"en": "Hands on", "ko": "직접 해보기"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Text(Vec<(Lang, String)>);
+
+impl serde::Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (lang, text) in &self.0 {
+            map.serialize_entry(lang, text)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Text, D::Error> {
+        struct InOrder;
+        impl<'de> serde::de::Visitor<'de> for InOrder {
+            type Value = Text;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("texts by language code")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Text, A::Error> {
+                let mut texts = Vec::new();
+                while let Some(entry) = map.next_entry::<Lang, String>()? {
+                    texts.push(entry);
+                }
+                Ok(Text(texts))
+            }
+        }
+        deserializer.deserialize_map(InOrder)
+    }
+}
 
 impl Text {
     /// A text written in `lang` only: read in that language by every reader.
@@ -209,6 +243,11 @@ mod tests {
         let each = Text::each(|l| l.code().to_uppercase());
         assert_eq!((each.get(Lang::En), each.get(Lang::Ko)), ("EN", "KO"));
         assert_eq!(Text::new(Lang::En, "only").get(Lang::Ko), "only");
+        // JSON keeps the order written, so the source stays first.
+        let json = serde_json::to_string(&Text::from(korean_first)).unwrap();
+        assert_eq!(json, r#"{"ko":"첫걸음","en":"First step"}"#);
+        let back: Text = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, Text::from(korean_first));
         let n = 3;
         let said = |lang| {
             say(

@@ -620,12 +620,20 @@ fn the_xp_page_lists_rules_levels_and_the_learners_achievements() {
         for text in [
             "How XP works",
             "Gradient Apprentice",
-            "그래디언트 견습생",
             "Pass a quiz (retries allowed)",
+            "20 XP each",
             "Quiz taker",
         ] {
             assert!(page.body.contains(text), "{text}");
         }
+        // The Korean page has the same rules, levels and achievements in Korean.
+        let ko = get(&app, "/ko/xp", Some(&learner_cookie(&res))).await;
+        for text in
+            ["그래디언트 견습생", "퀴즈 통과하기 (다시 풀기 가능)", "하나에 20 XP", "퀴즈 도전"]
+        {
+            assert!(ko.body.contains(text), "{text}");
+        }
+        assert!(!page.body.contains("그래디언트 견습생"), "each page names levels in its language");
         assert_eq!(
             page.body.matches("✓ earned").count(),
             2,
