@@ -38,7 +38,7 @@ impl Backend for AppContext {
             if viewer != Viewer::Learner {
                 crate::context::private_page();
             }
-            Ok(ctx.lesson(&slug, lang, viewer))
+            Ok(ctx.lesson_view(&slug, lang, viewer))
         })
     }
 
@@ -47,7 +47,7 @@ impl Backend for AppContext {
             let ctx = self;
             let requester = ctx.requester().await?;
             let notice = ctx.take_notice().await?;
-            ctx.lesson_learner(&requester, lockstep_rules::Reads::Fresh, &slug, notice, lang).await
+            ctx.learner_view(&requester, lockstep_rules::Reads::Fresh, &slug, notice, lang).await
         })
     }
 
@@ -71,7 +71,7 @@ impl Backend for AppContext {
     fn complete_lesson(&self, slug: String, lang: Lang) -> Answer<'_, ()> {
         Box::pin(async move {
             let ctx = self;
-            ctx.complete_lesson(&slug, lang).await
+            ctx.record_completion(&slug, lang).await
         })
     }
 
@@ -91,7 +91,7 @@ impl Backend for AppContext {
     }
 
     fn reset_lesson(&self, slug: String) -> Answer<'_, ()> {
-        Box::pin(async move { self.reset_lesson(&slug).await })
+        Box::pin(async move { self.reset_progress_in(&slug).await })
     }
 
     fn xp_rules(&self, lang: Lang) -> Answer<'_, XpRules> {

@@ -52,7 +52,7 @@ impl AppContext {
     }
 
     /// The lesson page's model for `viewer`, with the request parts it has.
-    pub fn lesson(
+    pub fn lesson_view(
         &self,
         slug: &str,
         lang: lockstep_web::Lang,
@@ -138,7 +138,7 @@ impl AppContext {
     }
 
     /// Resets the requester's progress in a lesson.
-    pub async fn reset_lesson(&self, slug: &str) -> Result<(), ServerFnError> {
+    pub async fn reset_progress_in(&self, slug: &str) -> Result<(), ServerFnError> {
         let requester = self.requester().await?;
         self.rules.reset_lesson(&requester, slug).await.map_err(internal)
     }
@@ -157,7 +157,7 @@ impl AppContext {
 
     /// What the lesson page shows of the requester, with the one-time `notice` for it. The
     /// server's lesson pages render it per request around the lesson, which they render once.
-    pub async fn lesson_learner(
+    pub async fn learner_view(
         &self,
         requester: &Requester,
         reads: Reads,
@@ -192,7 +192,7 @@ impl AppContext {
 
     /// Records a completed lesson; the next page load says what it earned (a form post, with
     /// or without JavaScript, reloads the lesson).
-    pub async fn complete_lesson(
+    pub async fn record_completion(
         &self,
         slug: &str,
         lang: lockstep_web::Lang,

@@ -288,7 +288,7 @@ async fn lesson_page(
         // The page only shows the learner: what this process keeps of them will do.
         let requester = rules.requester_reading(Reads::Kept, session.as_ref(), headers).await?;
         let notice = flash::take_notice(session.as_ref()).await?;
-        let learner = state.app.context.lesson_learner(&requester, Reads::Kept, slug, notice, lang);
+        let learner = state.app.context.learner_view(&requester, Reads::Kept, slug, notice, lang);
         let learner = learner.await.map_err(PageError::Learner)?;
         let requests =
             request_parts(&state.app, &lesson.template, &place, lang, &requester, session.as_ref());
@@ -338,11 +338,12 @@ async fn render_template(
     }
     let (parts, body) = response.into_parts();
     let html = String::from_utf8(axum::body::to_bytes(body, usize::MAX).await?.to_vec())?;
-    let LessonLookup::Found(view) = state.app.context.lesson(slug, lang, Viewer::Learner) else {
+    let LessonLookup::Found(view) = state.app.context.lesson_view(slug, lang, Viewer::Learner)
+    else {
         return Err(PageError::Gone);
     };
     let nobody = Requester::Anonymous { learner: None };
-    let anonymous = state.app.context.lesson_learner(&nobody, Reads::Fresh, slug, None, lang).await;
+    let anonymous = state.app.context.learner_view(&nobody, Reads::Fresh, slug, None, lang).await;
     let anonymous = anonymous.map_err(PageError::Learner)?;
     let template = Template::parse(&html, view, lang, &anonymous)?;
     let anonymous = template.with_learner(anonymous);
