@@ -13,7 +13,8 @@
 //!
 //! The README's two commands: machine set-up, the browser bundle build (`target/site`, with the
 //! editor's esbuild bundle), starting the server with one local grading worker, and the test run:
-//! the cheap checks first (`cargo fmt --check`, the libtorch and raw-HTML invariants), then the
+//! the cheap checks first (`cargo fmt --check`, the invariants: each crate's layer, by `cargo tree`
+//! (no libtorch in the app, no database under the pages), and raw HTML only where listed), then the
 //! release bundle and after it clippy with `-D warnings` for wasm32, built beside the native side
 //! (one `cargo test --all-targets --no-run` whose workspace crates are compiled by clippy's driver,
 //! so the native clippy is that build's, with `-D warnings`, and no dependency is checked twice),

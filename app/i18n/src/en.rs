@@ -100,10 +100,7 @@ pub static EN: Catalogue = Catalogue {
         broken_for_instructor_after: " prints the same):",
         back_to_course: "Back to the course",
         not_translated: |written_in| {
-            let original = match written_in {
-                Lang::En => "English",
-                Lang::Ko => "Korean",
-            };
+            let original = language(written_in);
             format!(
                 "This lesson has not been translated into English yet, so it is shown as it is \
                  written, in {original}. Your progress and XP count the same in every language."
@@ -413,10 +410,7 @@ pub static EN: Catalogue = Catalogue {
         nothing: |q| format!("No section has every word of \u{201c}{q}\u{201d}."),
         try_words: "Try:",
         elsewhere: |lang, n| {
-            let edition = match lang {
-                Lang::En => "English",
-                Lang::Ko => "Korean",
-            };
+            let edition = language(lang);
             let sections = if n == 1 { "1 section".to_string() } else { format!("{n} sections") };
             format!("The {edition} edition of the course has {sections} for it.")
         },
@@ -480,3 +474,11 @@ pub static EN: Catalogue = Catalogue {
         no_quiz: "there is no such quiz",
     },
 };
+
+/// A language's name in English.
+fn language(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "English",
+        Lang::Ko => "Korean",
+    }
+}

@@ -96,10 +96,7 @@ pub static KO: Catalogue = Catalogue {
         broken_for_instructor_after: "도 같은 내용을 출력합니다):",
         back_to_course: "코스로 돌아가기",
         not_translated: |written_in| {
-            let original = match written_in {
-                Lang::En => "영어",
-                Lang::Ko => "한국어",
-            };
+            let original = language(written_in);
             format!(
                 "이 레슨은 아직 한국어로 옮기지 못해 {original} 원문으로 보여 드립니다. 진행 \
                  상황과 XP는 언어와 상관없이 그대로 쌓입니다."
@@ -407,10 +404,7 @@ pub static KO: Catalogue = Catalogue {
         nothing: |q| format!("\u{201c}{q}\u{201d}의 단어를 모두 담은 섹션이 없습니다."),
         try_words: "이렇게 찾아보세요:",
         elsewhere: |lang, n| {
-            let edition = match lang {
-                Lang::En => "영어판",
-                Lang::Ko => "한국어판",
-            };
+            let edition = format!("{}판", language(lang));
             format!("코스 {edition}에는 이 검색어가 담긴 섹션이 {n}개 있습니다.")
         },
         too_long: |max| format!("검색어는 {max}자까지 쓸 수 있습니다."),
@@ -481,3 +475,11 @@ pub static KO: Catalogue = Catalogue {
         no_quiz: "그런 퀴즈는 없습니다",
     },
 };
+
+/// A language's name in Korean.
+fn language(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "영어",
+        Lang::Ko => "한국어",
+    }
+}

@@ -29,8 +29,7 @@ impl Backend for AppContext {
     fn lesson(&self, slug: String, lang: Lang, as_learner: bool) -> Answer<'_, LessonLookup> {
         Box::pin(async move {
             use crate::page_models::Viewer;
-            let ctx = self;
-            let viewer = match (ctx.requester().await?.is_instructor(), as_learner) {
+            let viewer = match (self.requester().await?.is_instructor(), as_learner) {
                 (false, _) => Viewer::Learner,
                 (true, false) => Viewer::Instructor,
                 (true, true) => Viewer::Preview,
@@ -38,28 +37,26 @@ impl Backend for AppContext {
             if viewer != Viewer::Learner {
                 crate::context::private_page();
             }
-            Ok(ctx.lesson_view(&slug, lang, viewer))
+            Ok(self.lesson_view(&slug, lang, viewer))
         })
     }
 
     fn lesson_learner(&self, slug: String, lang: Lang) -> Answer<'_, LessonLearner> {
         Box::pin(async move {
-            let ctx = self;
-            let requester = ctx.requester().await?;
-            let notice = ctx.take_notice().await?;
-            ctx.learner_view(&requester, lockstep_rules::Reads::Fresh, &slug, notice, lang).await
+            let requester = self.requester().await?;
+            let notice = self.take_notice().await?;
+            self.learner_view(&requester, lockstep_rules::Reads::Fresh, &slug, notice, lang).await
         })
     }
 
     fn lesson_version(&self, slug: String) -> Answer<'_, Option<String>> {
         Box::pin(async move {
-            let ctx = self;
-            if !ctx.requester().await?.is_instructor() {
+            if !self.requester().await?.is_instructor() {
                 return Ok(None);
             }
             // The file itself, read now: the course's own look may not have happened yet, and a file
             // saved broken has a version too.
-            let loaded = ctx.course.loaded_for(true);
+            let loaded = self.course.loaded_for(true);
             let Some((entry, lesson)) = loaded.catalogue.find(&slug) else { return Ok(None) };
             let path = entry.dir.join(lesson.file());
             Ok(std::fs::read(path)
@@ -69,24 +66,20 @@ impl Backend for AppContext {
     }
 
     fn complete_lesson(&self, slug: String, lang: Lang) -> Answer<'_, ()> {
-        Box::pin(async move {
-            let ctx = self;
-            ctx.record_completion(&slug, lang).await
-        })
+        Box::pin(async move { self.record_completion(&slug, lang).await })
     }
 
     fn explore_simulation(&self, slug: String, index: u32) -> Answer<'_, Progressed> {
         Box::pin(async move {
-            let ctx = self;
             let action =
                 lockstep_xp::Action::SimulationExplored { lesson: slug.clone(), sim: index };
-            let requester = ctx.requester().await?;
-            let seen = ctx.course.loaded_for(requester.is_instructor());
+            let requester = self.requester().await?;
+            let seen = self.course.loaded_for(requester.is_instructor());
             if !lockstep_rules::progress::facts(&seen.course).knows(&action) {
                 let why = format!("lesson `{slug}` has no simulation {index}");
                 return Err(crate::context::refuse(http::StatusCode::NOT_FOUND, why));
             }
-            ctx.record(&requester, action).await
+            self.record(&requester, action).await
         })
     }
 
@@ -96,23 +89,21 @@ impl Backend for AppContext {
 
     fn xp_rules(&self, lang: Lang) -> Answer<'_, XpRules> {
         Box::pin(async move {
-            let ctx = self;
-            let requester = ctx.requester().await?;
-            let events = ctx.events(&requester).await?;
-            let view = page_progress(ctx, &requester, &events).await?;
-            let loaded = ctx.course.loaded();
-            Ok(crate::page_models::xp_rules(&loaded, lang, &ctx.progress_of(&events), view))
+            let requester = self.requester().await?;
+            let events = self.events(&requester).await?;
+            let view = page_progress(self, &requester, &events).await?;
+            let loaded = self.course.loaded();
+            Ok(crate::page_models::xp_rules(&loaded, lang, &self.progress_of(&events), view))
         })
     }
 
     fn notifications(&self, lang: Lang) -> Answer<'_, NotificationsPage> {
         Box::pin(async move {
-            let ctx = self;
-            let requester = ctx.requester().await?;
-            let events = ctx.events(&requester).await?;
-            let progress = page_progress(ctx, &requester, &events).await?;
+            let requester = self.requester().await?;
+            let events = self.events(&requester).await?;
+            let progress = page_progress(self, &requester, &events).await?;
             let items = match requester.account() {
-                Some(account) => crate::talk::notifications(ctx, account.id, lang)
+                Some(account) => crate::talk::notifications(self, account.id, lang)
                     .await
                     .map_err(crate::context::internal)?,
                 None => Vec::new(),
@@ -123,45 +114,44 @@ impl Backend for AppContext {
 
     fn account(&self) -> Answer<'_, AccountPage> {
         Box::pin(async move {
-            let ctx = self;
-            let requester = ctx.requester().await?;
-            let events = ctx.events(&requester).await?;
+            let requester = self.requester().await?;
+            let events = self.events(&requester).await?;
             Ok(AccountPage {
                 account: requester.account().map(|a| lockstep_web::model::AccountInfo {
                     email: a.email.clone(),
                     instructor: requester.is_instructor(),
                     display_name: a.display_name.clone(),
                 }),
-                error: ctx.take_form_error().await?,
-                new_token: ctx.take_new_token().await?,
-                form_email: ctx.take_form_email().await?,
-                progress: page_progress(ctx, &requester, &events).await?,
+                error: self.take_form_error().await?,
+                new_token: self.take_new_token().await?,
+                form_email: self.take_form_email().await?,
+                progress: page_progress(self, &requester, &events).await?,
             })
         })
     }
 
     fn instructor(&self, lang: Lang, course: Option<String>) -> Answer<'_, Option<InstructorView>> {
         Box::pin(async move {
-            let ctx = self;
-            let requester = ctx.requester().await?;
+            let requester = self.requester().await?;
             if !requester.is_instructor() {
                 return Ok(None);
             }
             crate::context::private_page();
-            let scope = crate::instructor::Scope::of(&ctx.course, course.as_deref())
+            let scope = crate::instructor::Scope::of(&self.course, course.as_deref())
                 .map_err(|why| crate::context::refuse(http::StatusCode::NOT_FOUND, why))?;
-            let events = ctx.events(&requester).await?;
-            let progress = page_progress(ctx, &requester, &events).await?;
-            let rows = ctx.store.learners_report().await.map_err(crate::context::internal)?;
-            let answers = ctx.store.first_quiz_answers().await.map_err(crate::context::internal)?;
+            let events = self.events(&requester).await?;
+            let progress = page_progress(self, &requester, &events).await?;
+            let rows = self.store.learners_report().await.map_err(crate::context::internal)?;
+            let answers =
+                self.store.first_quiz_answers().await.map_err(crate::context::internal)?;
             let submissions =
-                ctx.store.recent_submissions(200).await.map_err(crate::context::internal)?;
-            let reports = ctx.store.reports().await.map_err(crate::context::internal)?;
-            let hold = ctx.store.setting(lockstep_store::HOLD_FIRST_COMMENTS).await;
+                self.store.recent_submissions(200).await.map_err(crate::context::internal)?;
+            let reports = self.store.reports().await.map_err(crate::context::internal)?;
+            let hold = self.store.setting(lockstep_store::HOLD_FIRST_COMMENTS).await;
             let hold = hold.map_err(crate::context::internal)?.as_deref() == Some("on");
             let mut view =
                 crate::instructor::view(&scope, &rows, &answers, &submissions, progress, lang);
-            view.reports = crate::instructor::reports(ctx, &reports, lang);
+            view.reports = crate::instructor::reports(self, &reports, lang);
             view.hold_first_comments = hold;
             let all = &scope.all;
             view.courses = all
@@ -177,14 +167,13 @@ impl Backend for AppContext {
     fn exercise(&self, id: String, from: Option<String>, lang: Lang) -> Answer<'_, ExercisePage> {
         Box::pin(async move {
             use crate::{context::internal, grading};
-            let ctx = self;
-            let requester = ctx.requester().await?;
-            let events = ctx.events(&requester).await?;
-            let edition = ctx.course.edition(lang);
+            let requester = self.requester().await?;
+            let events = self.events(&requester).await?;
+            let edition = self.course.edition(lang);
             let course = &edition.course;
             let exercise = grading::exercise(&edition, &id);
             let submissions = match (requester.account(), &exercise) {
-                (Some(a), Some(_)) => ctx
+                (Some(a), Some(_)) => self
                     .store
                     .submissions_of(&a.learner_id, Some(&id))
                     .await
@@ -194,11 +183,11 @@ impl Backend for AppContext {
                     .collect(),
                 _ => Vec::new(),
             };
-            let refused = ctx.take_draft().await?;
+            let refused = self.take_draft().await?;
             // The starting script comes from the course: the page carries it once, in the editor.
             let editor = match course.exercise(&id) {
                 Some((_, e)) => {
-                    grading::editor_start(&ctx.store, &requester, e, refused, from.as_deref())
+                    grading::editor_start(&self.store, &requester, e, refused, from.as_deref())
                         .await
                         .map_err(internal)?
                 }
@@ -207,10 +196,10 @@ impl Backend for AppContext {
             Ok(ExercisePage {
                 exercise,
                 signed_in: requester.account().is_some(),
-                error: ctx.take_form_error().await?,
+                error: self.take_form_error().await?,
                 editor,
                 submissions,
-                progress: page_progress(ctx, &requester, &events).await?,
+                progress: page_progress(self, &requester, &events).await?,
             })
         })
     }
@@ -219,10 +208,9 @@ impl Backend for AppContext {
         Box::pin(async move {
             use lockstep_search::Refused;
             use lockstep_web::model::{SearchHit, SearchResults};
-            let ctx = self;
             // Learners' view: what search finds is published, as the index it reads is.
-            let loaded = ctx.course.loaded();
-            let index = ctx.search.of(&loaded).map_err(crate::context::internal)?;
+            let loaded = self.course.loaded();
+            let index = self.search.of(&loaded).map_err(crate::context::internal)?;
             let w = &lockstep_i18n::t(lang).search;
             let course_of = |slug: &str| {
                 let (entry, _) = loaded.catalogue.find(slug)?;
@@ -257,18 +245,17 @@ impl Backend for AppContext {
 
     fn submission(&self, id: i64, lang: Lang) -> Answer<'_, SubmissionPage> {
         Box::pin(async move {
-            let ctx = self;
-            let requester = ctx.requester().await?;
-            let events = ctx.events(&requester).await?;
-            let loaded = ctx.course.loaded();
+            let requester = self.requester().await?;
+            let events = self.events(&requester).await?;
+            let loaded = self.course.loaded();
             let edition = loaded.edition(lang);
             let submission =
-                crate::grading::submission(&ctx.store, &edition, &requester, &events, id)
+                crate::grading::submission(&self.store, &edition, &requester, &events, id)
                     .await
                     .map_err(crate::context::internal)?;
             Ok(SubmissionPage {
                 submission,
-                progress: page_progress(ctx, &requester, &events).await?,
+                progress: page_progress(self, &requester, &events).await?,
             })
         })
     }

@@ -2,12 +2,12 @@
 //! the lesson page it keeps per course version and into the pages it renders in full. Where
 //! they go in a page is the web crate's (`lockstep_web::ssr::request_parts`).
 //!
-//! The freshness rule (`page_cache` in the server, "Freshness"): the lesson is the same for everyone
-//! until a lesson file changes, a learner's parts are the same until that learner writes, and
-//! a request part may differ on every request. A request part never enters what is kept: the
-//! page names its place (`LessonView::request_parts`), a render for keeping leaves a
-//! placeholder there (`lockstep_web::template`), and every response fills it with [`RequestPart::html`], for
-//! an anonymous visitor as for a learner.
+//! The freshness rule (`page_cache` in the server, "Freshness"): the lesson is the same for
+//! everyone until a lesson file changes, a learner's parts are the same until that learner writes,
+//! and a request part may differ on every request. A request part never enters what is kept: the
+//! page names its place (`LessonView::request_parts`), a render for keeping leaves a placeholder
+//! there (`lockstep_web::template`), and every response fills it with [`RequestPart::html`], for an
+//! anonymous visitor as for a learner.
 
 use std::future::Future;
 use std::pin::Pin;

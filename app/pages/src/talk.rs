@@ -116,7 +116,8 @@ struct Shown {
 }
 
 impl CommentsPart {
-    async fn comments_html(&self, r: PartRequest<'_>) -> Result<String, RulesError> {
+    /// The part's HTML for `r`'s reader (what [`RequestPart::html`] writes into a page).
+    pub async fn comments_html(&self, r: PartRequest<'_>) -> Result<String, RulesError> {
         let store = &r.rules.store;
         let key = r.place.key();
         let reader = Reader::of(r.requester);

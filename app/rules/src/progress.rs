@@ -148,7 +148,7 @@ impl Rules {
         F: std::future::Future<Output = Result<Vec<bool>, StoreError>>,
     {
         let before = self.progress_of(&self.store.events(learner).await?);
-        let recorded = write(crate::unix_now()).await?;
+        let recorded = write(lockstep_clock::now_s()).await?;
         let after = if recorded.contains(&true) {
             self.progress_of(&self.store.events(learner).await?)
         } else {
@@ -160,7 +160,7 @@ impl Rules {
     /// Resets the requester's progress in a lesson.
     pub async fn reset_lesson(&self, requester: &Requester, slug: &str) -> Result<(), RulesError> {
         if let Some(id) = requester.learner() {
-            self.store.reset_lesson(id, slug, crate::unix_now()).await?;
+            self.store.reset_lesson(id, slug, lockstep_clock::now_s()).await?;
         }
         Ok(())
     }

@@ -212,7 +212,7 @@ impl Rules {
     /// to the browser.
     pub async fn issue_learner(&self) -> Result<(String, http::HeaderValue), RulesError> {
         let id = crate::learner_cookie::new_id().map_err(RulesError::Randomness)?;
-        self.store.issue_learner(&id, crate::unix_now()).await?;
+        self.store.issue_learner(&id, lockstep_clock::now_s()).await?;
         let cookie = self.learner_cookie.set(&id);
         Ok((id, cookie))
     }

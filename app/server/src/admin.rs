@@ -64,7 +64,7 @@ pub async fn reset_password(
     let hash = tokio::task::spawn_blocking(move || password_auth::generate_hash(to_hash))
         .await
         .expect("hashing does not panic");
-    store.set_password_hash(account.id, &hash, lockstep_rules::unix_now()).await?;
+    store.set_password_hash(account.id, &hash, lockstep_clock::now_s()).await?;
     Ok(if show {
         format!("new password for {email}: {password}\n(every session of this account is signed out; give the learner the password privately)")
     } else {
@@ -93,7 +93,7 @@ pub async fn create_worker_token(store: &Store, name: &str) -> Result<String, Ad
     }
     let (token, hash) = lockstep_rules::tokens::new_token(lockstep_rules::tokens::WORKER_PREFIX)
         .map_err(AdminError::Random)?;
-    let now = lockstep_rules::unix_now();
+    let now = lockstep_clock::now_s();
     if !store.create_token(TokenKind::Worker, name, None, &hash, now).await? {
         return Err(AdminError::Invalid(format!(
             "a live worker token is already named `{name}`: revoke it first, or choose another name"
@@ -103,7 +103,7 @@ pub async fn create_worker_token(store: &Store, name: &str) -> Result<String, Ad
 }
 
 pub async fn revoke_worker_token(store: &Store, name: &str) -> Result<String, AdminError> {
-    let now = lockstep_rules::unix_now();
+    let now = lockstep_clock::now_s();
     if !store.revoke_worker_token(name, now).await? {
         return Err(AdminError::NoToken(name.to_string()));
     }

@@ -20,7 +20,8 @@ pub struct HttpError {
     form: Form,
 }
 
-/// A failure below the HTTP edge is the server's: `?` logs it and answers that it was logged (the catalogue's `errors.logged`).
+/// A failure below the HTTP edge is the server's: `?` logs it and answers that it was logged (the
+/// catalogue's `errors.logged`).
 macro_rules! internal_from {
     ($($error:ty => $what:literal),* $(,)?) => {$(
         impl From<$error> for HttpError {

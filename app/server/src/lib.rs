@@ -7,10 +7,11 @@
 //!
 //! # What is where
 //!
-//! The axum binary `lockstep`: `Config::from_env`, `build_state` (loads the course, connects the
-//! store), `router(state)` (pure, so tests drive it in-process) and `serve` (with graceful
-//! shutdown); the quiz answers' handler (`quiz.rs`), the account forms (`auth/`: handlers, and
-//! `policy.rs`, the pure rules for emails, passwords and sign-in limits), sessions in the
+//! The axum binary `lockstep`: `Config::from_env`, `AppState` and `build_state` (`state.rs`: loads
+//! the course, connects the store), `router(state)` (pure, so tests drive it in-process) and
+//! `serve` (with graceful shutdown); the answer to a form post, a redirect to the page it changed
+//! (`redirect.rs`); the quiz answers' handler (`quiz.rs`), the account forms (`auth/`: handlers,
+//! and `policy.rs`, the pure rules for emails, passwords and sign-in limits), sessions in the
 //! platform's database (`sessions.rs`: tower-sessions' sqlx stores behind one enum), who is asking
 //! as axum extractors (`requester.rs`: `Requester` for a browser, `ApiRequester` with a bearer
 //! token first, `Instructor` and `Worker`, which refuse anyone else before the body is read), the
@@ -20,25 +21,26 @@
 //! reader's language (`language.rs`: `/` by the `lang` cookie the switcher sets, then
 //! `Accept-Language`; the switcher `/language`; a form of a Korean page posted to its `/ko` twin,
 //! routed as the English one and sent back to the Korean page; `PageLang`, the language a handler
-//! was asked in), the pages kept per course version (`page_cache/`: lessons as templates filled per
-//! request, the catalogue, course pages and `/xp` whole for anonymous visitors; all of the
-//! learners' view, so no kept page has a draft), `/sitemap.xml` (`sitemap.rs`: the learners' view's
-//! courses and lessons in each language), the record of when each lesson was first published
-//! (`publications.rs`: every app server records the lessons it serves, the first record standing,
-//! and hands the course the record), `HttpError`, the one error every handler answers with
-//! (`http_error.rs`: a refusal in words with its status, or a failure logged with what the server
-//! was doing; JSON for the API, text for workers, a page of the site, escaped, for a browser's form
-//! post), the CSRF check on every state-changing request (`csrf.rs`), the security headers and each
-//! page's Content-Security-Policy with a fresh nonce (`headers.rs`), server functions' refusals
-//! answered 4xx (`server_fn_status.rs`), the operators' `/healthz` and `/metrics` (`monitor.rs`:
-//! Prometheus' text format, figures from `Store::figures`; and browsers' crash reports, logged),
-//! grading (`grading/`: learners' submissions API and server-sent events in `submissions.rs`, the
-//! editor's drafts in `drafts.rs`, the workers' API in `worker_api.rs`, learners' terminal tokens
-//! in `tokens.rs`, and the reaper that takes back expired leases), `lockstep admin …` (`admin.rs`,
-//! worker tokens included) and `lockstep submit` (`submit.rs`, the terminal client, through
-//! `lockstep-client`). Every request runs in a tracing span named by a request id the server makes
-//! (`trace.rs`, tower-http's trace layer; a client's `x-request-id` is replaced), so each log line
-//! says which request it belongs to, and the response carries the id as `x-request-id`.
+//! was asked in), the pages kept per course version (`page_cache/`, what is kept in `kept.rs`:
+//! lessons as templates filled per request, the catalogue, course pages and `/xp` whole for
+//! anonymous visitors; all of the learners' view, so no kept page has a draft), `/sitemap.xml`
+//! (`sitemap.rs`: the learners' view's courses and lessons in each language), the record of when
+//! each lesson was first published (`publications.rs`: every app server records the lessons it
+//! serves, the first record standing, and hands the course the record), `HttpError`, the one error
+//! every handler answers with (`http_error.rs`: a refusal in words with its status, or a failure
+//! logged with what the server was doing; JSON for the API, text for workers, a page of the site,
+//! escaped, for a browser's form post), the CSRF check on every state-changing request (`csrf.rs`),
+//! the security headers and each page's Content-Security-Policy with a fresh nonce (`headers.rs`),
+//! server functions' refusals answered 4xx (`server_fn_status.rs`), the operators' `/healthz` and
+//! `/metrics` (`monitor.rs`: Prometheus' text format, figures from `Store::figures`; and browsers'
+//! crash reports, logged), grading (`grading/`: learners' submissions API and server-sent events in
+//! `submissions.rs`, the editor's drafts in `drafts.rs`, the workers' API in `worker_api.rs`,
+//! learners' terminal tokens in `tokens.rs`, and the reaper that takes back expired leases),
+//! `lockstep admin …` (`admin.rs`, worker tokens included) and `lockstep submit` (`submit.rs`, the
+//! terminal client, through `lockstep-client`). Every request runs in a tracing span named by a
+//! request id the server makes (`trace.rs`, tower-http's trace layer; a client's `x-request-id` is
+//! replaced), so each log line says which request it belongs to, and the response carries the id as
+//! `x-request-id`.
 
 pub mod admin;
 mod assets;

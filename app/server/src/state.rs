@@ -146,6 +146,8 @@ pub struct AppState {
     /// Woken by every comment written through this process, so its live readers hear at once
     /// (other machines' comments are found by polling the database).
     pub talk: Arc<tokio::sync::Notify>,
+    /// The comments, a request part of every lesson page, also served alone to live readers.
+    pub comments: Arc<lockstep_pages::talk::CommentsPart>,
 }
 
 impl AppState {
@@ -211,6 +213,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         .site_pkg_dir(pkg_dir.clone())
         .site_addr(config.addr)
         .build();
+    let comments = Arc::new(lockstep_pages::talk::CommentsPart::default());
     Ok(AppState {
         leptos_options,
         context: AppContext {
@@ -219,9 +222,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
                 store,
                 learner_cookie: LearnerCookie { secure: is_https(config.public_url.as_deref()) },
             },
-            request_parts: RequestParts::new(vec![Arc::new(
-                lockstep_pages::talk::CommentsPart::default(),
-            )]),
+            request_parts: RequestParts::new(vec![comments.clone()]),
             search,
         },
         bundle: format!("/{pkg_dir}"),
@@ -231,6 +232,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         sign_ups_per_hour: u64::from(config.sign_ups_per_hour),
         pages: Arc::default(),
         talk: Arc::default(),
+        comments,
         grading: Arc::new(grading::Grading::new(
             i64::from(config.lease_seconds) * 1000,
             lockstep_store::RetryPolicy {

@@ -15,12 +15,13 @@
 //! (`app/server/src/talk.rs`) checks the text (`lockstep-comments`), the place and the section
 //! against the course, and the store decides the rest in one transaction; the browser is sent back
 //! to the comment with a notice, or, refused, to its form with its text kept in the session
-//! (`flash::CommentDraft`). The comments are a request part: `lockstep_pages::talk` renders them for each
-//! reader from the store. A page with JavaScript opens `/api/comments/events?place=…&version=…`,
-//! which answers `changed` when the place's version in the database differs (woken at once by a
-//! write through this process, and polling every 500 ms for the other machines'), and then fetches
-//! `/api/comments?place=…`, the same part's HTML, to swap in. The bell asks `/api/notifications`
-//! when a page loads, when the comments change and every minute.
+//! (`flash::CommentDraft`). The comments are a request part: `lockstep_pages::talk` renders them
+//! for each reader from the store. A page with JavaScript opens
+//! `/api/comments/events?place=…&version=…`, which answers `changed` when the place's version in
+//! the database differs (woken at once by a write through this process, and polling every 500 ms
+//! for the other machines'), and then fetches `/api/comments?place=…`, the same part's HTML, to
+//! swap in. The bell asks `/api/notifications` when a page loads, when the comments change and
+//! every minute.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -493,9 +494,7 @@ pub async fn part(
         requester: &requester,
         session: Some(&session),
     };
-    let part = state.context.request_parts.find(lockstep_pages::talk::PART);
-    let part = part.ok_or_else(|| failed("the server has no comments part"))?;
-    let html = part.html(request).await.map_err(failed)?;
+    let html = state.comments.comments_html(request).await.map_err(failed)?;
     let mut response = html.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));

@@ -1,8 +1,8 @@
 //! The browser's side of a page that hydrates only its islands
-//! ([`crate::page::hydrates_only_islands`]): the server rendered the whole page, and the browser makes
-//! interactive only what reacts on it, each from the same component the server rendered it
-//! with. The rest of the page stays the server's HTML; the router and the pages' code are not
-//! in its bundle.
+//! ([`crate::page::hydrates_only_islands`]): the server rendered the whole page, and the browser
+//! makes interactive only what reacts on it, each from the same component the server rendered it
+//! with. The rest of the page stays the server's HTML; the router and the pages' code are not in
+//! its bundle.
 //!
 //! The islands: the bell (its count, read from the server), the toast (gone after a while), on
 //! the search page the results following what is typed, and on a lesson page its own (which

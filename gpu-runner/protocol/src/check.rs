@@ -64,16 +64,6 @@ impl CheckId {
         self.words().1.get(lang)
     }
 
-    /// [`CheckId::title_in`] English, as verdicts have always said it.
-    pub fn title(self) -> &'static str {
-        self.title_in(Lang::En)
-    }
-
-    /// [`CheckId::asks_in`] English.
-    pub fn asks(self) -> &'static str {
-        self.asks_in(Lang::En)
-    }
-
     /// (title, asks): one match, each check's words in every language beside each other.
     fn words(self) -> (Words, Words) {
         match self {

@@ -528,10 +528,10 @@ sentences! { |lang|
         => en: {
                let mut parts = Vec::new();
                if !failed.is_empty() {
-                   parts.push(format!("{} of {checks} checks failed: {}", failed.len(), join(failed, ", ", |c| c.title().into())));
+                   parts.push(format!("{} of {checks} checks failed: {}", failed.len(), join(failed, ", ", |c| c.title_in(Lang::En).into())));
                }
                if !skipped.is_empty() {
-                   parts.push(format!("{} not judged: {}", skipped.len(), join(skipped, ", ", |c| c.title().into())));
+                   parts.push(format!("{} not judged: {}", skipped.len(), join(skipped, ", ", |c| c.title_in(Lang::En).into())));
                }
                parts.join("; ")
            },

@@ -37,10 +37,11 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
+use lockstep_clock::now_s;
 use lockstep_i18n::{t, Lang};
 use lockstep_rules::flash::{self, FORM_EMAIL, FORM_ERROR};
 use lockstep_rules::requester::{SignedIn, SIGNED_IN};
-use lockstep_rules::{learner_cookie, unix_now, Requester};
+use lockstep_rules::{learner_cookie, Requester};
 use lockstep_store::Account;
 
 use crate::language::PageLang;
@@ -94,7 +95,7 @@ pub async fn sign_up(
         policy::check_password(&form.password, &email)?;
         let address = client_address(&state, &headers, address);
         let limit = policy::sign_up_limit(&address, state.sign_ups_per_hour);
-        let now = unix_now();
+        let now = now_s();
         // Counted before the hash and the lookup, like a sign-in: every sign-up costs Argon2
         // and tells whether an email has an account.
         if let Err(refused) = state.context.store.attempt(&[limit], now).await? {
@@ -132,7 +133,7 @@ pub async fn sign_in(
         let email = policy::normalize_email(&form.email).unwrap_or_else(|_| form.email.clone());
         let address = client_address(&state, &headers, address);
         let [account_limit, address_limit] = policy::sign_in_limits(&email, &address);
-        let now = unix_now();
+        let now = now_s();
         // The attempt counts as a failure from before the password is checked: parallel
         // guesses each find the ones before them already counted.
         let attempt =
@@ -185,7 +186,7 @@ pub async fn change_password(
         // Checking the current password is a guess at it like a sign-in: counted against the
         // same account limit, before Argon2 runs.
         let limit = policy::account_limit(&account.email);
-        let now = unix_now();
+        let now = now_s();
         if let Err(refused) = store.attempt(std::slice::from_ref(&limit), now).await? {
             tracing::warn!("password change refused: {} reached its limit", refused.key);
             return Err(FormError::TooManyAttempts(refused.minutes_left(now)).into());

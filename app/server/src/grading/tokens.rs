@@ -22,7 +22,7 @@ pub async fn create_learner_token(
     if let Some(account) = requester.account() {
         let store = &state.context.store;
         let (token, hash) = new_token(LEARNER_PREFIX).map_err(|e| failed(&e))?;
-        let now = lockstep_rules::unix_now();
+        let now = lockstep_clock::now_s();
         store.revoke_learner_tokens(&account.learner_id, now).await.map_err(|e| failed(&e))?;
         let kind = lockstep_store::TokenKind::Learner;
         let learner = Some(account.learner_id.as_str());

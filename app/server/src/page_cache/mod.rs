@@ -1,5 +1,5 @@
-//! Pages kept between requests, under the freshness rule ("Freshness: what a page may reuse", below):
-//! what is the same for everyone is kept per course version, a learner's parts are rendered
+//! Pages kept between requests, under the freshness rule ("Freshness: what a page may reuse",
+//! below): what is the same for everyone is kept per course version, a learner's parts are rendered
 //! per request (from what the store keeps of them), and a request part is rendered on every
 //! response. One middleware serves both kinds of kept page:
 //!
@@ -53,13 +53,13 @@
 //! completion section), all drawn by one function, `learner_part`. `page_cache/` renders each
 //! lesson once per course version through the app's own pages with `RenderTemplate` on the request,
 //! which makes every part a `<template data-slot>` placeholder and the learner an anonymous one;
-//! `lockstep_web::template` cuts that HTML at the placeholders and at the learner's serialized resource.
-//! Each `GET /lessons/<slug>` then resolves the requester, computes their `LessonLearner`, renders
-//! only the parts and writes the resource as `hydration_context` does, and marks the response
-//! `x-lockstep-page: filled`. A router test checks, for a new visitor, a learner with reviews and a
-//! notice, and a signed-in learner, that the filled page equals the full render (a query string
-//! asks for one) byte for byte. Missing or broken lessons, and any failure to fill, go to the full
-//! render.
+//! `lockstep_web::template` cuts that HTML at the placeholders and at the learner's serialized
+//! resource. Each `GET /lessons/<slug>` then resolves the requester, computes their
+//! `LessonLearner`, renders only the parts and writes the resource as `hydration_context` does, and
+//! marks the response `x-lockstep-page: filled`. A router test checks, for a new visitor, a learner
+//! with reviews and a notice, and a signed-in learner, that the filled page equals the full render
+//! (a query string asks for one) byte for byte. Missing or broken lessons, and any failure to fill,
+//! go to the full render.
 //!
 //! # Anonymous pages
 //!
