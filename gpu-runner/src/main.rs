@@ -56,7 +56,8 @@ struct GradeArgs {
     /// Print the verdict as JSON (gpu-runner/RESULT.md) instead of a report.
     #[arg(long)]
     json: bool,
-    /// The report's language, en or ko [default: from LC_ALL, LC_MESSAGES or LANG].
+    /// The report's language, en or ko (or ja, which falls back to English) [default: from
+    /// LC_ALL, LC_MESSAGES or LANG].
     #[arg(long, value_name = "LANG")]
     lang: Option<Lang>,
     /// How many times each of the N-process and 1-process runs is made for the speedup.

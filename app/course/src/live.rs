@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::SystemTime;
 
-use lockstep_i18n::Lang;
+use lockstep_i18n::{Lang, Languages};
 
 use crate::catalogue::{course_dirs, load_catalogue, Catalogue, Entry};
 use crate::edition::Edition;
@@ -85,11 +85,14 @@ pub struct Loaded {
     /// The site as it is written: every course's lessons in the course's own language, in
     /// catalogue order.
     pub course: Arc<Course>,
+    /// The languages of [`Loaded::editions`], in order: those the site serves, and the language
+    /// each course is written in.
+    langs: Vec<Lang>,
     editions: Vec<Arc<Edition>>,
     pub catalogue: Arc<Catalogue>,
     /// What learners do not see now, in a view that has it: empty in the learners' own.
     pub drafts: Arc<Drafts>,
-    /// Each course's title and summary in each language of [`Lang::ALL`], by course slug.
+    /// Each course's title and summary in each of [`Loaded::langs`], by course slug.
     metas: BTreeMap<String, Vec<CourseMeta>>,
 }
 
@@ -102,15 +105,24 @@ pub struct Drafts {
 }
 
 impl Loaded {
+    /// The site in `lang`; in English where the site does not serve `lang`.
     pub fn edition(&self, lang: Lang) -> Arc<Edition> {
-        let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-        self.editions[i].clone()
+        self.editions[self.index(lang)].clone()
+    }
+
+    /// Each edition there is, in each language the site serves (and each course's own).
+    pub fn editions(&self) -> impl Iterator<Item = &Arc<Edition>> {
+        self.editions.iter()
+    }
+
+    fn index(&self, lang: Lang) -> usize {
+        self.langs.iter().position(|l| *l == lang).unwrap_or(0)
     }
 
     /// A course's title and summary as a reader of `lang` gets them: its translation's where
     /// it has one.
     pub fn course_meta<'a>(&'a self, course: &'a Entry, lang: Lang) -> &'a CourseMeta {
-        let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+        let i = self.index(lang);
         self.metas.get(&course.slug).and_then(|m| m.get(i)).unwrap_or(&course.course.meta)
     }
 
@@ -123,13 +135,22 @@ impl Loaded {
 /// Everything under the lessons root, drafts too: what both views are made of.
 struct Everything {
     catalogue: Catalogue,
-    /// Per course (in catalogue order), its edition in each language of [`Lang::ALL`].
+    /// The site's languages, English first, then each course's own where the site does not
+    /// serve it (its lessons as written are the authority on XP).
+    langs: Vec<Lang>,
+    /// Per course (in catalogue order), its edition in each of `langs`.
     editions: Vec<Vec<Edition>>,
 }
 
 impl Everything {
-    fn load(root: &Path) -> Result<Everything, CourseError> {
+    fn load(root: &Path, languages: &Languages) -> Result<Everything, CourseError> {
         let catalogue = load_catalogue(root)?;
+        let mut langs: Vec<Lang> = languages.iter().collect();
+        for entry in &catalogue.courses {
+            if !langs.contains(&entry.course.lang()) {
+                langs.push(entry.course.lang());
+            }
+        }
         let editions = catalogue
             .courses
             .iter()
@@ -142,10 +163,10 @@ impl Everything {
                     }
                     edition
                 };
-                Lang::ALL.into_iter().map(|lang| placed(edition(&e.course, &e.dir, lang))).collect()
+                langs.iter().map(|lang| placed(edition(&e.course, &e.dir, *lang))).collect()
             })
             .collect();
-        Ok(Everything { catalogue, editions })
+        Ok(Everything { catalogue, langs, editions })
     }
 
     /// The instructors' view and the learners' at `now`, and the next instant the learners'
@@ -207,7 +228,7 @@ impl Everything {
     ) -> Loaded {
         let mut courses = Vec::new();
         let mut metas = BTreeMap::new();
-        let mut parts: Vec<Vec<Edition>> = Lang::ALL.iter().map(|_| Vec::new()).collect();
+        let mut parts: Vec<Vec<Edition>> = self.langs.iter().map(|_| Vec::new()).collect();
         // Each course as it is written, in its own language.
         let mut sources = Vec::new();
         for (entry, editions) in self.catalogue.courses.iter().zip(&self.editions) {
@@ -223,7 +244,7 @@ impl Everything {
             );
             let own = entry.course.lang();
             courses.push(entry);
-            for ((part, edition), lang) in parts.iter_mut().zip(editions).zip(Lang::ALL) {
+            for ((part, edition), lang) in parts.iter_mut().zip(editions).zip(self.langs.clone()) {
                 let mut edition = edition.clone();
                 edition.retain_lessons(&keep);
                 edition.course.lessons.iter_mut().for_each(since);
@@ -233,13 +254,16 @@ impl Everything {
                 part.push(edition);
             }
         }
-        let editions: Vec<Arc<Edition>> = Lang::ALL
-            .into_iter()
+        let editions: Vec<Arc<Edition>> = self
+            .langs
+            .iter()
+            .copied()
             .zip(parts)
             .map(|(lang, parts)| Arc::new(Edition::union(lang, parts)))
             .collect();
         Loaded {
             course: Arc::new(Edition::union(Lang::default(), sources).course),
+            langs: self.langs.clone(),
             editions,
             catalogue: Arc::new(Catalogue { courses }),
             drafts: Arc::new(drafts),
@@ -276,13 +300,27 @@ fn edition(course: &Course, dir: &Path, lang: Lang) -> Edition {
     }
     let tdir = translation_dir(dir, lang);
     let translation = tdir.is_dir().then(|| load_translation(course, &tdir, lang).ok()).flatten();
-    Edition::translated(course, translation.as_ref(), lang)
+    // A lesson not translated is served as written, but its links and the renderer's words are
+    // the page's: a reader of `/ko` who follows a link stays in Korean.
+    let translated = |slug: &str| {
+        translation
+            .as_ref()
+            .is_some_and(|t| t.course.find(slug).is_some_and(|(_, l)| l.ready().is_some()))
+    };
+    let framed = course
+        .lessons
+        .iter()
+        .any(|l| !translated(l.slug()))
+        .then(|| crate::load::load_for(dir, lang).ok())
+        .flatten();
+    Edition::translated(framed.as_ref().unwrap_or(course), translation.as_ref(), lang)
 }
 
 type ReloadHook = Box<dyn Fn(&Course) + Send + Sync>;
 
 pub struct LiveCourse {
     dir: PathBuf,
+    languages: Languages,
     watch: Option<Watch>,
     current: RwLock<(Fingerprint, Arc<Views>)>,
     on_reload: ReloadHook,
@@ -293,19 +331,21 @@ impl LiveCourse {
     /// file changed; without, they are read once (for deployments where lessons are baked in).
     /// Either way a lesson or course whose `publish_at` is reached is published then.
     /// `on_reload` sees every freshly loaded site, drafts included, the first one too: the
-    /// server logs its diagnostics there.
+    /// server logs its diagnostics there. Editions are made in the `languages` the site serves.
     pub fn open(
         dir: impl Into<PathBuf>,
         watch: bool,
+        languages: &Languages,
         on_reload: impl Fn(&Course) + Send + Sync + 'static,
     ) -> Result<Self, CourseError> {
         let dir = dir.into();
         let watch = watch.then(|| Watch::new(&dir));
         let fingerprint = Fingerprint::of(&dir);
-        let views = Self::views_of(Everything::load(&dir)?, None);
+        let views = Self::views_of(Everything::load(&dir, languages)?, None);
         on_reload(&views.all.course);
         Ok(Self {
             dir,
+            languages: languages.clone(),
             watch,
             current: RwLock::new((fingerprint, Arc::new(views))),
             on_reload: Box::new(on_reload),
@@ -379,7 +419,8 @@ impl LiveCourse {
         let mut guard = self.current.write().unwrap_or_else(|e| e.into_inner());
         if changed(&guard.0) {
             // A directory that vanished keeps the last good course rather than serving nothing.
-            if let (Ok(everything), Some(fingerprint)) = (Everything::load(&self.dir), fingerprint)
+            if let (Ok(everything), Some(fingerprint)) =
+                (Everything::load(&self.dir, &self.languages), fingerprint)
             {
                 let views = Self::views_of(everything, guard.1.publications.as_ref());
                 (self.on_reload)(&views.all.course);
@@ -503,7 +544,7 @@ mod tests {
         std::fs::write(dir.path().join("01-a.md"), lesson("First")).unwrap();
         let loads = Arc::new(AtomicUsize::new(0));
         let counter = loads.clone();
-        let live = LiveCourse::open(dir.path(), true, move |_| {
+        let live = LiveCourse::open(dir.path(), true, &Default::default(), move |_| {
             counter.fetch_add(1, Ordering::SeqCst);
         })
         .unwrap();
@@ -564,7 +605,7 @@ mod tests {
             std::fs::write(dir.join("01-a.md"), lesson).unwrap();
         };
         write(&dir, "Old");
-        let live = LiveCourse::open(&dir, true, |_| {}).unwrap();
+        let live = LiveCourse::open(&dir, true, &Default::default(), |_| {}).unwrap();
         assert_eq!(live.current().lessons[0].front().unwrap().title, "Old");
         std::fs::rename(&dir, parent.path().join("old")).unwrap();
         write(&parent.path().join("new"), "New");
@@ -588,7 +629,7 @@ mod tests {
             std::fs::write(dir.join(format!("01-{slug}.md")), lesson).unwrap();
         };
         write("ddp", 1, "a", "A");
-        let live = LiveCourse::open(root.path(), true, |_| {}).unwrap();
+        let live = LiveCourse::open(root.path(), true, &Default::default(), |_| {}).unwrap();
         let titles = |live: &LiveCourse| -> Vec<String> {
             live.current().lessons.iter().map(|l| l.front().unwrap().title.clone()).collect()
         };
@@ -624,7 +665,7 @@ mod tests {
         write("ddp", "order = 1\n", "02-b.md", "status = \"draft\"\n");
         write("ddp", "order = 1\n", "03-c.md", &format!("publish_at = {soon_text}\n"));
         write("fsdp", "order = 2\nstatus = \"draft\"\n", "01-d.md", "");
-        let live = LiveCourse::open(root.path(), true, |_| {}).unwrap();
+        let live = LiveCourse::open(root.path(), true, &Default::default(), |_| {}).unwrap();
         let slugs = |l: &Loaded| -> Vec<String> {
             l.course.lessons.iter().map(|l| l.slug().to_string()).collect()
         };

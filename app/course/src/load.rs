@@ -144,7 +144,14 @@ pub(crate) fn is_lesson_file(name: &str) -> bool {
 }
 
 pub fn load(dir: &Path) -> Result<Course, CourseError> {
-    load_with(dir, None)
+    load_with(dir, None, None)
+}
+
+/// The course in `dir` as it is written, rendered for pages in `page`: its links to lessons go
+/// to `page`'s, and the words the renderer adds (a code block's copy button, a note's label)
+/// are `page`'s. What a page in a language with no translation of a lesson shows in its place.
+pub fn load_for(dir: &Path, page: Lang) -> Result<Course, CourseError> {
+    load_with(dir, None, Some(page))
 }
 
 /// What a translation's lessons may link to besides each other: the source lessons it has not
@@ -154,7 +161,11 @@ struct SourceOf<'a> {
     anchors: BTreeMap<&'a str, &'a BTreeSet<String>>,
 }
 
-fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, CourseError> {
+fn load_with(
+    dir: &Path,
+    source: Option<&SourceOf<'_>>,
+    page: Option<Lang>,
+) -> Result<Course, CourseError> {
     let read_dir_err = |source| CourseError::ReadDir { path: dir.to_path_buf(), source };
     let mut names: Vec<String> = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(read_dir_err)? {
@@ -168,8 +179,8 @@ fn load_with(dir: &Path, source: Option<&SourceOf<'_>>) -> Result<Course, Course
     names.sort();
 
     let (meta, mut course_problems, visibility) = read_meta(dir, source.is_some());
-    // Headings and terms are read in the lessons' own language.
-    let written_in = source.map_or_else(|| meta.lang(), |s| s.lang);
+    // The lessons' own language, unless they are rendered for another's pages.
+    let written_in = page.unwrap_or_else(|| source.map_or_else(|| meta.lang(), |s| s.lang));
     let mut texts = Vec::new();
     let parsed: Vec<Parsed> = names
         .iter()
@@ -222,7 +233,7 @@ pub fn load_translation(
 ) -> Result<Translation, CourseError> {
     let anchors =
         source.lessons.iter().filter_map(LessonEntry::ready).map(|l| (l.file.as_str(), &l.anchors));
-    let mut course = load_with(dir, Some(&SourceOf { lang, anchors: anchors.collect() }))?;
+    let mut course = load_with(dir, Some(&SourceOf { lang, anchors: anchors.collect() }), None)?;
     let mut headings = BTreeMap::new();
     let mut warnings = Vec::new();
     for entry in &mut course.lessons {
@@ -368,7 +379,7 @@ fn language_problems(
             }
             Some(lang) => langs.push(lang),
             None => problems.push(problem(format!(
-                "languages: `{code}` is not a language of the site (it has {known})"
+                "languages: `{code}` is not a language Lockstep has words for ({known})"
             ))),
         }
     }
@@ -723,7 +734,7 @@ mod tests {
         // A course written in Korean: its own language needs no folder, a translation does.
         assert_eq!(
             with("[\"ko\", \"fr\"]"),
-            ["course.toml:3: languages: `fr` is not a language of the site (it has en, ko)"]
+            ["course.toml:3: languages: `fr` is not a language Lockstep has words for (en, ko, ja)"]
         );
         assert_eq!(
             with("[\"ko\", \"en\"]"),

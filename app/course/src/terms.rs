@@ -72,7 +72,9 @@ pub fn parse(text: Option<&str>, lessons: &[&str]) -> (Vec<Term>, Vec<Diagnostic
         for (code, list) in raw {
             let Some(lang) = Lang::from_code(&code) else {
                 let known = Lang::ALL.map(Lang::code).join(", ");
-                problem(format!("term: `{code}` is not a language of the site (it has {known})"));
+                problem(format!(
+                    "term: `{code}` is not a language Lockstep has words for ({known})"
+                ));
                 continue;
             };
             let list: Vec<String> = list.iter().map(|w| w.trim().to_string()).collect();
@@ -126,7 +128,7 @@ mod tests {
             [
                 "terms.toml:6: term: no lesson uses any of its words (zeppelin, 체펠린): a term \
                  of the course is one its lessons use",
-                "terms.toml:10: term: `fr` is not a language of the site (it has en, ko)",
+                "terms.toml:10: term: `fr` is not a language Lockstep has words for (en, ko, ja)",
                 "terms.toml:10: term: give its words in at least two languages (e.g. `en` and \
                  `ko`)",
                 "terms.toml:10: term: `Checkpoint` is already a word of the term on line 2",

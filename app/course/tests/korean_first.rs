@@ -53,7 +53,7 @@ fn a_korean_first_course_checks_clean() {
 fn each_edition_has_its_language_and_falls_back_to_the_source() {
     let root = copy();
     std::fs::remove_file(root.path().join("collectives/en/01-ranks.md")).unwrap();
-    let live = LiveCourse::open(root.path(), false, |_| {}).unwrap();
+    let live = LiveCourse::open(root.path(), false, &Default::default(), |_| {}).unwrap();
     let loaded = live.loaded();
     let entry = &loaded.catalogue.courses[0];
     assert_eq!(entry.course.lang(), Lang::Ko);
@@ -93,7 +93,7 @@ fn a_course_in_korean_only_serves_korean_in_every_edition() {
     std::fs::write(course.join("course.toml"), toml).unwrap();
     let (code, text) = check(root.path());
     assert_eq!(code, Some(0), "{text}");
-    let live = LiveCourse::open(root.path(), false, |_| {}).unwrap();
+    let live = LiveCourse::open(root.path(), false, &Default::default(), |_| {}).unwrap();
     assert_eq!(titles(&live, Lang::En), titles(&live, Lang::Ko));
     assert_eq!(live.edition(Lang::En).untranslated.len(), 2);
     let loaded = live.loaded();

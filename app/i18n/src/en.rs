@@ -4,7 +4,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-pub static EN: Catalogue = Catalogue {
+pub const EN: Catalogue = Catalogue {
     site: Site {
         language_name: "English",
         skip_to_content: "Skip to content",
@@ -480,5 +480,6 @@ fn language(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "English",
         Lang::Ko => "Korean",
+        Lang::Ja => "Japanese",
     }
 }

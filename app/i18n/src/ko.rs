@@ -481,5 +481,6 @@ fn language(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "영어",
         Lang::Ko => "한국어",
+        Lang::Ja => "일본어",
     }
 }

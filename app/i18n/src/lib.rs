@@ -11,15 +11,18 @@
 //!
 //! The interface's words: one `Catalogue` value per language (`en.rs`, `ko.rs`, and the
 //! simulations' in `sims.rs`), all of one Rust type, so a word missing in one language does not
-//! compile. Words with numbers are functions, which is where plurals and Korean counters live.
+//! compile. A language may also give only some words and take the rest from English, where the
+//! interface is written (`ja.rs`, `..en::EN`): the one fallback rule, by which a language is
+//! added with its words and nothing else. Words with numbers are functions, which is where plurals and Korean counters live.
 //! Lesson text is not here: lessons are translated as files.
 
 mod en;
+mod ja;
 mod ko;
 pub mod sims;
 pub mod talk;
 
-pub use lockstep_routes::Lang;
+pub use lockstep_routes::{Lang, Languages};
 pub use talk::talk;
 
 /// The catalogue of `lang`.
@@ -27,6 +30,7 @@ pub fn t(lang: Lang) -> &'static Catalogue {
     match lang {
         Lang::En => &en::EN,
         Lang::Ko => &ko::KO,
+        Lang::Ja => &ja::JA,
     }
 }
 

@@ -10,6 +10,8 @@ pub fn talk(lang: Lang) -> &'static TalkWords {
     match lang {
         Lang::En => &EN,
         Lang::Ko => &KO,
+        // No words of its own: English's, where the interface is written.
+        Lang::Ja => &EN,
     }
 }
 

@@ -1,9 +1,14 @@
 //! The languages the site is read in: [`Lang`], the address segment of each (English where
-//! pages have always been, Korean under `/ko`), and how a terminal's locale names one.
+//! pages have always been, Korean under `/ko`), how a terminal's locale names one, which of them
+//! a site serves ([`Languages`]), and the one rule by which words missing in a language are read
+//! in the language they were written in ([`Words`], [`Text`], [`say`]).
 
 /// The language a page is read in. English pages are where they have always been; each has a
-/// Korean twin under `/ko/`. The address alone decides, so the server's render and the
-/// browser's hydration, which both see it, always agree.
+/// twin in each other language the site serves, under its code (`/ko/`). The address alone
+/// decides, so the server's render and the browser's hydration, which both see it, always agree.
+///
+/// Japanese has a handful of words and is served only where [`Languages`] enable it (the tests
+/// do): the proof that a language is data, its words falling back to the source's.
 #[derive(
     Clone,
     Copy,
@@ -22,16 +27,19 @@ pub enum Lang {
     #[default]
     En,
     Ko,
+    Ja,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Ko];
+    /// Every language there are words for; a site serves those its [`Languages`] name.
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Ko, Lang::Ja];
 
     /// The BCP 47 tag: `<html lang>`, `hreflang`, the `lang` cookie.
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
             Lang::Ko => "ko",
+            Lang::Ja => "ja",
         }
     }
 
@@ -63,15 +71,16 @@ impl Lang {
         Lang::of_environment(|k| std::env::var(k).ok())
     }
 
-    /// The first path segment of this language's pages (`ko`), none for English.
+    /// The first path segment of this language's pages, its code (`ko`); none for English.
     pub fn segment(self) -> Option<&'static str> {
         match self {
             Lang::En => None,
-            Lang::Ko => Some("ko"),
+            other => Some(other.code()),
         }
     }
 
-    /// The language of a path: Korean under `/ko` (`/ko`, `/ko/`, `/ko/…`), else English.
+    /// The language of a path: Korean under `/ko` (`/ko`, `/ko/`, `/ko/…`), Japanese under
+    /// `/ja`, else English.
     pub fn of_path(path: &str) -> Lang {
         Lang::ALL
             .into_iter()
@@ -112,7 +121,7 @@ impl Lang {
     }
 }
 
-/// `en` or `ko`, as a command line gives it (`--lang=ko`).
+/// A language's code, as a command line gives it (`--lang=ko`).
 impl std::str::FromStr for Lang {
     type Err = String;
 
@@ -121,6 +130,83 @@ impl std::str::FromStr for Lang {
             let known: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
             format!("unknown language `{s}`: the languages are {}", known.join(", "))
         })
+    }
+}
+
+/// The languages a site serves, English first: pages at their addresses, the switcher's and the
+/// sitemap's languages, the search's editions. Configured (`LOCKSTEP_LANGUAGES=en,ko`, the
+/// default), and carried by each page to the browser so that it hydrates the switcher the
+/// server rendered. A language not served is still spoken where no site decides: a terminal
+/// whose locale is Japanese reads `lockstep submit` in Japanese's words, that is English's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Languages(Vec<Lang>);
+
+impl Default for Languages {
+    fn default() -> Languages {
+        Languages(vec![Lang::En, Lang::Ko])
+    }
+}
+
+impl Languages {
+    /// The variable that names them, comma-separated codes.
+    pub const VAR: &'static str = "LOCKSTEP_LANGUAGES";
+
+    pub fn contains(&self, lang: Lang) -> bool {
+        self.0.contains(&lang)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Lang> + '_ {
+        self.0.iter().copied()
+    }
+
+    /// `lang` where it is served, else English: a language named by a cookie, a locale or a
+    /// command line is one the site may not serve.
+    pub fn or_english(&self, lang: Lang) -> Lang {
+        if self.contains(lang) {
+            lang
+        } else {
+            Lang::En
+        }
+    }
+
+    /// [`Languages::VAR`] as `var` reads it: the default when unset or empty.
+    pub fn of_environment(var: impl Fn(&str) -> Option<String>) -> Result<Languages, String> {
+        match var(Self::VAR).filter(|v| !v.trim().is_empty()) {
+            None => Ok(Languages::default()),
+            Some(text) => text.parse(),
+        }
+    }
+}
+
+/// `en,ko,ja`: known codes, each once, English among them (its pages are the site's root).
+impl std::str::FromStr for Languages {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Languages, String> {
+        let mut langs = vec![Lang::En];
+        let mut named_english = false;
+        for code in text.split([',', ' ']).map(str::trim).filter(|c| !c.is_empty()) {
+            let lang: Lang = code.parse()?;
+            named_english |= lang == Lang::En;
+            if langs.contains(&lang) && lang != Lang::En {
+                return Err(format!("`{code}` is named twice"));
+            }
+            if lang != Lang::En {
+                langs.push(lang);
+            }
+        }
+        if !named_english {
+            return Err("English (`en`) must be among them: its pages are the site's root".into());
+        }
+        Ok(Languages(langs))
+    }
+}
+
+/// The codes, space-separated, as a page carries them: `en ko ja`.
+impl std::fmt::Display for Languages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let codes: Vec<&str> = self.iter().map(Lang::code).collect();
+        f.write_str(&codes.join(" "))
     }
 }
 
@@ -260,6 +346,24 @@ mod tests {
             ("3 ranks".to_string(), "rank 3개".to_string())
         );
         assert_eq!(say(Lang::Ko, &[(Lang::En, &|| "only".into())]), "only");
+    }
+
+    #[test]
+    fn a_site_serves_the_languages_it_is_configured_with() {
+        let env = |value: &'static str| move |_: &str| Some(value.to_string());
+        assert_eq!(Languages::of_environment(|_| None), Ok(Languages::default()));
+        assert_eq!(Languages::of_environment(env(" ")), Ok(Languages::default()));
+        let three = Languages::of_environment(env("ko, en,ja")).unwrap();
+        assert_eq!(three.iter().collect::<Vec<_>>(), [Lang::En, Lang::Ko, Lang::Ja]);
+        assert_eq!(three.to_string(), "en ko ja");
+        assert_eq!(three.to_string().parse::<Languages>(), Ok(three));
+        assert!(Languages::of_environment(env("ko")).unwrap_err().contains("English"));
+        assert!(Languages::of_environment(env("en,xx")).unwrap_err().contains("`xx`"));
+        assert!(Languages::of_environment(env("en,ko,ko")).unwrap_err().contains("twice"));
+        assert_eq!(Languages::default().or_english(Lang::Ja), Lang::En);
+        assert_eq!(Languages::default().or_english(Lang::Ko), Lang::Ko);
+        assert_eq!(Lang::of_path("/ja/xp"), Lang::Ja);
+        assert_eq!(Lang::switch("/ja/xp", Lang::Ko), "/ko/xp");
     }
 
     #[test]

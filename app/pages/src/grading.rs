@@ -44,17 +44,28 @@ pub fn exercise(edition: &Edition, id: &str) -> Option<ExerciseView> {
     })
 }
 
-/// The section of each check `exercise` can report, linked in `edition`'s language.
-fn section_links(edition: &Edition, exercise: &str) -> Vec<lockstep_web::model::SectionLink> {
+/// The section of each check `exercise` can report, and of each check `verdict` names (an
+/// older verdict's may be one the registry no longer does), linked in `edition`'s language.
+fn section_links(
+    edition: &Edition,
+    exercise: &str,
+    verdict: Option<&grading_protocol::Verdict>,
+) -> Vec<lockstep_web::model::SectionLink> {
     let checks = grading_checks::exercises::find(exercise).map_or(&[][..], |x| x.checks);
-    checks
-        .iter()
-        .map(|t| lockstep_web::model::SectionLink {
-            lesson: t.lesson.to_string(),
-            heading: t.heading.to_string(),
+    let registered = checks.iter().map(|t| (t.lesson, t.heading));
+    let named = verdict.into_iter().flat_map(|v| &v.checks);
+    let named = named.map(|c| (c.section.lesson.as_str(), c.section.heading.as_str()));
+    let mut sections: Vec<(&str, &str)> = registered.chain(named).collect();
+    sections.sort_unstable();
+    sections.dedup();
+    sections
+        .into_iter()
+        .map(|(lesson, heading)| lockstep_web::model::SectionLink {
+            lesson: lesson.to_string(),
+            heading: heading.to_string(),
             href: edition.lang.path(&lockstep_routes::lesson_section(
-                t.lesson,
-                Some(edition.heading(t.lesson, t.heading)),
+                lesson,
+                Some(edition.heading(lesson, heading)),
             )),
         })
         .collect()
@@ -133,9 +144,10 @@ pub async fn submission(
     let events = store.submission_events(id, 0).await?;
     let course = &edition.course;
     let lesson = course.exercise(&s.exercise).map(|(l, _)| l);
+    let verdict = s.verdict();
     Ok(Some(SubmissionView {
         id: s.id,
-        sections: section_links(edition, &s.exercise),
+        sections: section_links(edition, &s.exercise, verdict.as_ref()),
         lesson_slug: lesson.map(|l| l.slug.clone()),
         lesson_title: lesson.map(|l| l.front.title.clone()),
         file_name: s.file_name.clone(),
@@ -146,7 +158,7 @@ pub async fn submission(
             .into_iter()
             .map(|e| LiveEvent { id: e.id, event: e.event.in_language(lang) })
             .collect(),
-        verdict: s.verdict().map(|v| v.in_language(lang)),
+        verdict: verdict.map(|v| v.in_language(lang)),
         can_cancel: owns && s.status == lockstep_store::SubmissionStatus::Queued,
         can_rerun: requester.is_instructor() && s.status.is_final(),
         own: owns,

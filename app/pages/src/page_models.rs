@@ -190,9 +190,8 @@ pub fn lookup(loaded: &Loaded, lang: Lang, slug: &str, viewer: Viewer) -> Lesson
             .untranslated
             .contains(slug)
             .then(|| owner.map_or(Lang::En, |o| o.course.lang())),
-        sections: Lang::ALL
-            .into_iter()
-            .map(|l| loaded.edition(l))
+        sections: loaded
+            .editions()
             .filter_map(|e| {
                 let lesson = e.course.find(slug)?.1.ready()?;
                 Some((e.lang, lesson.toc.iter().map(|t| t.id.clone()).collect()))

@@ -442,8 +442,9 @@ fn about_in(
     comments: &mut [Comment],
 ) {
     let Place::Lesson(slug) = place else { return };
-    for other in Lang::ALL.into_iter().filter(|l| *l != lang) {
-        let there = rules.course.edition(other).course.sections(slug);
+    let loaded = rules.course.loaded();
+    for other in loaded.editions().filter(|e| e.lang != lang) {
+        let there = other.course.sections(slug);
         for c in comments.iter_mut() {
             let Some(id) = &c.section else { continue };
             if here.iter().any(|(h, _)| h == id) {

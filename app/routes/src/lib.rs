@@ -9,7 +9,7 @@
 //! link, and `Lang` from `lockstep-lang` (a language's pages are under its segment). The course's link rewriting, the web app's router and links,
 //! and the grader's check links all build URLs here.
 
-pub use lockstep_lang::Lang;
+pub use lockstep_lang::{Lang, Languages};
 
 /// The language switcher: `?to=ko&from=/lessons/ddp` remembers the choice in [`LANG_COOKIE`] and
 /// sends the reader to the same page in that language (a link, so it works without JavaScript;

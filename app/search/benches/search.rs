@@ -24,11 +24,12 @@ const QUERIES: [(Lang, &str); 8] = [
 
 fn docs(copies: usize) -> Vec<Doc> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
-    let live = LiveCourse::open(dir, false, |_| {}).unwrap();
+    let languages = lockstep_routes::Languages::default();
+    let live = LiveCourse::open(dir, false, &languages, |_| {}).unwrap();
     let loaded = live.loaded();
     let mut out = Vec::new();
     for copy in 0..copies {
-        for lang in Lang::ALL {
+        for lang in languages.iter() {
             let edition = loaded.edition(lang);
             for lesson in edition.course.lessons.iter().filter_map(|l| l.ready()) {
                 for section in sections::of(lesson) {

@@ -310,12 +310,18 @@ impl SearchIndex {
 #[derive(Default)]
 pub struct LiveSearch {
     current: std::sync::RwLock<Option<Current>>,
+    languages: lockstep_routes::Languages,
 }
 
 type Current = (std::sync::Arc<lockstep_course::live::Loaded>, std::sync::Arc<SearchIndex>);
 
 impl LiveSearch {
-    /// The index of `loaded` (every edition of it).
+    /// Indexing the editions of the languages a site serves.
+    pub fn serving(languages: lockstep_routes::Languages) -> LiveSearch {
+        LiveSearch { current: Default::default(), languages }
+    }
+
+    /// The index of `loaded` (each served edition of it).
     pub fn of(
         &self,
         loaded: &std::sync::Arc<lockstep_course::live::Loaded>,
@@ -331,7 +337,7 @@ impl LiveSearch {
         if let Some(index) = same(&current) {
             return Ok(index);
         }
-        let editions: Vec<_> = Lang::ALL.into_iter().map(|l| loaded.edition(l)).collect();
+        let editions: Vec<_> = self.languages.iter().map(|l| loaded.edition(l)).collect();
         let index = std::sync::Arc::new(SearchIndex::build(editions.iter().map(|e| e.as_ref()))?);
         *current = Some((loaded.clone(), index.clone()));
         Ok(index)

@@ -9,7 +9,7 @@ use lockstep_search::{Refused, SearchIndex};
 
 fn index() -> SearchIndex {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
-    let live = LiveCourse::open(dir, false, |_| {}).unwrap();
+    let live = LiveCourse::open(dir, false, &Default::default(), |_| {}).unwrap();
     let loaded = live.loaded();
     let (en, ko) = (loaded.edition(Lang::En), loaded.edition(Lang::Ko));
     SearchIndex::build([en.as_ref(), ko.as_ref()]).unwrap()
@@ -47,7 +47,7 @@ fn korean_words_are_found_inside_longer_ones() {
 #[test]
 fn api_names_and_terms_in_both_languages() {
     let index = index();
-    for lang in Lang::ALL {
+    for lang in [Lang::En, Lang::Ko] {
         for q in ["all-reduce", "set_epoch", "DistributedSampler", "torchrun"] {
             let found = hits(&index, lang, q);
             assert!(!found.is_empty(), "{q} in {lang:?}");

@@ -93,8 +93,15 @@ impl IntoResponse for HttpError {
     }
 }
 
+/// The page of an address that is no page of the site, in English: for one under a language the
+/// site does not serve ([`crate::language::forms_in_their_language`]).
+pub fn not_found() -> Response {
+    let words = |l| lockstep_i18n::t(l).errors.not_found.into();
+    HttpError::said(StatusCode::NOT_FOUND, Text::each(words)).page().into_response()
+}
+
 /// What an error page says, kept on its response so that the page can be written again in
-/// the language of the address it answers ([`crate::language::korean_forms`]): the handlers
+/// the language of the address it answers ([`crate::language::forms_in_their_language`]): the handlers
 /// behind a Korean page's form are the English ones.
 #[derive(Debug, Clone)]
 pub struct ErrorPage {

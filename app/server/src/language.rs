@@ -1,14 +1,15 @@
 //! Which language a reader gets. Every page's address says its own (`/ko/…` or not), so only
 //! two places choose: `/`, which sends a first visit to the reader's language by
 //! `Accept-Language` and a returning one by the choice they made, and the switcher
-//! ([`lockstep_routes::LANGUAGE`]), which remembers that choice in a cookie.
+//! ([`lockstep_routes::LANGUAGE`]), which remembers that choice in a cookie. Both choose among
+//! the languages the site serves ([`Languages`]); an address in another is not found.
 
-use axum::extract::{OriginalUri, Query, Request};
+use axum::extract::{OriginalUri, Query, Request, State};
 use axum::http::header::{ACCEPT_LANGUAGE, LOCATION, VARY};
 use axum::http::{HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use lockstep_routes::{Lang, LANG_COOKIE};
+use lockstep_routes::{Lang, Languages, LANG_COOKIE};
 
 use crate::http_error::ErrorPage;
 
@@ -43,8 +44,8 @@ const REMEMBERED_SECONDS: u32 = 365 * 24 * 3600;
 
 /// The switcher: remembers the language and goes to the same page in it. The fragment of the
 /// link (the section being read) is kept by the browser across the redirect.
-pub async fn switch(Query(q): Query<Switch>) -> Response {
-    let Some(to) = Lang::from_code(&q.to) else {
+pub async fn switch(State(languages): State<Languages>, Query(q): Query<Switch>) -> Response {
+    let Some(to) = Lang::from_code(&q.to).filter(|l| languages.contains(*l)) else {
         return (axum::http::StatusCode::BAD_REQUEST, "unknown language").into_response();
     };
     let cookie =
@@ -66,11 +67,19 @@ fn without_query(from: &str) -> &str {
 /// A form posted from a page in another language than English (`POST /ko/account/sign-in`):
 /// handled by the English route, with its redirect back sent to the page in that language.
 /// Handlers that need the language read it from the original address ([`PageLang`]). An error
-/// page answering any request under `/ko` is written in Korean.
-pub async fn korean_forms(mut req: Request, next: Next) -> Response {
+/// page answering any request under `/ko` is written in Korean. Under a language the site does
+/// not serve there is nothing.
+pub async fn forms_in_their_language(
+    State(languages): State<Languages>,
+    mut req: Request,
+    next: Next,
+) -> Response {
     let lang = Lang::of_path(req.uri().path());
     if lang == Lang::En {
         return next.run(req).await;
+    }
+    if !languages.contains(lang) {
+        return crate::http_error::not_found();
     }
     if matches!(*req.method(), Method::GET | Method::HEAD) {
         return error_page_in(next.run(req).await, lang);
@@ -139,12 +148,12 @@ fn error_page_in(mut response: Response, lang: Lang) -> Response {
 }
 
 /// At `/`: the reader's remembered choice, else the first language of `Accept-Language` this
-/// site has, sends them to its home. English stays at `/`.
-pub async fn choose_home(req: Request, next: Next) -> Response {
+/// site serves, sends them to its home. English stays at `/`.
+pub async fn choose_home(State(languages): State<Languages>, req: Request, next: Next) -> Response {
     if req.method() != Method::GET || req.uri().path() != lockstep_routes::HOME {
         return next.run(req).await;
     }
-    let lang = preferred(req.headers());
+    let lang = preferred(req.headers(), &languages);
     if lang != Lang::En {
         let mut response = crate::redirect::see_other(&lang.path(lockstep_routes::HOME), None);
         response.headers_mut().insert(VARY, HeaderValue::from_static("accept-language, cookie"));
@@ -155,20 +164,22 @@ pub async fn choose_home(req: Request, next: Next) -> Response {
     response
 }
 
-/// The reader's language: the `lang` cookie when set, else `Accept-Language`.
-pub fn preferred(headers: &HeaderMap) -> Lang {
+/// The reader's language among those served: the `lang` cookie when set, else
+/// `Accept-Language`.
+pub fn preferred(headers: &HeaderMap, languages: &Languages) -> Lang {
     let cookie = lockstep_rules::learner_cookie::cookies(headers, LANG_COOKIE)
         .next()
-        .and_then(Lang::from_code);
+        .and_then(Lang::from_code)
+        .filter(|l| languages.contains(*l));
     cookie.unwrap_or_else(|| {
         let accepted = headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
-        accepted.map_or(Lang::En, by_accept_language)
+        accepted.map_or(Lang::En, |a| by_accept_language(a, languages))
     })
 }
 
-/// The site's language the reader ranks highest: by `q` (1 when absent; 0 means not at all),
+/// The served language the reader ranks highest: by `q` (1 when absent; 0 means not at all),
 /// then by the order given; a tag matches by its primary subtag (`ko-KR` is `ko`).
-pub fn by_accept_language(header: &str) -> Lang {
+pub fn by_accept_language(header: &str, languages: &Languages) -> Lang {
     let mut ranked: Vec<(u32, usize, Lang)> = header
         .split(',')
         .enumerate()
@@ -180,7 +191,7 @@ pub fn by_accept_language(header: &str) -> Lang {
                 .find_map(|q| q.trim().parse::<f32>().ok())
                 .unwrap_or(1.0);
             let primary = tag.split('-').next()?;
-            let lang = Lang::from_code(primary)?;
+            let lang = Lang::from_code(primary).filter(|l| languages.contains(*l))?;
             (q > 0.0).then(|| ((q.clamp(0.0, 1.0) * 1000.0) as u32, i, lang))
         })
         .collect();
@@ -206,35 +217,46 @@ mod tests {
             ("*", Lang::En),
             ("KO", Lang::Ko),
             ("ko;q=abc", Lang::Ko),
+            // Not served by default.
+            ("ja-JP,ko;q=0.5", Lang::Ko),
         ] {
-            assert_eq!(by_accept_language(header), lang, "{header}");
+            assert_eq!(by_accept_language(header, &Languages::default()), lang, "{header}");
         }
+        let three: Languages = "en,ko,ja".parse().unwrap();
+        assert_eq!(by_accept_language("ja-JP,ko;q=0.5", &three), Lang::Ja);
     }
 
     #[test]
     fn the_cookie_wins() {
         let mut headers = HeaderMap::new();
+        let served = Languages::default();
         headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("ko-KR"));
-        assert_eq!(preferred(&headers), Lang::Ko);
+        assert_eq!(preferred(&headers, &served), Lang::Ko);
         headers.insert(COOKIE, HeaderValue::from_static("lockstep_learner=x; lang=en"));
-        assert_eq!(preferred(&headers), Lang::En);
+        assert_eq!(preferred(&headers, &served), Lang::En);
         headers.insert(COOKIE, HeaderValue::from_static("lang=xx"));
-        assert_eq!(preferred(&headers), Lang::Ko);
+        assert_eq!(preferred(&headers, &served), Lang::Ko);
+        // A language the site no longer serves is no choice.
+        headers.insert(COOKIE, HeaderValue::from_static("lang=ja"));
+        assert_eq!(preferred(&headers, &served), Lang::Ko);
     }
 
-    /// The web app lists each page twice, in English and under `/ko`: a page added to one
-    /// list only would be missing in the other language.
+    /// The web app lists each page in every language, in English and under each other's code:
+    /// a page added to one list only would be missing in the others.
     #[test]
-    fn every_page_has_its_korean_twin() {
+    fn every_page_has_its_twin_in_every_language() {
         let routes = leptos_axum::generate_route_list(lockstep_web::App);
         let paths: std::collections::BTreeSet<String> =
             routes.iter().map(|r| r.path().to_string()).collect();
-        let (korean, english): (Vec<&String>, Vec<&String>) =
-            paths.iter().partition(|p| Lang::of_path(p) == Lang::Ko);
+        let english: Vec<&String> = paths.iter().filter(|p| Lang::of_path(p) == Lang::En).collect();
         assert!(english.len() >= 7, "{paths:?}");
-        assert_eq!(korean.len(), english.len(), "{paths:?}");
-        for path in english {
-            assert!(paths.contains(&Lang::Ko.path(path)), "{path} has no Korean twin: {paths:?}");
+        for lang in Lang::ALL {
+            let theirs = paths.iter().filter(|p| Lang::of_path(p) == lang).count();
+            assert_eq!(theirs, english.len(), "{lang:?}: {paths:?}");
+            for path in &english {
+                let twin = lang.path(path);
+                assert!(paths.contains(&twin), "{path} has no twin in {lang:?}: {paths:?}");
+            }
         }
     }
 

@@ -73,6 +73,7 @@ use std::sync::Arc;
 use axum::Router;
 use leptos::prelude::*;
 use leptos_axum::{file_and_error_handler_with_context, generate_route_list, LeptosRoutes};
+use lockstep_routes::Lang;
 use lockstep_web::{shell, App};
 
 pub use state::{build_state, AppState, Config, ServerError};
@@ -84,6 +85,7 @@ pub fn router(state: AppState) -> Router {
         backend: Arc::new(state.context.clone()),
         bundle: state.bundle.clone(),
         public_origin: state.public_origin.clone(),
+        languages: state.languages.clone(),
     };
     let provide = move || provide_context(site.clone());
     let options = state.leptos_options.clone();
@@ -125,7 +127,7 @@ pub fn router(state: AppState) -> Router {
         .route(r::HEALTHZ, get(monitor::healthz))
         .route(r::METRICS, get(monitor::metrics))
         .route(lockstep_routes::QUIZ_ANSWERS_ROUTE, axum::routing::post(quiz::answer))
-        .route(r::LANGUAGE, get(language::switch))
+        .route(r::LANGUAGE, get(language::switch).with_state(state.languages.clone()))
         .route(r::SITEMAP, get(sitemap::sitemap))
         .route(r::COMMENTS, post(talk::post))
         .route(r::COMMENT_ACTION, post(talk::act))
@@ -135,8 +137,6 @@ pub fn router(state: AppState) -> Router {
         .route(r::NOTIFICATIONS_READ, post(talk::read))
         .route(r::REPORTS, post(talk::report))
         .route(r::NOTIFICATIONS_API, get(talk::unread))
-        // The Korean home is `/ko`; the slash form a reader may type goes there.
-        .route("/ko/", get(|| async { axum::response::Redirect::permanent("/ko") }))
         .route(lockstep_routes::SIGN_UP, axum::routing::post(auth::sign_up))
         .route(lockstep_routes::SIGN_IN, axum::routing::post(auth::sign_in))
         .route(lockstep_routes::SIGN_OUT, axum::routing::post(auth::sign_out))
@@ -151,12 +151,22 @@ pub fn router(state: AppState) -> Router {
         )
         .route(lockstep_routes::INSTRUCTOR_REPORTS_CSV, get(instructor::reports_csv))
         .route(lockstep_routes::INSTRUCTOR_REPORT, post(instructor::answer_report))
-        .route(lockstep_routes::INSTRUCTOR_SETTINGS, post(instructor::settings))
+        .route(lockstep_routes::INSTRUCTOR_SETTINGS, post(instructor::settings));
+    // Each language's home is `/ko`; the slash form a reader may type goes there.
+    let app = state.languages.iter().filter_map(Lang::segment).fold(app, |app, code| {
+        let home = format!("/{code}");
+        let to = move || {
+            let home = home.clone();
+            async move { axum::response::Redirect::permanent(&home) }
+        };
+        app.route(&format!("/{code}/"), get(to))
+    });
+    let app = app
         // The pages and server functions.
         .fallback_service(pages)
         .layer(axum::middleware::from_fn_with_state(kept, page_cache::serve))
         // Before the kept pages: `/` may send the reader to their language's home.
-        .layer(axum::middleware::from_fn(language::choose_home))
+        .layer(axum::middleware::from_fn_with_state(state.languages.clone(), language::choose_home))
         // Before anything records XP: the day it is counted on is in the reader's zone.
         .layer(axum::middleware::from_fn_with_state(state.clone(), time_zone::remember))
         // Every route, server functions included, sees the session (leptos_axum::extract
@@ -169,13 +179,14 @@ pub fn router(state: AppState) -> Router {
         // Outermost: whatever happens to a request is logged under its id.
         .layer(trace::layer())
         .layer(axum::middleware::from_fn(trace::assign_id))
-        .with_state(state);
+        .with_state(state.clone());
     // A form of a Korean page posts to its `/ko` twin: routed as the English one, its
-    // redirect back lands on the Korean page (`language::korean_forms`). Outside the routes,
-    // because it changes which one matches.
+    // redirect back lands on the Korean page (`language::forms_in_their_language`). Outside
+    // the routes, because it changes which one matches.
+    let languages = state.languages.clone();
     let forms = tower::ServiceBuilder::new()
         .layer(axum::middleware::from_fn(language::local_redirects_only))
-        .layer(axum::middleware::from_fn(language::korean_forms))
+        .layer(axum::middleware::from_fn_with_state(languages, language::forms_in_their_language))
         .service(app);
     // Outermost, so every answer is compressed as it is finally sent (its page's nonce already
     // in it); event streams, images and files already compressed are left as they are.

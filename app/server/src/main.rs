@@ -50,8 +50,8 @@ enum Command {
         /// Print the verdict as JSON (gpu-runner/RESULT.md) instead of a report.
         #[arg(long)]
         json: bool,
-        /// The language of the progress and the report, en or ko [default: from LC_ALL,
-        /// LC_MESSAGES or LANG].
+        /// The language of the progress and the report, en or ko (or ja, which falls back to
+        /// English) [default: from LC_ALL, LC_MESSAGES or LANG].
         #[arg(long, value_name = "LANG")]
         lang: Option<lockstep_routes::Lang>,
     },

@@ -1,12 +1,11 @@
 //! `/sitemap.xml`: what search engines may crawl, which is what learners see: the catalogue,
-//! every published course's page and every published lesson, in each language (a draft is in
+//! every published course's page and every published lesson, in each language served (a draft is in
 //! no sitemap: the learners' view of the courses has none).
 
 use axum::extract::State;
 use axum::http::header::{CONTENT_TYPE, HOST};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use lockstep_web::Lang;
 
 use crate::state::AppState;
 
@@ -34,7 +33,7 @@ pub async fn sitemap(State(state): State<AppState>, headers: HeaderMap) -> Respo
          <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
     for path in &paths {
-        for lang in Lang::ALL {
+        for lang in state.languages.iter() {
             let address = format!("{origin}{}", lang.path(path));
             xml += &format!("  <url><loc>{}</loc></url>\n", escape(&address));
         }

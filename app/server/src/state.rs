@@ -11,6 +11,7 @@ use lockstep_course::live::LiveCourse;
 use lockstep_course::{Course, CourseError};
 use lockstep_pages::request_parts::RequestParts;
 use lockstep_pages::AppContext;
+use lockstep_routes::Languages;
 use lockstep_rules::{LearnerCookie, Rules};
 use lockstep_store::{Store, StoreError};
 use lockstep_web::OUTPUT_NAME;
@@ -39,6 +40,8 @@ pub struct Config {
     pub submissions_per_hour: u32,
     /// Sign-ups one client address may make in an hour.
     pub sign_ups_per_hour: u32,
+    /// The languages the site serves ([`Languages::VAR`], English and Korean by default).
+    pub languages: Languages,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -60,7 +63,7 @@ pub enum ServerError {
 impl Config {
     /// `LOCKSTEP_ADDR`, `LOCKSTEP_LESSONS`, `LOCKSTEP_SITE_ROOT`, `DATABASE_URL`,
     /// `LOCKSTEP_WATCH_LESSONS` and `LOCKSTEP_TRUST_FORWARDED_FOR` (`true`/`false`),
-    /// `LOCKSTEP_PUBLIC_URL`.
+    /// `LOCKSTEP_PUBLIC_URL`, `LOCKSTEP_LANGUAGES` (`en,ko`).
     pub fn from_env() -> Result<Config, ServerError> {
         let var =
             |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
@@ -95,6 +98,13 @@ impl Config {
                 reason: "expected http://HOST[:PORT] or https://HOST[:PORT]".into(),
             })?;
         }
+        let languages = Languages::of_environment(|k| std::env::var(k).ok()).map_err(|reason| {
+            ServerError::Config {
+                name: Languages::VAR,
+                value: std::env::var(Languages::VAR).unwrap_or_default(),
+                reason,
+            }
+        })?;
         Ok(Config {
             addr,
             lessons_dir: var("LOCKSTEP_LESSONS", "lessons").into(),
@@ -107,6 +117,7 @@ impl Config {
             retry_seconds: number("LOCKSTEP_RETRY_SECONDS", "30", 0)?,
             submissions_per_hour: number("LOCKSTEP_SUBMISSIONS_PER_HOUR", "20", 1)?,
             sign_ups_per_hour: number("LOCKSTEP_SIGN_UPS_PER_HOUR", "30", 1)?,
+            languages,
         })
     }
 
@@ -125,6 +136,7 @@ impl Config {
             retry_seconds: 30,
             submissions_per_hour: 20,
             sign_ups_per_hour: 30,
+            languages: Languages::default(),
         }
     }
 }
@@ -140,6 +152,7 @@ pub struct AppState {
     pub public_origin: Option<String>,
     pub trust_forwarded_for: bool,
     pub sign_ups_per_hour: u64,
+    pub languages: Languages,
     /// Pages kept per course version: lessons as templates, filled per request.
     pub pages: Arc<crate::kept::PageCache>,
     pub grading: Arc<grading::Grading>,
@@ -180,9 +193,10 @@ fn log_course(course: &Course) {
 
 /// Loads the course and opens the database (applying migrations).
 pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
-    let course = LiveCourse::open(&config.lessons_dir, config.watch_lessons, log_course)?;
+    let course =
+        LiveCourse::open(&config.lessons_dir, config.watch_lessons, &config.languages, log_course)?;
     // Made now rather than at the first search; made again when the course changes.
-    let search = Arc::new(lockstep_search::LiveSearch::default());
+    let search = Arc::new(lockstep_search::LiveSearch::serving(config.languages.clone()));
     match search.of(&course.loaded()) {
         Ok(index) => tracing::info!("search index: {} sections", index.sections),
         Err(e) => tracing::error!("{e}"),
@@ -230,6 +244,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, ServerError> {
         public_origin: config.public_url.as_deref().and_then(csrf::origin_of),
         trust_forwarded_for: config.trust_forwarded_for,
         sign_ups_per_hour: u64::from(config.sign_ups_per_hour),
+        languages: config.languages.clone(),
         pages: Arc::default(),
         talk: Arc::default(),
         comments,

@@ -239,4 +239,18 @@ mod tests {
         assert_eq!(said(Event::Cancelled), "취소됨");
         assert_eq!(describe(&Event::Cancelled, Lang::En).unwrap(), "cancelled");
     }
+
+    /// Japanese has no terminal words of its own: `--lang=ja` prints English's, report and
+    /// all (its sections are the server's links in Japanese, where it serves Japanese).
+    #[test]
+    fn a_language_without_terminal_words_prints_english() {
+        for event in [Event::Queued { ahead: 2 }, Event::Cancelled] {
+            assert_eq!(describe(&event, Lang::Ja), describe(&event, Lang::En));
+        }
+        let w = |lang| &lockstep_i18n::t(lang).terminal;
+        assert_eq!((w(Lang::Ja).submitted)(3, "/s/3"), (w(Lang::En).submitted)(3, "/s/3"));
+        let report = |lang| submitted(&[]).report(lang).unwrap();
+        assert_eq!(report(Lang::Ja), report(Lang::En));
+        assert_eq!("ja".parse::<Lang>(), Ok(Lang::Ja));
+    }
 }

@@ -571,11 +571,7 @@ fn known_place(state: &AppState, key: &str) -> Result<Place, HttpError> {
 fn sections_of(state: &AppState, place: &Place) -> Vec<String> {
     let Place::Lesson(slug) = place else { return Vec::new() };
     let loaded = state.context.course.loaded();
-    Lang::ALL
-        .into_iter()
-        .flat_map(|l| loaded.edition(l).course.sections(slug))
-        .map(|(id, _)| id)
-        .collect()
+    loaded.editions().flat_map(|e| e.course.sections(slug)).map(|(id, _)| id).collect()
 }
 
 fn anchored(place: &Place, lang: Lang, id: i64) -> String {

@@ -29,9 +29,11 @@ pub fn SiteHeader() -> impl IntoView {
                 <input type="search" name="q" aria-label=t.search.label placeholder=t.site.search_placeholder maxlength="200"/>
             </form>
             <nav class="language-switch" aria-label=t.site.language>
-                {Lang::ALL
-                    .into_iter()
+                {crate::page::languages()
+                    .iter()
                     .filter(move |l| *l != lang)
+                    .collect::<Vec<_>>()
+                    .into_iter()
                     .map(|to| {
                         let words = lockstep_i18n::t(to);
                         // A plain link through the server, which remembers the choice; the
@@ -166,8 +168,8 @@ pub(crate) fn Bell(
 }
 
 /// On a lesson page, the switcher goes to the section being read: the page lists each
-/// language's contents ids in the same order (`data-en`, `data-ko`; the parity check makes the
-/// n-th heading of one stand for the n-th of the other).
+/// language's contents ids in the same order (`data-lang`, `data-ids`; the parity check makes
+/// the n-th heading of one stand for the n-th of the other).
 pub(crate) fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: Lang) {
     #[cfg(feature = "hydrate")]
     {
@@ -177,19 +179,13 @@ pub(crate) fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: L
             return;
         };
         let doc = document();
-        let Some(list) = doc.query_selector("[data-role=section-ids]").ok().flatten() else {
-            return;
+        let ids = |lang: Lang| -> Vec<String> {
+            let selector = format!("[data-role=section-ids][data-lang={}]", lang.code());
+            let list = doc.query_selector(&selector).ok().flatten();
+            let ids = list.and_then(|l| l.get_attribute("data-ids")).unwrap_or_default();
+            ids.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect()
         };
-        let ids = |attr: &str| -> Vec<String> {
-            list.get_attribute(attr)
-                .unwrap_or_default()
-                .split(' ')
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-                .collect()
-        };
-        let (mine, other) =
-            (ids(&format!("data-{}", from.code())), ids(&format!("data-{}", to.code())));
+        let (mine, other) = (ids(from), ids(to));
         if let (Some(i), Some(href)) = (crate::page::reading(&mine), link.get_attribute("href")) {
             if let Some(target) = other.get(i) {
                 let _ = link.set_attribute(

@@ -114,8 +114,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     let origin = use_context::<ssr::Site>().and_then(|c| c.public_origin).unwrap_or_default();
     #[cfg(not(feature = "ssr"))]
     let origin = String::new();
-    let alternates = Lang::ALL
-        .into_iter()
+    let languages = page::languages();
+    let alternates = languages
+        .iter()
         .map(|l| {
             let href = format!("{origin}{}", Lang::switch(&path, l));
             view! { <link rel="alternate" hreflang=l.code() href=href/> }
@@ -137,6 +138,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <meta name=page::BUNDLE_META content=bundle_dir()/>
+                <meta name=page::LANGUAGES_META content=languages.to_string()/>
                 // Before the bundle's stylesheet and scripts, so that their failing to load is
                 // seen.
                 <script nonce=leptos::nonce::use_nonce() data-notice=t.site.broken_page
@@ -199,12 +201,17 @@ pub fn App() -> impl IntoView {
         <Router>
             <components::SiteHeader/>
             <main id="main">
-                // Each page twice: in English where it has always been, in Korean under `/ko`,
-                // from one list (a test checks every page has its twin).
+                // Each page in every language: in English where it has always been, in each
+                // other under its code, from one list (a test checks every page has its twins).
+                // The server answers only those of the languages it serves.
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("/") view={Lazy::<pages::lazy::Catalogue>::new()} ssr=SsrMode::Async/>
                     <Pages/>
                     <ParentRoute path=StaticSegment("ko") view=Outlet ssr=SsrMode::Async>
+                        <Route path=path!("") view={Lazy::<pages::lazy::Catalogue>::new()} ssr=SsrMode::Async/>
+                        <Pages/>
+                    </ParentRoute>
+                    <ParentRoute path=StaticSegment("ja") view=Outlet ssr=SsrMode::Async>
                         <Route path=path!("") view={Lazy::<pages::lazy::Catalogue>::new()} ssr=SsrMode::Async/>
                         <Pages/>
                     </ParentRoute>
@@ -218,7 +225,7 @@ pub fn App() -> impl IntoView {
 }
 
 /// The site's pages but its home, relative to where they are mounted: at `/` in English and
-/// under `/ko` in Korean.
+/// under each other language's code (`/ko`).
 #[component(transparent)]
 fn Pages() -> impl leptos_router::MatchNestedRoutes + Clone {
     use lockstep_routes as r;

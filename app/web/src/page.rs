@@ -25,14 +25,39 @@ pub fn bundle_file(file: &str) -> String {
 #[cfg(not(feature = "ssr"))]
 fn bundle_from_head() -> String {
     thread_local! {
-        static DIR: String = document()
-            .query_selector(&format!("meta[name={BUNDLE_META}]"))
-            .ok()
-            .flatten()
-            .and_then(|m| m.get_attribute("content"))
-            .unwrap_or_else(|| "/pkg".into());
+        static DIR: String = from_head(BUNDLE_META).unwrap_or_else(|| "/pkg".into());
     }
     DIR.with(Clone::clone)
+}
+
+/// The content of the page head's `<meta name>`, which the server wrote.
+#[cfg(not(feature = "ssr"))]
+fn from_head(name: &str) -> Option<String> {
+    document()
+        .query_selector(&format!("meta[name={name}]"))
+        .ok()
+        .flatten()
+        .and_then(|m| m.get_attribute("content"))
+}
+
+/// The `<meta name>` in every page's head that names the languages the site serves.
+pub(crate) const LANGUAGES_META: &str = "lockstep-languages";
+
+/// The languages the site serves, English first. The server is configured with them
+/// (`ssr::Site::languages`); the browser reads them from the page's head, so the switcher it
+/// hydrates is the one the server rendered.
+pub fn languages() -> lockstep_i18n::Languages {
+    #[cfg(feature = "ssr")]
+    let languages = use_context::<crate::ssr::Site>().map(|c| c.languages).unwrap_or_default();
+    #[cfg(not(feature = "ssr"))]
+    let languages = {
+        thread_local! {
+            static LANGUAGES: lockstep_i18n::Languages =
+                from_head(LANGUAGES_META).and_then(|l| l.parse().ok()).unwrap_or_default();
+        }
+        LANGUAGES.with(Clone::clone)
+    };
+    languages
 }
 
 /// The comments' place on lesson and exercise pages, filled by the server for each request

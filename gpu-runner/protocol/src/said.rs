@@ -601,6 +601,15 @@ mod tests {
         }
     }
 
+    /// A language with no sentences of its own (Japanese, which the tests serve) reads every
+    /// one in English, where the grader writes them first: the one fallback rule.
+    #[test]
+    fn a_language_without_sentences_reads_them_in_english() {
+        for said in Said::every() {
+            assert_eq!(said.say(Lang::Ja), said.say(Lang::En), "{said:?}");
+        }
+    }
+
     #[test]
     fn nested_sentences_are_worded_in_the_same_language() {
         let said = Said::WaitsForLaunched { seen: Box::new(Said::NoCheckpoint {}) };

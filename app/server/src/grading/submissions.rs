@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use lockstep_routes::Lang;
+use lockstep_routes::{Lang, Languages};
 use lockstep_rules::{flash, Requester};
 use lockstep_store::{NewSubmission, Submission};
 use serde::{Deserialize, Serialize};
@@ -113,10 +113,15 @@ impl From<&Submission> for SubmissionJson {
 }
 
 impl SubmissionJson {
-    /// With [`SubmissionJson::sections`] for its verdict's checks, in every language of `course`.
-    fn with_sections(mut self, course: &lockstep_course::live::Loaded) -> SubmissionJson {
+    /// With [`SubmissionJson::sections`] for its verdict's checks, in every language of `course`
+    /// the site serves (a client in another links the course's own pages).
+    fn with_sections(
+        mut self,
+        course: &lockstep_course::live::Loaded,
+        languages: &Languages,
+    ) -> SubmissionJson {
         let Some(verdict) = &self.verdict else { return self };
-        for lang in Lang::ALL {
+        for lang in languages.iter() {
             let edition = course.edition(lang);
             let links = verdict
                 .checks
@@ -346,7 +351,7 @@ pub async fn show(
 ) -> Result<Response, HttpError> {
     let s = readable(&state, &requester, id).await?;
     let course = state.context.course.loaded();
-    Ok(Json(SubmissionJson::from(&s).with_sections(&course)).into_response())
+    Ok(Json(SubmissionJson::from(&s).with_sections(&course, &state.languages)).into_response())
 }
 
 /// `GET /api/submissions`: the requester's own submissions, newest first.

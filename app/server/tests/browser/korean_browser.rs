@@ -100,6 +100,57 @@ async fn the_editor_writes_python(c: &Client) {
     .await;
 }
 
+/// A language the site is configured with, and the bundle was not built for: the pages read
+/// the languages from the page, so the switcher hydrates as the server rendered it, on a page
+/// hydrated whole and on a lesson's islands alike, and keeps the section being read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_third_language_hydrates_as_the_server_rendered_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", tmp.path().join("db.sqlite3").display());
+    let three = |c: &mut lockstep_server::Config| c.languages = "en,ko,ja".parse().unwrap();
+    let base = serve_configured(&in_process::lessons_root(), &url, three).await;
+    let (_driver, webdriver) = start_chromedriver().await;
+    let c = browser(&webdriver, &tmp.path().join("profile"), &["--lang=ja-JP"]).await;
+    for page in ["/ja/exercises/ddp-conversion", "/ja/lessons/dataparallel"] {
+        c.goto(&format!("{base}{page}")).await.unwrap();
+        wait_for_hydration(&c, page).await;
+        no_crash(&c, page).await;
+        let nav = c.find(Locator::Css(".site-header nav a")).await.unwrap();
+        assert_eq!(nav.text().await.unwrap(), "コース", "{page}");
+        let switches = c.find_all(Locator::Css("[data-role=language-switch]")).await.unwrap();
+        let mut names = Vec::new();
+        for s in &switches {
+            names.push(s.text().await.unwrap());
+        }
+        assert_eq!(names, ["English", "한국어"], "{page}");
+    }
+    // On the lesson, the switch to English goes to the section being read there.
+    let ids = |code: &'static str| {
+        let c = c.clone();
+        async move {
+            let css = format!("[data-role=section-ids][data-lang={code}]");
+            let list = c.find(Locator::Css(&css)).await.unwrap();
+            let ids = list.attr("data-ids").await.unwrap().unwrap();
+            ids.split(' ').map(str::to_string).collect::<Vec<_>>()
+        }
+    };
+    let (ja, en) = (ids("ja").await, ids("en").await);
+    assert_eq!(ja, en, "a lesson not translated: the ids it is written with");
+    c.execute(
+        "document.getElementById(arguments[0]).scrollIntoView({block: 'start', behavior: 'instant'})",
+        vec![ja[2].clone().into()],
+    )
+    .await
+    .unwrap();
+    let english = c.find(Locator::Css("[data-role=language-switch][hreflang=en]")).await.unwrap();
+    english.click().await.unwrap();
+    wait_for("the English lesson at the section", || async {
+        let at = c.current_url().await.unwrap();
+        at.path() == "/lessons/dataparallel" && at.fragment() == Some(en[2].as_str())
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_korean_reader_takes_the_course_in_korean() {
     let tmp = tempfile::tempdir().unwrap();
@@ -162,15 +213,16 @@ async fn a_korean_reader_takes_the_course_in_korean() {
     wait_for_hydration(&c, "the Korean lesson after its quiz").await;
 
     // The switcher goes to the section being read, in English, and is remembered.
-    let ids = |attr: &'static str| {
+    let ids = |code: &'static str| {
         let c = c.clone();
         async move {
-            let list = c.find(Locator::Css("[data-role=section-ids]")).await.unwrap();
-            let ids = list.attr(attr).await.unwrap().unwrap();
+            let css = format!("[data-role=section-ids][data-lang={code}]");
+            let list = c.find(Locator::Css(&css)).await.unwrap();
+            let ids = list.attr("data-ids").await.unwrap().unwrap();
             ids.split(' ').map(str::to_string).collect::<Vec<_>>()
         }
     };
-    let (ko, en) = (ids("data-ko").await, ids("data-en").await);
+    let (ko, en) = (ids("ko").await, ids("en").await);
     assert_eq!(ko.len(), en.len());
     let n = 3;
     c.execute(

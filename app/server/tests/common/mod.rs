@@ -222,7 +222,13 @@ pub async fn serve_course_on(url: &str) -> String {
 /// Serves the lessons root `root` from the database at `url` on a free port; returns its base
 /// URL.
 pub async fn serve_lessons(root: &Path, url: &str) -> String {
-    let config = Config::local(root.to_path_buf(), site_root(), url.to_string());
+    serve_configured(root, url, |_| {}).await
+}
+
+/// [`serve_lessons`] with the local configuration changed by `change`.
+pub async fn serve_configured(root: &Path, url: &str, change: impl FnOnce(&mut Config)) -> String {
+    let mut config = Config::local(root.to_path_buf(), site_root(), url.to_string());
+    change(&mut config);
     let state = build_state(&config).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());

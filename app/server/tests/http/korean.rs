@@ -7,7 +7,7 @@ use crate::common;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use common::in_process::*;
-use lockstep_routes::Lang;
+use lockstep_routes::{Lang, Languages};
 
 async fn get_with(app: &App, path: &str, headers: &[(header::HeaderName, &str)]) -> Page {
     let mut req = Request::get(path).header(header::ACCEPT, "text/html");
@@ -43,12 +43,13 @@ fn the_korean_index_and_lessons_are_korean_at_their_own_address() {
         assert!(!b.contains(r#"data-role="untranslated""#), "lesson 2 is translated");
         assert!(b.contains(r#"hreflang="en" href="/lessons/dataparallel""#));
         // The switcher's sections: as many in Korean as in English, in the same order.
-        let ids = |attr: &str| {
-            let start = b.find(&format!("{attr}=\"")).unwrap() + attr.len() + 2;
+        let ids = |code: &str| {
+            let list = format!(r#"data-role="section-ids" data-lang="{code}" data-ids=""#);
+            let start = b.find(&list).unwrap() + list.len();
             b[start..].split('"').next().unwrap().split(' ').count()
         };
-        assert_eq!(ids("data-en"), ids("data-ko"));
-        assert!(ids("data-ko") > 5);
+        assert_eq!(ids("en"), ids("ko"));
+        assert!(ids("ko") > 5);
 
         // English stays where it was, in English.
         let english = get(&app, "/lessons/dataparallel", None).await;
@@ -110,6 +111,56 @@ fn a_lesson_not_translated_is_served_in_english_with_a_korean_notice() {
         assert!(page.body.contains("영어 원문으로"));
         assert!(page.body.contains("DistributedSampler"), "the English lesson");
         assert!(page.body.contains("레슨 04 / 10"), "in the Korean frame");
+    })
+}
+
+/// A language is served where the site is configured with it, and nowhere else: Japanese, which
+/// has words for every page's frame and no more, is the tests' third language.
+#[test]
+fn a_language_is_served_only_where_configured() {
+    on_runtime(async {
+        let japanese = [(header::ACCEPT_LANGUAGE, "ja-JP,ja;q=0.9")];
+        let app = app(&lessons_root()).await;
+        for path in ["/ja", "/ja/xp", "/ja/lessons/dataparallel"] {
+            let page = get(&app, path, None).await;
+            assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
+            assert!(page.body.contains(r#"<html lang="en">"#), "{}", page.body);
+        }
+        let switch = get(&app, "/language?to=ja&from=/xp", None).await;
+        assert_eq!(switch.status, StatusCode::BAD_REQUEST);
+        let home = get_with(&app, "/", &[japanese[0].clone(), (header::COOKIE, "lang=ja")]).await;
+        assert_eq!(home.status, StatusCode::OK, "English, not a Japanese home");
+        assert!(home.body.contains(r#"<meta name="lockstep-languages" content="en ko">"#));
+        assert!(!home.body.contains(r#"hreflang="ja""#), "{}", home.body);
+
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());
+        let three = |c: &mut lockstep_server::Config| c.languages = three_languages();
+        let app = app_configured(&lessons_root(), &url, dir, three).await;
+        let home = get_with(&app, "/", &japanese).await;
+        assert_eq!(home.headers[header::LOCATION], "/ja");
+        let page = get(&app, "/ja/lessons/dataparallel", None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        let b = &page.body;
+        assert!(b.contains(r#"<html lang="ja""#) && b.contains(">コース</a>"), "{b}");
+        assert!(b.contains(r#"<meta name="lockstep-languages" content="en ko ja">"#));
+        assert!(b.contains(r#"hreflang="ja" href="/ja/lessons/dataparallel""#), "{b}");
+        for to in ["en", "ko"] {
+            let switch = format!(r#"href="/language?to={to}&amp;from=/ja/lessons/dataparallel""#);
+            assert!(b.contains(&switch), "{b}");
+        }
+        // The lesson as written, in English, marked so; its links stay in Japanese.
+        assert!(b.contains(r#"data-role="untranslated""#), "{b}");
+        assert!(b.contains(r#"<div lang="en" class="lesson-body">"#), "{b}");
+        assert!(b.contains(r#"href="/ja/lessons/ddp-allreduce"#), "{b}");
+        assert!(b.contains("Lesson 02 of 10"), "the frame's other words are English's");
+        let slash = get(&app, "/ja/", None).await;
+        assert_eq!(slash.headers[header::LOCATION], "/ja");
+        let request = Request::get("/sitemap.xml").header(header::HOST, "t.test");
+        let sitemap = send(&app, request.body(Body::empty()).unwrap()).await.body;
+        assert!(sitemap.contains("<loc>http://t.test/ja/lessons/dataparallel</loc>"), "{sitemap}");
+        let search = get(&app, "/ja/search?q=allreduce", None).await;
+        assert!(search.body.contains(r#"href="/ja/lessons/"#), "{}", search.body);
     })
 }
 
@@ -329,57 +380,135 @@ async fn crawl(app: &App, jar: &mut Jar, start: Vec<String>, lang: Lang) -> Vec<
     pages
 }
 
-/// An instructor's browser on a fresh site, with a submission of theirs in each language.
+/// The languages the tests serve: English, Korean, and Japanese, which has a handful of words
+/// and falls back to English for the rest.
+fn three_languages() -> Languages {
+    "en,ko,ja".parse().unwrap()
+}
+
+/// An instructor's browser on a fresh site serving [`three_languages`], with a submission of
+/// theirs posted from each language's exercise page (in that order), the first graded with a
+/// real failed verdict so that its checks' sentences are on its page.
 async fn instructor_with_submissions() -> (App, Jar, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("db.sqlite3").display());
-    let app = app_on(&lessons_root(), &url, dir).await;
+    let app = app_configured(&lessons_root(), &url, dir, |c| c.languages = three_languages()).await;
     let store = lockstep_store::Store::connect(&url).await.unwrap();
     let mut jar = signed_up(&app, "kim@example.org").await;
     store.set_role("kim@example.org", lockstep_store::Role::Instructor).await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
     let script = [("exercise", "ddp-conversion"), ("script", "print(1)")];
     let mut submissions = Vec::new();
-    for prefix in ["", "/ko"] {
-        let queued = jar.post(&app, &format!("{prefix}/api/submissions"), &script).await;
+    for lang in three_languages().iter() {
+        let queued = jar.post(&app, &lang.path("/api/submissions"), &script).await;
         submissions.push(queued.headers[header::LOCATION].to_str().unwrap().to_string());
     }
+    let verdict = graded_verdict().to_string();
+    let now = lockstep_clock::now_ms();
+    let job = store.claim("w", None, &["ddp-conversion"], "lease", 60_000, now).await.unwrap();
+    let fail = grading_protocol::Status::Fail;
+    store.finish(job.unwrap().job, "lease", fail, "failed", &verdict, now).await.unwrap().unwrap();
     (app, jar, submissions)
 }
 
-/// Every page a signed-in instructor reaches from `/ko` by its links: each link and each form
-/// of each page stays under `/ko`, so no click and no post drops the reader into the English
-/// site.
+/// A real failed verdict (`module_forward.json`, the grader's record of a script that bypasses
+/// DDP's forward) with what its checks said as sentences, as the grader now keeps them: worded
+/// in each reader's language on the page.
+fn graded_verdict() -> serde_json::Value {
+    use serde_json::json;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../gpu-runner/protocol/tests/verdicts/module_forward.json");
+    let mut verdict: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let said = |id: &str| match id {
+        "launched" => Some(json!({ "sentence": "one_group", "n": 2, "backend": "gloo" })),
+        "ddp_wrapped" => Some(
+            json!({ "sentence": "wrapped", "values": 296_449, "site": "module_forward.py:41" }),
+        ),
+        "sampler_sharding" => Some(json!({
+            "sentence": "shards", "reads": [16_384, 16_384], "duplicates": 0,
+            "unique": 32_768, "len": 32_768, "padding": 0
+        })),
+        "sampler_set_epoch" => Some(json!({
+            "sentence": "order_changed", "epochs": 5,
+            "first": "2732, 733, 1507, 249", "second": "29733, 4406, 32571, 19389"
+        })),
+        "replicas_in_sync" => Some(json!({
+            "sentence": "diverged", "rank": 1, "name": "net.0.weight", "by": 0.0123,
+            "by_hand": false
+        })),
+        _ => None,
+    };
+    let checks = verdict["checks"].as_array_mut().unwrap();
+    checks.retain(|c| said(c["id"].as_str().unwrap()).is_some());
+    for check in checks.iter_mut() {
+        let failed = check["status"] == "fail";
+        let hint = failed.then(|| json!({ "sentence": "hint_bypassed" }));
+        check["words"] = json!({ "message": said(check["id"].as_str().unwrap()), "hint": hint });
+    }
+    verdict["summary_words"] = json!({
+        "sentence": "some_failed", "checks": 5, "failed": ["replicas_in_sync"], "skipped": []
+    });
+    verdict
+}
+
+/// Where a crawl of `lang`'s pages starts: its home, the submission posted from its page, and
+/// the graded one, as its page in `lang`.
+fn starts(lang: Lang, submissions: &[String]) -> Vec<String> {
+    let i = three_languages().iter().position(|l| l == lang).unwrap();
+    vec![lang.path("/"), submissions[i].clone(), Lang::switch(&submissions[0], lang)]
+}
+
+/// Every page a signed-in instructor reaches from a language's home by its links: each link and
+/// each form of each page stays in that language, so no click and no post drops the reader into
+/// another.
 #[test]
-fn no_korean_page_links_or_posts_out_of_korean() {
+fn no_page_links_or_posts_out_of_its_language() {
     on_runtime(async {
         let (app, mut jar, submissions) = instructor_with_submissions().await;
         assert!(submissions[1].starts_with("/ko/submissions/"), "{submissions:?}");
-        let start = vec!["/ko".to_string(), submissions[1].clone()];
+        assert!(submissions[2].starts_with("/ja/submissions/"), "{submissions:?}");
         let mut lost = Vec::new();
-        for (path, body) in crawl(&app, &mut jar, start, Lang::Ko).await {
-            let links = attributes(&body, "a", "href").into_iter().map(|l| ("link", l));
-            let forms = attributes(&body, "form", "action").into_iter().map(|a| ("form", a));
-            for (kind, target) in links.chain(forms) {
-                let local = target.starts_with('/');
-                if local && !language_free(&target) && Lang::of_path(&target) != Lang::Ko {
-                    lost.push(format!("{path}: {kind} to {target}"));
+        for lang in three_languages().iter().filter(|l| *l != Lang::En) {
+            for (path, body) in crawl(&app, &mut jar, starts(lang, &submissions), lang).await {
+                let links = attributes(&body, "a", "href").into_iter().map(|l| ("link", l));
+                let forms = attributes(&body, "form", "action").into_iter().map(|a| ("form", a));
+                for (kind, target) in links.chain(forms) {
+                    let local = target.starts_with('/');
+                    if local && !language_free(&target) && Lang::of_path(&target) != lang {
+                        lost.push(format!("{path}: {kind} to {target}"));
+                    }
                 }
             }
         }
         lost.sort();
         lost.dedup();
-        assert!(lost.is_empty(), "Korean pages leaving Korean:\n{}", lost.join("\n"));
+        assert!(lost.is_empty(), "pages leaving their language:\n{}", lost.join("\n"));
     })
 }
 
-/// Every page in each language, as an instructor reaches it by links: no English on a Korean
-/// page and no Korean on an English one, outside what the page quotes (code and output, the
-/// lessons' and quizzes' text, learners' words, the language switch). The
-/// English a Korean page may say is in `tests/data/english-on-korean-pages.txt`: names, and
-/// terms Korean engineers write in English.
+/// The script a language is written in, where it has one of its own: what shows a Korean or
+/// Japanese word on a page (English, in Latin letters, is every page's fallback and the
+/// language of code and API names, so it is told apart by words, not script).
+fn script_of(c: char) -> Option<Lang> {
+    match c {
+        '가'..='힣' | 'ᄀ'..='ᇿ' | '㄰'..='㆏' => Some(Lang::Ko),
+        'ぁ'..='ゟ' | '゠'..='ヿ' | '一'..='鿿' => Some(Lang::Ja),
+        _ => None,
+    }
+}
+
+/// Every page in every language served, as an instructor reaches it by links, the verdict of a
+/// graded submission among them: each speaks its own language or English, the declared
+/// fallback of every language (the interface and the course are written in it), and no
+/// Korean or Japanese word shows but on a page, or in an element marked `lang`, of that
+/// language; outside what the page quotes (code and output, the lessons' and quizzes' text,
+/// learners' words, the language switch). Korean pages are translated whole: the English a
+/// Korean page may say is in `tests/data/english-on-korean-pages.txt` (names, and terms Korean
+/// engineers write in English). Japanese has a handful of words, on every page; the rest of a
+/// Japanese page is English.
 #[test]
-fn every_page_speaks_its_language() {
+fn every_page_speaks_its_language_or_its_fallback() {
     on_runtime(async {
         let (app, mut jar, submissions) = instructor_with_submissions().await;
         let allowed = std::fs::read_to_string(
@@ -392,51 +521,80 @@ fn every_page_speaks_its_language() {
             .map(|l| l.split('#').next().unwrap_or_default().trim().to_lowercase())
             .filter(|l| !l.is_empty())
             .collect();
-        let mut english = std::collections::BTreeMap::<String, Vec<String>>::new();
-        let start = vec!["/ko".to_string(), submissions[1].clone()];
-        for (path, body) in crawl(&app, &mut jar, start, Lang::Ko).await {
-            let text = spoken_text(&body);
-            // The page does speak: its own words are read (a page read as all quotation would
-            // pass for nothing).
-            let hangul = text.chars().filter(|c| ('가'..='힣').contains(c)).count();
-            assert!(hangul > 30, "{path}: {hangul} Hangul syllables in {text}");
-            // Code named in a sentence is code: `set_epoch`, `train.py`, `a@b.org`.
-            let punctuation = |c: char| "()[]{}.,:;!?\"'“”‘’·".contains(c);
-            let plain = text.split_whitespace().filter(|chunk| {
-                let core = chunk.trim_matches(punctuation);
-                !(core.contains(['_', '@', '=', '/', '.', '`']) || core.contains("()"))
-            });
-            let words = plain
-                .flat_map(|chunk| chunk.split(|c: char| !c.is_ascii_alphabetic()))
-                .filter(|w| w.len() >= 2 && !allowed.contains(&w.to_lowercase()));
-            for word in words {
-                english.entry(word.to_string()).or_default().push(path.clone());
+        let mut found = std::collections::BTreeMap::<String, Vec<String>>::new();
+        let mut verdicts = 0;
+        for lang in three_languages().iter() {
+            for (path, body) in crawl(&app, &mut jar, starts(lang, &submissions), lang).await {
+                verdicts += usize::from(body.contains(r#"data-role="verdict""#));
+                let spoken = spoken_text(&body, lang);
+                let mut note = |what: String| found.entry(what).or_default().push(path.clone());
+                for (said_in, text) in &spoken {
+                    if *said_in != lang && *said_in != Lang::En {
+                        note(format!("{lang:?} page says something in {said_in:?}: {text}"));
+                    }
+                    // A page, or an element marked as in another language, shows no script
+                    // but its own.
+                    for c in text.chars() {
+                        if let Some(other) = script_of(c).filter(|l| l != said_in) {
+                            let word: String = text
+                                .split_whitespace()
+                                .find(|w| w.contains(c))
+                                .unwrap_or_default()
+                                .into();
+                            note(format!("{other:?} in {said_in:?} on a {lang:?} page: {word}"));
+                        }
+                    }
+                }
+                let own = spoken.iter().filter(|(l, _)| *l == lang).map(|(_, t)| t.as_str());
+                let text: String = own.collect::<Vec<_>>().join(" ");
+                match lang {
+                    Lang::En => {
+                        let words =
+                            text.split_whitespace().filter(|w| w.chars().all(char::is_alphabetic));
+                        assert!(words.count() > 20, "{path}: too few words in {text}");
+                    }
+                    Lang::Ko => {
+                        // The page does speak: its own words are read (a page read as all
+                        // quotation would pass for nothing).
+                        let hangul = text.chars().filter(|c| ('가'..='힣').contains(c)).count();
+                        assert!(hangul > 30, "{path}: {hangul} Hangul syllables in {text}");
+                        for word in english_words(&text, &allowed) {
+                            note(format!("English on a Korean page: {word}"));
+                        }
+                    }
+                    Lang::Ja => {
+                        let kana = text.chars().filter(|c| script_of(*c) == Some(Lang::Ja));
+                        assert!(kana.count() > 20, "{path}: its Japanese words in {text}");
+                    }
+                }
             }
         }
-        let mut korean = std::collections::BTreeMap::<String, Vec<String>>::new();
-        let start = vec!["/".to_string(), submissions[0].clone()];
-        for (path, body) in crawl(&app, &mut jar, start, Lang::En).await {
-            let text = spoken_text(&body);
-            let words = text.split_whitespace().filter(|w| w.chars().all(char::is_alphabetic));
-            assert!(words.count() > 20, "{path}: too few words in {text}");
-            for word in text.split(|c: char| !('가'..='힣').contains(&c)).filter(|w| !w.is_empty())
-            {
-                korean.entry(word.to_string()).or_default().push(path.clone());
-            }
-        }
-        let report = |found: std::collections::BTreeMap<String, Vec<String>>| {
-            found
-                .into_iter()
-                .map(|(word, mut pages)| {
-                    pages.dedup();
-                    format!("{word}: {}", pages.into_iter().take(3).collect::<Vec<_>>().join(", "))
-                })
-                .collect::<Vec<_>>()
-        };
-        let (english, korean) = (report(english), report(korean));
-        assert!(english.is_empty(), "English on Korean pages:\n{}", english.join("\n"));
-        assert!(korean.is_empty(), "Korean on English pages:\n{}", korean.join("\n"));
+        assert!(verdicts >= 3, "the graded submission's page in each language");
+        let report: Vec<String> = found
+            .into_iter()
+            .map(|(what, mut pages)| {
+                pages.dedup();
+                format!("{what} ({})", pages.into_iter().take(3).collect::<Vec<_>>().join(", "))
+            })
+            .collect();
+        assert!(report.is_empty(), "pages in another language:\n{}", report.join("\n"));
     })
+}
+
+/// The English words of Korean text, but code named in a sentence (`set_epoch`, `train.py`,
+/// `a@b.org`) and the words `allowed`.
+fn english_words<'a>(
+    text: &'a str,
+    allowed: &'a std::collections::BTreeSet<String>,
+) -> impl Iterator<Item = &'a str> {
+    let punctuation = |c: char| "()[]{}.,:;!?\"'“”‘’·".contains(c);
+    text.split_whitespace()
+        .filter(move |chunk| {
+            let core = chunk.trim_matches(punctuation);
+            !(core.contains(['_', '@', '=', '/', '.', '`']) || core.contains("()"))
+        })
+        .flat_map(|chunk| chunk.split(|c: char| !c.is_ascii_alphabetic()))
+        .filter(move |w| w.len() >= 2 && !allowed.contains(&w.to_lowercase()))
 }
 
 /// Elements whose text a page quotes rather than speaks: code and output, the lessons' and
@@ -472,21 +630,34 @@ fn attribute(attributes: &str, name: &str) -> Option<String> {
     Some(rest[..rest.find('"')?].to_string())
 }
 
-/// What a reader of `html` reads in the page's own voice: its text and the words of its
-/// controls (`aria-label`, `placeholder`, `title`, `alt`), outside what it quotes.
-fn spoken_text(html: &str) -> String {
+/// What a reader of `html`, a page in `lang`, reads in the page's own voice: its text and the
+/// words of its controls (`aria-label`, `placeholder`, `title`, `alt`), outside what it quotes,
+/// each run of it with the language it is marked as (an element's `lang`, else its parent's).
+fn spoken_text(html: &str, lang: Lang) -> Vec<(Lang, String)> {
     const VOID: [&str; 12] = [
         "br", "img", "input", "meta", "link", "hr", "source", "wbr", "area", "col", "embed",
         "track",
     ];
-    let mut out = String::new();
-    let mut stack: Vec<(String, bool)> = Vec::new();
+    let mut out: Vec<(Lang, String)> = Vec::new();
+    let mut say = |lang: Lang, text: &str| {
+        if text.trim().is_empty() {
+            return;
+        }
+        match out.last_mut() {
+            Some((l, said)) if *l == lang => {
+                said.push(' ');
+                said.push_str(text);
+            }
+            _ => out.push((lang, text.to_string())),
+        }
+    };
+    // Each open element: its name, whether it is quoted, the language it is in.
+    let mut stack: Vec<(String, bool, Lang)> = Vec::new();
     let mut rest = html;
     while let Some(lt) = rest.find('<') {
-        let quiet = stack.last().is_some_and(|(_, q)| *q);
+        let (quiet, here) = stack.last().map_or((false, lang), |(_, q, l)| (*q, *l));
         if !quiet {
-            out.push_str(&rest[..lt]);
-            out.push(' ');
+            say(here, &rest[..lt]);
         }
         rest = &rest[lt..];
         if rest.starts_with("<!--") {
@@ -508,7 +679,7 @@ fn spoken_text(html: &str) -> String {
         rest = rest.get(end + 1..).unwrap_or("");
         if let Some(closing) = tag.strip_prefix('/') {
             let name = closing.trim().to_ascii_lowercase();
-            if let Some(at) = stack.iter().rposition(|(n, _)| *n == name) {
+            if let Some(at) = stack.iter().rposition(|(n, _, _)| *n == name) {
                 stack.truncate(at);
             }
             continue;
@@ -523,16 +694,18 @@ fn spoken_text(html: &str) -> String {
             .to_ascii_lowercase();
         let attributes = format!(" {}", &tag[name.len()..]);
         let quiet = quiet || quoted(&name, &attributes);
+        // `<html lang>` is the page's own; a code the site has no words for is still English.
+        let marked = attribute(&attributes, "lang").filter(|_| name != "html");
+        let here = marked.map_or(here, |code| Lang::from_code(&code).unwrap_or(Lang::En));
         if !quiet {
             for said in ["aria-label", "placeholder", "title", "alt"] {
                 if let Some(words) = attribute(&attributes, said) {
-                    out.push_str(&words);
-                    out.push(' ');
+                    say(here, &words);
                 }
             }
         }
         if !VOID.contains(&name.as_str()) && !tag.ends_with('/') {
-            stack.push((name, quiet));
+            stack.push((name, quiet, here));
         }
     }
     out

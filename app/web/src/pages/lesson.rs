@@ -322,17 +322,20 @@ fn Lesson(
     // What is in another language than the page says so, for screen readers and search engines.
     let written_in = untranslated.map(lockstep_i18n::Lang::code);
     // Each language's contents ids, in the same order, for the language switcher
-    // (`components::SiteHeader`): `data-en`, `data-ko`.
-    let ids_in = |l: lockstep_i18n::Lang| {
-        sections.iter().find(|(x, _)| *x == l).map(|(_, ids)| ids.join(" ")).unwrap_or_default()
-    };
+    // (`components::SiteHeader`): one list per language, `data-lang="ko" data-ids="…"`.
+    let section_ids = sections
+        .iter()
+        .map(|(l, ids)| {
+            view! { <div hidden data-role="section-ids" data-lang=l.code() data-ids=ids.join(" ")></div> }
+        })
+        .collect_view();
     // What the islands need of the lesson ([`LessonParts`]); only the server writes it.
     #[cfg(feature = "ssr")]
     let parts = serde_json::to_string(&parts).ok();
     #[cfg(not(feature = "ssr"))]
     let parts = None::<String>;
     let section_ids = view! {
-        <div hidden data-role="section-ids" data-en=ids_in(lockstep_i18n::Lang::En) data-ko=ids_in(lockstep_i18n::Lang::Ko)></div>
+        {section_ids}
         <div hidden data-role="lesson-parts" data-parts=parts></div>
     };
     view! {

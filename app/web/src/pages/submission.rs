@@ -324,8 +324,8 @@ fn CheckItem(
         });
     let status = c.status.as_str();
     let title = crate::model::check_words(c.id, lang).0;
-    // The server's link for the section in this language; a section it did not list (an older
-    // verdict's) links to the course's own.
+    // The server's link for the section in this language (it lists every section the verdict
+    // names); one it did not list links to the course's own.
     let section = sections
         .iter()
         .find(|s| s.lesson == c.section.lesson && s.heading == c.section.heading)

@@ -52,6 +52,8 @@ pub struct Site {
     /// `https://lockstep.example.org` when the operator configured the public address: the
     /// language alternates are absolute links then, as search engines ask of `hreflang`.
     pub public_origin: Option<String>,
+    /// The languages the site serves: the switcher's and the alternates' ([`crate::page::languages`]).
+    pub languages: lockstep_i18n::Languages,
 }
 
 /// The backend of the server this render or server function runs in.
