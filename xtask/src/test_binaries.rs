@@ -144,7 +144,11 @@
 //!   both); `app/server/tests/browser/korean_browser.rs` is a Korean reader in Chromium: hydration
 //!   in Korean without a mismatch, Hangul drawn with real glyphs (screenshots of syllables differ
 //!   from the missing-glyph box and from each other), the quiz, the switcher to the same section,
-//!   the exercise page, search as the learner types. `app/server/tests/http/search.rs` and
+//!   the exercise page, search as the learner types; and a third language the bundle reads from
+//!   the page (Japanese, served only there) hydrating its switcher as rendered.
+//!   `korean.rs` also serves Japanese beside Korean and crawls every page in each language:
+//!   each speaks its own words or English, and no link or form leaves its language.
+//!   `app/server/tests/http/search.rs` and
 //!   `app/search/tests/course.rs` search the real course in both languages, with hostile queries.
 //! - `app/server/tests/browser/simulations.rs`: the first four simulations in the real course, in
 //!   headless Chromium: the ring stepped and played to the end (the values shown are the sums of

@@ -100,6 +100,14 @@ async fn the_editor_writes_python(c: &Client) {
     .await;
 }
 
+/// A lesson page's contents ids in the language `code`, as the switcher reads them.
+async fn section_ids(c: &Client, code: &str) -> Vec<String> {
+    let css = format!("[data-role=section-ids][data-lang={code}]");
+    let list = c.find(Locator::Css(&css)).await.unwrap();
+    let ids = list.attr("data-ids").await.unwrap().unwrap();
+    ids.split(' ').map(str::to_string).collect()
+}
+
 /// A language the site is configured with, and the bundle was not built for: the pages read
 /// the languages from the page, so the switcher hydrates as the server rendered it, on a page
 /// hydrated whole and on a lesson's islands alike, and keeps the section being read.
@@ -125,16 +133,7 @@ async fn a_third_language_hydrates_as_the_server_rendered_it() {
         assert_eq!(names, ["English", "한국어"], "{page}");
     }
     // On the lesson, the switch to English goes to the section being read there.
-    let ids = |code: &'static str| {
-        let c = c.clone();
-        async move {
-            let css = format!("[data-role=section-ids][data-lang={code}]");
-            let list = c.find(Locator::Css(&css)).await.unwrap();
-            let ids = list.attr("data-ids").await.unwrap().unwrap();
-            ids.split(' ').map(str::to_string).collect::<Vec<_>>()
-        }
-    };
-    let (ja, en) = (ids("ja").await, ids("en").await);
+    let (ja, en) = (section_ids(&c, "ja").await, section_ids(&c, "en").await);
     assert_eq!(ja, en, "a lesson not translated: the ids it is written with");
     c.execute(
         "document.getElementById(arguments[0]).scrollIntoView({block: 'start', behavior: 'instant'})",
@@ -213,16 +212,7 @@ async fn a_korean_reader_takes_the_course_in_korean() {
     wait_for_hydration(&c, "the Korean lesson after its quiz").await;
 
     // The switcher goes to the section being read, in English, and is remembered.
-    let ids = |code: &'static str| {
-        let c = c.clone();
-        async move {
-            let css = format!("[data-role=section-ids][data-lang={code}]");
-            let list = c.find(Locator::Css(&css)).await.unwrap();
-            let ids = list.attr("data-ids").await.unwrap().unwrap();
-            ids.split(' ').map(str::to_string).collect::<Vec<_>>()
-        }
-    };
-    let (ko, en) = (ids("ko").await, ids("en").await);
+    let (ko, en) = (section_ids(&c, "ko").await, section_ids(&c, "en").await);
     assert_eq!(ko.len(), en.len());
     let n = 3;
     c.execute(
