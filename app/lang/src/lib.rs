@@ -304,6 +304,13 @@ impl Text {
     }
 }
 
+/// `(language, text)` pairs, the one written in first.
+impl FromIterator<(Lang, String)> for Text {
+    fn from_iter<I: IntoIterator<Item = (Lang, String)>>(pairs: I) -> Text {
+        Text(pairs.into_iter().collect())
+    }
+}
+
 impl From<Words> for Text {
     fn from(words: Words) -> Text {
         Text(words.0.iter().map(|(l, t)| (*l, t.to_string())).collect())

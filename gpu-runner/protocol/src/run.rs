@@ -16,6 +16,14 @@ pub enum RunRole {
 }
 
 impl RunRole {
+    pub const ALL: [RunRole; 4] =
+        [RunRole::Ddp, RunRole::Single, RunRole::Uninterrupted, RunRole::Interrupted];
+
+    /// The role named `name` (`ddp`), as an exercise's declaration names it.
+    pub fn named(name: &str) -> Option<RunRole> {
+        RunRole::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             RunRole::Ddp => "ddp",
