@@ -15,9 +15,9 @@ bare=() graded=()
 for i in $(seq 1 "$k"); do
   t0=$(date +%s.%N)
   (cd "$work" && OMP_NUM_THREADS=1 "$venv/bin/torchrun" --standalone --nproc_per_node=2 --max-restarts=0 \
-     "$OLDPWD/gpu-runner/exercise/solution.py" >/dev/null 2>&1)
+     "$OLDPWD/lessons/ddp/exercises/ddp-conversion/solution.py" >/dev/null 2>&1)
   t1=$(date +%s.%N)
-  out=$(target/debug/gpu-runner grade gpu-runner/exercise/solution.py --json --repeats 1 || true)
+  out=$(target/debug/gpu-runner grade lessons/ddp/exercises/ddp-conversion/solution.py --json --repeats 1 || true)
   # The graded 2-process run alone (the grade also makes a 1-process run for the speedup).
   ddp=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["wall_s"])' <<<"$out")
   bare+=("$(echo "$t1 - $t0" | bc -l)") graded+=("$ddp")

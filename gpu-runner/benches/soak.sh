@@ -13,7 +13,7 @@ cargo build -q -p gpu-runner
 mkdir -p target/soak
 passed=0
 for i in $(seq 1 "$n"); do
-  target/debug/gpu-runner grade gpu-runner/exercise/solution.py --json >"target/soak/$i.json" || true
+  target/debug/gpu-runner grade lessons/ddp/exercises/ddp-conversion/solution.py --json >"target/soak/$i.json" || true
   line=$(python3 - "target/soak/$i.json" <<'PY'
 import json, re, sys
 v = json.load(open(sys.argv[1]))

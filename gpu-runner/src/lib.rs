@@ -25,8 +25,8 @@
 //! (`ddp_conversion.rs`: the N-process run, then 1-process runs alternating with N-process ones for
 //! the speedup; `survive_a_crash.rs`: the run under `torchrun --max-restarts=1` left alone and
 //! again with one rank killed mid-epoch, `launch::Restarts`) and how their evidence becomes its
-//! checks. `exercise/` holds each exercise's reference solution and broken variants
-//! (`exercise/crash/` for the second). `worker.rs` is `gpu-runner worker`: it probes its Python
+//! checks. Each exercise's reference solution and wrong answers are in its folder of the course
+//! (`lessons/ddp/exercises/<id>/`, read by `exercise-spec`). `worker.rs` is `gpu-runner worker`: it probes its Python
 //! environment once as it starts (`env.rs`; a broken one claims nothing), claims jobs from the
 //! server over HTTP (`lockstep-client`), runs each grade as a child `gpu-runner grade --json
 //! --events --exercise=ID` handed that probe (a probe imports torch: some 2.5 s of a core; a

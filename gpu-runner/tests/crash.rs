@@ -19,7 +19,7 @@ use gpu_runner::protocol::{CheckStatus, RunRole, Status, Verdict};
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn crash_exercise(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("exercise/crash").join(name)
+    common::exercise_script("survive-a-crash", name)
 }
 
 fn graded(script: &Path, crash_at: Option<CrashPlan>) -> Verdict {

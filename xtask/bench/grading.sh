@@ -22,7 +22,7 @@ command -v sqlite3 >/dev/null || { apt-get update -qq && apt-get install -y -qq 
 cargo build --quiet --release -p lockstep-server --bin lockstep -p gpu-runner --bin gpu-runner
 BIN=target/release
 DB="sqlite://$WORK/db.sqlite3?mode=rwc"
-SOLUTION=gpu-runner/exercise/solution.py
+SOLUTION=lessons/ddp/exercises/ddp-conversion/solution.py
 
 cleanup() {
   kill ${WORKER_PID:-} ${APP_PID:-} 2>/dev/null || true

@@ -27,7 +27,7 @@ cargo build --quiet --release -p lockstep-server --bin lockstep -p gpu-runner --
 BIN=$PWD/target/release
 DB="sqlite://$WORK/db.sqlite3?mode=rwc"
 SERVER="http://127.0.0.1:$PORT"
-SOLUTION=gpu-runner/exercise/solution.py
+SOLUTION=lessons/ddp/exercises/ddp-conversion/solution.py
 JOB_NAME=lockstep-bench-$$
 
 cleanup() {

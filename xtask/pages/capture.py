@@ -37,6 +37,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PASSWORD = "correct horse battery"
 
 
+
+def exercise_script(folder, name):
+    """An exercise's script: its solution.py, or a wrong answer (wrong/NAME.diff applied to it)."""
+    with open(os.path.join(folder, "solution.py")) as f:
+        solution = f.read()
+    if name == "solution.py":
+        return solution
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "script.py")
+        subprocess.run(
+            ["patch", "--quiet", "-o", out, os.path.join(folder, "solution.py"), os.path.join(folder, "wrong", name)],
+            check=True,
+        )
+        with open(out) as f:
+            return f.read()
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -232,18 +248,20 @@ def seed(args):
             [os.path.join(args.bin, "gpu-runner"), "worker", "--name=pages", f"--server={server.base}", "--max-jobs=3"],
             env=dict(server.env, LOCKSTEP_WORKER_TOKEN=worker_token), stdout=log, stderr=log, cwd=ROOT,
         )
+        exercises = os.path.join(ROOT, "lessons/ddp/exercises")
+        first_wrong = lambda e: sorted(os.listdir(os.path.join(exercises, e, "wrong")))[0]
         submissions = [
-            ("ddp-conversion", "gpu-runner/exercise/solution.py"),
-            ("survive-a-crash", "gpu-runner/exercise/crash/broken/" + sorted(os.listdir(os.path.join(ROOT, "gpu-runner/exercise/crash/broken")))[0]),
-            ("ddp-conversion", "gpu-runner/exercise/broken/" + sorted(os.listdir(os.path.join(ROOT, "gpu-runner/exercise/broken")))[0]),
+            ("ddp-conversion", "solution.py"),
+            ("survive-a-crash", first_wrong("survive-a-crash")),
+            ("ddp-conversion", first_wrong("ddp-conversion")),
         ]
         ids = []
-        for exercise, path in submissions:
-            with open(os.path.join(ROOT, path)) as f:
-                script = f.read()
+        for exercise, name in submissions:
+            script = exercise_script(os.path.join(exercises, exercise), name)
+            file_name = name.replace(".diff", ".py")
             status, headers, _ = learner.post_form(
                 "/api/submissions",
-                {"exercise": exercise, "file_name": os.path.basename(path), "script": script},
+                {"exercise": exercise, "file_name": file_name, "script": script},
             )
             assert status == 303, (status, headers)
             ids.append(int(headers["location"].rsplit("/", 1)[1]))

@@ -190,7 +190,8 @@
 //!   waiting for `launched`, an `error`, a failure with a hint) read and write back as the same
 //!   JSON.
 //! - `gpu-runner/tests/grade.rs` and `grade_untimed.rs`: real torch, gloo, 2 processes: the
-//!   reference solution passes; each variant in `gpu-runner/exercise/broken/` fails its check;
+//!   reference solution passes; each wrong answer of `lessons/ddp/exercises/ddp-conversion/`
+//!   (its patch applied to the solution) fails its check;
 //!   lesson 6's starter, read through the course loader (`tests/common`) and submitted unconverted,
 //!   is an `error` with no check; a syntax error and NCCL without a GPU are `error` verdicts, a
 //!   script that never ends a `timeout`. The grading runs take turns. Only the grades whose verdict
@@ -199,7 +200,7 @@
 //!   real torch, the crash at a random moment in each grade as for learners: the reference solution
 //!   passes (and again with rank 0 killed before the last batch of the last epoch), lesson 9's
 //!   starter fails `resumed_from_snapshot` and `snapshot_rank0_only`, and each variant in
-//!   `exercise/crash/broken/` fails its check; a script of one epoch is an `error` that says why.
+//!   `survive-a-crash`'s folder fails its checks; a script of one epoch is an `error` that says why.
 //!   `gpu-runner/tests/sandbox.rs`: hostile scripts (`tests/hostile/`) against the sandbox, with no
 //!   process or cgroup left behind, and the CPU accounting told apart from a spinning thread
 //!   outside the job.

@@ -61,6 +61,7 @@ impl Edition {
             visibility: source.visibility,
             link_warnings: translation.course.link_warnings.clone(),
             terms: source.terms.clone(),
+            exercises: source.exercises.clone(),
         };
         Edition { lang, course, untranslated, headings: translation.headings.clone() }
     }

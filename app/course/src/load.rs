@@ -67,6 +67,10 @@ pub struct Course {
     pub link_warnings: Vec<Diagnostic>,
     /// The course's terms in each language (`terms.toml`): a translation has its source's.
     pub terms: Vec<crate::Term>,
+    /// Its graded exercises, each a folder `exercises/<id>/` ([`exercise_spec`]), read and
+    /// checked against its lessons: a translation has its source's. One with a problem is left
+    /// out, and the problem is among [`Course::course_problems`].
+    pub exercises: Vec<exercise_spec::Exercise>,
 }
 
 impl Course {
@@ -211,8 +215,12 @@ fn load_with(
     };
     course_problems.extend(problems);
     let link_warnings = links_to_drafts(&parsed);
-    let lessons = cross_check(parsed, source);
-    Ok(Course { meta, lessons, course_problems, visibility, link_warnings, terms })
+    let mut lessons = cross_check(parsed, source);
+    let exercises = match source {
+        None => read_exercises(dir, &meta, &mut lessons, &mut course_problems),
+        Some(_) => Vec::new(),
+    };
+    Ok(Course { meta, lessons, course_problems, visibility, link_warnings, terms, exercises })
 }
 
 /// The folder of a course's translation into `lang` (`lessons/ddp/ko`): the same file names, each
@@ -541,6 +549,95 @@ fn check_references(parsed: &mut [Parsed]) {
     for (p, mut found) in parsed.iter_mut().zip(problems) {
         p.problems.append(&mut found);
     }
+}
+
+/// The folder of a course's graded exercises: one folder per exercise, named by its id.
+pub const EXERCISES_DIR: &str = "exercises";
+
+/// The exercise folders of the course in `dir`, each read and checked against the course's
+/// languages and its lessons' headings ([`exercise_spec::read`]), its problems reported as
+/// `exercises/<id>/<file>:line`. A lesson's `exercise="<id>"` without a folder is a problem of
+/// the lesson, at the fence; a folder no lesson gives a starting script for is one of the
+/// course.
+fn read_exercises(
+    dir: &Path,
+    meta: &CourseMeta,
+    lessons: &mut [LessonEntry],
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<exercise_spec::Exercise> {
+    let languages = course_languages(dir, meta);
+    let headings: BTreeMap<&str, &BTreeSet<String>> = lessons
+        .iter()
+        .filter_map(LessonEntry::ready)
+        .map(|l| (l.slug.as_str(), &l.anchors))
+        .collect();
+    let has_heading = |slug: &str, id: &str| headings.get(slug).is_some_and(|ids| ids.contains(id));
+    let course = exercise_spec::Course { languages: &languages, has_heading: &has_heading };
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir.join(EXERCISES_DIR))
+        .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect())
+        .unwrap_or_default();
+    folders.sort();
+    let mut exercises = Vec::new();
+    let mut ids = BTreeSet::new();
+    for folder in folders {
+        let id = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        ids.insert(id.clone());
+        match exercise_spec::read(&folder, &course) {
+            Ok(exercise) => exercises.push(exercise),
+            Err(found) => problems.extend(found.into_iter().map(|p| {
+                Diagnostic::new(format!("{EXERCISES_DIR}/{id}/{}", p.file), p.line, p.message)
+            })),
+        }
+    }
+    let mut used = BTreeSet::new();
+    for lesson in lessons.iter_mut() {
+        let Some(ready) = lesson.ready() else { continue };
+        let file = ready.file.clone();
+        let missing: Vec<Diagnostic> = ready
+            .exercises
+            .iter()
+            .filter(|e| {
+                used.insert(e.id.clone());
+                !ids.contains(&e.id)
+            })
+            .map(|e| {
+                let message = format!(
+                    "exercise `{0}` has no folder: its declaration, solution and wrong answers go \
+                     in {EXERCISES_DIR}/{0}/ (lessons/README.md, \"Writing a graded exercise\")",
+                    e.id
+                );
+                Diagnostic::new(&file, e.line, message)
+            })
+            .collect();
+        lesson.add_problems(missing);
+    }
+    for id in ids.difference(&used) {
+        let message = format!(
+            "exercise `{id}` is given to no learner: a lesson gives its starting script in a code \
+             fence with `exercise=\"{id}\"`"
+        );
+        problems.push(Diagnostic::new(
+            format!("{EXERCISES_DIR}/{id}/{}", exercise_spec::DECLARATION),
+            1,
+            message,
+        ));
+    }
+    exercises
+}
+
+/// The languages of the course in `dir`, its own first: those its `course.toml` declares, else
+/// its own and each translation folder it has.
+fn course_languages(dir: &Path, meta: &CourseMeta) -> Vec<Lang> {
+    if let Some(declared) = &meta.languages {
+        let langs: Vec<Lang> = declared.iter().filter_map(|c| Lang::from_code(c)).collect();
+        if !langs.is_empty() {
+            return langs;
+        }
+    }
+    let own = meta.lang();
+    let translated =
+        Lang::ALL.into_iter().filter(|l| *l != own && translation_dir(dir, *l).is_dir());
+    std::iter::once(own).chain(translated).collect()
 }
 
 /// Every exercise must be one the grader grades, and every check the grader can report for it

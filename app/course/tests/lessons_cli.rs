@@ -178,3 +178,70 @@ fn help_version_and_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("lessons: "));
 }
+
+/// A copy of the real course, in a folder of its own.
+fn copy_of_the_course() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    let to = root.path().join("ddp");
+    let status = Command::new("cp")
+        .args(["-r", &format!("{}/ddp", course_dir()), &to.display().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    root
+}
+
+/// An exercise's folder is course content, checked with it: each of its problems at its file
+/// and line, a lesson's exercise without a folder at its fence, a folder no lesson gives out.
+#[test]
+fn exercise_folders_are_checked_with_the_course() {
+    let root = copy_of_the_course();
+    let check = || {
+        let out = lessons(&["check", &root.path().join("ddp").display().to_string()]);
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, stdout) = check();
+    assert_eq!(code, Some(0), "{stdout}");
+
+    let exercises = root.path().join("ddp/exercises");
+    let declaration = exercises.join("ddp-conversion/exercise.toml");
+    let toml = std::fs::read_to_string(&declaration).unwrap();
+    let broken = toml
+        .replacen("heading = \"the-barrier-deadlock\"", "heading = \"the-deadlock\"", 1)
+        .replacen("fails = [\"rank0_logging\"]", "fails = [\"rank0_printing\"]", 1);
+    std::fs::write(&declaration, broken).unwrap();
+    std::fs::write(exercises.join("survive-a-crash/wrong/starts_over.diff"), "not a patch")
+        .unwrap();
+    std::fs::create_dir(exercises.join("left-over")).unwrap();
+    let (code, stdout) = check();
+    assert_eq!(code, Some(1), "{stdout}");
+    let line_of = |needle: &str| toml.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    for expected in [
+        format!(
+            "exercises/ddp-conversion/exercise.toml:{}: check `no_deadlock`: lesson \
+             `checkpoints-and-pitfalls` has no heading `the-deadlock`",
+            line_of("the-barrier-deadlock")
+        ),
+        format!(
+            "exercises/ddp-conversion/exercise.toml:{}: wrong answer `all_ranks_log`: \
+             `rank0_printing` is not a check of this exercise",
+            line_of("fails = [\"rank0_logging\"]")
+        ),
+        "exercises/survive-a-crash/exercise.toml:".to_string(),
+        "wrong answer `starts_over`: wrong/starts_over.diff does not apply to solution.py"
+            .to_string(),
+        "exercises/left-over/exercise.toml:1: cannot read it".to_string(),
+        "exercises/left-over/exercise.toml:1: exercise `left-over` is given to no learner"
+            .to_string(),
+    ] {
+        assert!(stdout.contains(&expected), "{expected}\n{stdout}");
+    }
+
+    // A lesson's exercise without its folder is a problem at its fence.
+    std::fs::remove_dir_all(exercises.join("survive-a-crash")).unwrap();
+    let (_, stdout) = check();
+    assert!(
+        stdout.contains("09-fault-tolerance.md:481: exercise `survive-a-crash` has no folder"),
+        "{stdout}"
+    );
+}

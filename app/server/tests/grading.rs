@@ -14,7 +14,6 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -169,8 +168,7 @@ async fn graded_live_by_real_workers_and_a_killed_worker_loses_nothing() {
 
     // A broken script from the terminal client: it follows the grading live and prints the
     // verdict; the exit code says `error`.
-    let broken_file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../gpu-runner/exercise/broken/syntax_error.py");
+    let broken_file = exercise_file("broken/syntax_error.py");
     let out = tokio::task::spawn_blocking({
         let (base, token) = (base.clone(), token.clone());
         move || {

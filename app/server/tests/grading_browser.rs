@@ -20,8 +20,7 @@ use fantoccini::{Client, Locator};
 
 fn exercise_file(name: &str) -> PathBuf {
     // chromedriver takes canonical paths only.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../gpu-runner/exercise").join(name);
-    path.canonicalize().unwrap()
+    common::api::exercise_file(name).canonicalize().unwrap()
 }
 
 /// Waits up to `limit` for `check`: gradings take minutes, not the seconds `wait_for` allows.

@@ -391,6 +391,12 @@ impl Report {
         let script = diffy::Patch::from_str(&patch)
             .map_err(|e| e.to_string())
             .and_then(|p| diffy::apply(solution, &p).map_err(|e| e.to_string()));
+        let script = script.and_then(|s| {
+            let changed = s != solution;
+            changed
+                .then_some(s)
+                .ok_or_else(|| "it changes nothing (is it a `diff -u`?)".to_string())
+        });
         match script {
             Ok(script) => {
                 let min_speedup = w.min_speedup.as_ref().map(|m| *m.get_ref());
@@ -538,6 +544,35 @@ fails = ["launched"]
         assert_eq!(written, out.join("quiet.py"));
         assert!(std::fs::read_to_string(written).unwrap().contains("print('nothing')"));
         assert!(script(&dir, "loud.py").unwrap_err().contains("wrong/loud.diff"));
+    }
+
+    /// What `diff -u solution.py mistake.py` writes: the other file's name, and times.
+    #[test]
+    fn a_patch_as_diff_writes_it_applies() {
+        let patch = QUIET
+            .replace("--- solution.py\n", "--- solution.py\t2026-11-29 15:02:33.257439591 +0000\n")
+            .replace("+++ solution.py\n", "+++ mistake.py\t2026-11-29 15:02:34.000000000 +0000\n");
+        let root = folder(&[
+            (DECLARATION, DECLARED),
+            (SOLUTION, SOLUTION_PY),
+            ("wrong/quiet.diff", &patch),
+        ]);
+        let e = read_tiny(&root).unwrap();
+        assert_eq!(e.wrong[0].script, "import torch\nprint('nothing')\nprint('saved')\n");
+    }
+
+    #[test]
+    fn a_patch_that_changes_nothing_is_no_wrong_answer() {
+        for patch in ["not a patch\n", ""] {
+            let root = folder(&[
+                (DECLARATION, DECLARED),
+                (SOLUTION, SOLUTION_PY),
+                ("wrong/quiet.diff", patch),
+            ]);
+            let problems = read_tiny(&root).unwrap_err();
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert!(problems[0].message.contains("it changes nothing"), "{problems:?}");
+        }
     }
 
     #[test]

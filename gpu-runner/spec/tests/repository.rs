@@ -1,7 +1,8 @@
 //! The course's exercise folders (`lessons/*/exercises/*/`) as the grader knows its exercises
 //! today: while the runner still grades by its registry (`grading_checks::exercises`), each
-//! folder declares exactly what the registry does (checks, order, sections, words, runs), and
-//! its solution and wrong answers are, byte for byte, the scripts the runner's tests grade.
+//! folder declares exactly what the registry does (checks, order, sections, words, runs).
+//! (Its wrong answers were proved equal, byte for byte, to the scripts they replaced when they
+//! were made; the runner's tests now grade them.)
 
 use std::path::{Path, PathBuf};
 
@@ -31,15 +32,6 @@ fn exercises() -> Vec<Exercise> {
     found
 }
 
-/// Where the runner's tests keep each exercise's scripts.
-fn legacy_dir(id: &str) -> PathBuf {
-    let runner = repository().join("gpu-runner/exercise");
-    match id {
-        "survive-a-crash" => runner.join("crash"),
-        _ => runner,
-    }
-}
-
 #[test]
 fn each_folder_declares_what_the_registry_does() {
     let exercises = exercises();
@@ -63,25 +55,5 @@ fn each_folder_declares_what_the_registry_does() {
         }
         let survives = e.id == "survive-a-crash";
         assert_eq!(e.max_restarts, survives.then_some(1), "{}", e.id);
-    }
-}
-
-#[test]
-fn each_wrong_answer_is_the_script_the_runner_tests_grade() {
-    for e in exercises() {
-        let dir = legacy_dir(&e.id);
-        let solution = std::fs::read_to_string(dir.join("solution.py")).unwrap();
-        assert_eq!(e.solution, solution, "{}", e.id);
-        let mut names: Vec<String> = std::fs::read_dir(dir.join("broken"))
-            .unwrap()
-            .map(|f| f.unwrap().file_name().to_string_lossy().trim_end_matches(".py").to_string())
-            .collect();
-        names.sort();
-        let declared: Vec<String> = e.wrong.iter().map(|w| w.name.clone()).collect();
-        assert_eq!(declared, names, "{}", e.id);
-        for w in &e.wrong {
-            let legacy = std::fs::read_to_string(dir.join("broken").join(format!("{}.py", w.name)));
-            assert_eq!(w.script, legacy.unwrap(), "{} {}", e.id, w.name);
-        }
     }
 }

@@ -11,8 +11,9 @@ use gpu_runner::protocol::{CheckId, CheckStatus, RunRole, Status, Verdict};
 /// A grade is two processes on two cores: the grades of one test binary take turns.
 pub static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
+/// Script `name` of `ddp-conversion`: `solution.py` or `broken/<wrong answer>.py`.
 pub fn exercise(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("exercise").join(name)
+    super::exercise_script("ddp-conversion", name)
 }
 
 /// Graded as the runner grades, with the default speedup threshold and two repeats: for the

@@ -33,9 +33,30 @@ pub fn gpu_runner() -> PathBuf {
     sibling_binary("gpu-runner")
 }
 
+/// A script of an exercise's folder in the course: `solution.py` and `broken/<name>.py` of
+/// `ddp-conversion`, `crash/…` of `survive-a-crash` (a wrong answer is its patch applied to the
+/// solution).
 pub fn exercise(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../gpu-runner/exercise").join(name);
-    std::fs::read_to_string(path).unwrap()
+    let (id, name) = match name.strip_prefix("crash/") {
+        Some(name) => ("survive-a-crash", name),
+        None => ("ddp-conversion", name),
+    };
+    let name = name.strip_prefix("broken/").unwrap_or(name);
+    exercise_spec::script(&exercise_dir(id), name).unwrap_or_else(|e| panic!("{id} {name}: {e}"))
+}
+
+/// Exercise `id`'s folder in the course.
+pub fn exercise_dir(id: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons/ddp/exercises").join(id)
+}
+
+/// [`exercise`], written as a file (the grader and the terminal client name a script by its
+/// file) under the test binary's temporary folder.
+pub fn exercise_file(name: &str) -> PathBuf {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exercises");
+    let name = name.strip_prefix("broken/").unwrap_or(name);
+    exercise_spec::write_script(&exercise_dir("ddp-conversion"), name, &out)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 pub struct Worker(pub Child);
