@@ -1,6 +1,7 @@
 //! What the harness recorded on each rank: one JSON object per line in `rank{R}.jsonl`.
 //!
-//! The field names are the harness's (`gpu-runner/harness/lockstep_harness.py`); a line that
+//! The field names are the harness's (`gpu-runner/harness/lockstep_harness.py`), documented for
+//! check authors in `gpu-runner/EVIDENCE.md` (change both together); a line that
 //! does not parse is kept as [`Event::Unreadable`] instead of failing the job, since a rank
 //! killed in the middle of a write leaves half a line.
 
