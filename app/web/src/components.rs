@@ -167,9 +167,8 @@ pub(crate) fn Bell(
     }
 }
 
-/// On a lesson page, the switcher goes to the section being read: the page lists each
-/// language's contents ids in the same order (`data-lang`, `data-ids`; the parity check makes
-/// the n-th heading of one stand for the n-th of the other).
+/// On a lesson page, the switcher goes to the section being read: the n-th heading of the page's
+/// edition stands for the n-th of the other ([`crate::page::section_ids`]).
 pub(crate) fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: Lang) {
     #[cfg(feature = "hydrate")]
     {
@@ -178,14 +177,7 @@ pub(crate) fn switch_keeps_section(ev: leptos::ev::MouseEvent, from: Lang, to: L
         else {
             return;
         };
-        let doc = document();
-        let ids = |lang: Lang| -> Vec<String> {
-            let selector = format!("[data-role=section-ids][data-lang={}]", lang.code());
-            let list = doc.query_selector(&selector).ok().flatten();
-            let ids = list.and_then(|l| l.get_attribute("data-ids")).unwrap_or_default();
-            ids.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect()
-        };
-        let (mine, other) = (ids(from), ids(to));
+        let (mine, other) = (crate::page::section_ids(from), crate::page::section_ids(to));
         if let (Some(i), Some(href)) = (crate::page::reading(&mine), link.get_attribute("href")) {
             if let Some(target) = other.get(i) {
                 let _ = link.set_attribute(

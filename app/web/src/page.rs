@@ -115,6 +115,17 @@ pub(crate) fn page_of(path: &str) -> &str {
     Lang::strip(path).split(['?', '#']).next().unwrap_or_default()
 }
 
+/// A lesson page's heading ids in `lang`'s edition, in page order, as the page lists them
+/// (`data-role=section-ids`, one list per edition): the n-th of one edition stands for the
+/// n-th of another (the parity check).
+#[cfg(feature = "hydrate")]
+pub(crate) fn section_ids(lang: Lang) -> Vec<String> {
+    let selector = format!("[data-role=section-ids][data-lang={}]", lang.code());
+    let list = document().query_selector(&selector).ok().flatten();
+    let ids = list.and_then(|l| l.get_attribute("data-ids")).unwrap_or_default();
+    ids.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect()
+}
+
 /// The position in `ids` (a lesson's headings, in page order) of the section being read: the
 /// last heading at most a line under the (sticky) header, where a heading lands when the
 /// contents link to it (`scroll-margin-top`), or above.

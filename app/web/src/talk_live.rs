@@ -231,16 +231,7 @@ mod live {
         let lang = lockstep_routes::Lang::of_path(
             &leptos::prelude::window().location().pathname().unwrap_or_default(),
         );
-        let ids: Vec<String> = doc
-            .query_selector("[data-role=section-ids]")
-            .ok()
-            .flatten()
-            .and_then(|list| list.get_attribute(&format!("data-{}", lang.code())))
-            .unwrap_or_default()
-            .split(' ')
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect();
+        let ids = crate::page::section_ids(lang);
         let section = crate::page::reading(&ids).and_then(|i| ids.get(i).cloned());
         let find = |css: &str| doc.query_selector(css).ok().flatten();
         if let Some(select) =

@@ -459,34 +459,6 @@ fn starts(lang: Lang, submissions: &[String]) -> Vec<String> {
     vec![lang.path("/"), submissions[i].clone(), Lang::switch(&submissions[0], lang)]
 }
 
-/// Every page a signed-in instructor reaches from a language's home by its links: each link and
-/// each form of each page stays in that language, so no click and no post drops the reader into
-/// another.
-#[test]
-fn no_page_links_or_posts_out_of_its_language() {
-    on_runtime(async {
-        let (app, mut jar, submissions) = instructor_with_submissions().await;
-        assert!(submissions[1].starts_with("/ko/submissions/"), "{submissions:?}");
-        assert!(submissions[2].starts_with("/ja/submissions/"), "{submissions:?}");
-        let mut lost = Vec::new();
-        for lang in three_languages().iter().filter(|l| *l != Lang::En) {
-            for (path, body) in crawl(&app, &mut jar, starts(lang, &submissions), lang).await {
-                let links = attributes(&body, "a", "href").into_iter().map(|l| ("link", l));
-                let forms = attributes(&body, "form", "action").into_iter().map(|a| ("form", a));
-                for (kind, target) in links.chain(forms) {
-                    let local = target.starts_with('/');
-                    if local && !language_free(&target) && Lang::of_path(&target) != lang {
-                        lost.push(format!("{path}: {kind} to {target}"));
-                    }
-                }
-            }
-        }
-        lost.sort();
-        lost.dedup();
-        assert!(lost.is_empty(), "pages leaving their language:\n{}", lost.join("\n"));
-    })
-}
-
 /// The script a language is written in, where it has one of its own: what shows a Korean or
 /// Japanese word on a page (English, in Latin letters, is every page's fallback and the
 /// language of code and API names, so it is told apart by words, not script).
@@ -499,7 +471,8 @@ fn script_of(c: char) -> Option<Lang> {
 }
 
 /// Every page in every language served, as an instructor reaches it by links, the verdict of a
-/// graded submission among them: each speaks its own language or English, the declared
+/// graded submission among them: no link or form of it leaves its language (outside the
+/// switcher, files and the API), and it speaks its own language or English, the declared
 /// fallback of every language (the interface and the course are written in it), and no
 /// Korean or Japanese word shows but on a page, or in an element marked `lang`, of that
 /// language; outside what the page quotes (code and output, the lessons' and quizzes' text,
@@ -508,9 +481,11 @@ fn script_of(c: char) -> Option<Lang> {
 /// engineers write in English). Japanese has a handful of words, on every page; the rest of a
 /// Japanese page is English.
 #[test]
-fn every_page_speaks_its_language_or_its_fallback() {
+fn every_page_stays_in_and_speaks_its_language_or_its_fallback() {
     on_runtime(async {
         let (app, mut jar, submissions) = instructor_with_submissions().await;
+        assert!(submissions[1].starts_with("/ko/submissions/"), "{submissions:?}");
+        assert!(submissions[2].starts_with("/ja/submissions/"), "{submissions:?}");
         let allowed = std::fs::read_to_string(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/data/english-on-korean-pages.txt"),
@@ -526,8 +501,17 @@ fn every_page_speaks_its_language_or_its_fallback() {
         for lang in three_languages().iter() {
             for (path, body) in crawl(&app, &mut jar, starts(lang, &submissions), lang).await {
                 verdicts += usize::from(body.contains(r#"data-role="verdict""#));
-                let spoken = spoken_text(&body, lang);
                 let mut note = |what: String| found.entry(what).or_default().push(path.clone());
+                // No link and no form leaves the page's language.
+                let links = attributes(&body, "a", "href").into_iter().map(|l| ("link", l));
+                let forms = attributes(&body, "form", "action").into_iter().map(|a| ("form", a));
+                for (kind, target) in links.chain(forms) {
+                    let local = target.starts_with('/');
+                    if local && !language_free(&target) && Lang::of_path(&target) != lang {
+                        note(format!("{lang:?} page's {kind} to {target}"));
+                    }
+                }
+                let spoken = spoken_text(&body, lang);
                 for (said_in, text) in &spoken {
                     if *said_in != lang && *said_in != Lang::En {
                         note(format!("{lang:?} page says something in {said_in:?}: {text}"));
@@ -577,7 +561,7 @@ fn every_page_speaks_its_language_or_its_fallback() {
                 format!("{what} ({})", pages.into_iter().take(3).collect::<Vec<_>>().join(", "))
             })
             .collect();
-        assert!(report.is_empty(), "pages in another language:\n{}", report.join("\n"));
+        assert!(report.is_empty(), "pages leaving their language:\n{}", report.join("\n"));
     })
 }
 
