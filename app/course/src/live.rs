@@ -37,7 +37,7 @@ use crate::publishing::Visibility;
 struct Fingerprint(Vec<(String, u64, Option<SystemTime>)>);
 
 impl Fingerprint {
-    /// Every course's files and its translations'.
+    /// Every course's files, its translations' and its exercises'.
     fn of(root: &Path) -> Fingerprint {
         let mut files = Vec::new();
         for (name, dir) in course_dirs(root).unwrap_or_default() {
@@ -49,9 +49,27 @@ impl Fingerprint {
                     &mut files,
                 );
             }
+            for (folder, prefix) in exercise_dirs(&dir, &name) {
+                Self::add_all(&folder, &prefix, &mut files);
+            }
         }
         files.sort();
         Fingerprint(files)
+    }
+
+    /// Every file in `dir`, whatever its name: an exercise's folder holds Python and patches.
+    fn add_all(dir: &Path, prefix: &str, files: &mut Vec<(String, u64, Option<SystemTime>)>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let meta = entry.metadata().ok();
+            if meta.as_ref().is_some_and(|m| m.is_file()) {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                files.push((
+                    format!("{prefix}/{name}"),
+                    meta.as_ref().map_or(0, |m| m.len()),
+                    meta.and_then(|m| m.modified().ok()),
+                ));
+            }
+        }
     }
 
     fn add(dir: &Path, prefix: &str, files: &mut Vec<(String, u64, Option<SystemTime>)>) {
@@ -70,6 +88,22 @@ impl Fingerprint {
             }
         }
     }
+}
+
+/// The folders of a course's exercises, with their names under the lessons root: `exercises/`
+/// itself (where a new exercise's folder appears), each exercise's, and its `wrong/`.
+fn exercise_dirs(course: &Path, name: &str) -> Vec<(PathBuf, String)> {
+    let root = course.join(crate::load::EXERCISES_DIR);
+    let prefix = format!("{name}/{}", crate::load::EXERCISES_DIR);
+    let mut dirs = vec![(root.clone(), prefix.clone())];
+    for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+        if entry.path().is_dir() {
+            let id = entry.file_name().to_string_lossy().into_owned();
+            dirs.push((entry.path().join(exercise_spec::WRONG), format!("{prefix}/{id}/wrong")));
+            dirs.push((entry.path(), format!("{prefix}/{id}")));
+        }
+    }
+    dirs
 }
 
 /// The languages a course's translation folders may be named by: every one but its own, which
@@ -484,11 +518,14 @@ impl Watch {
                 | WatchFlags::MOVE_SELF;
             // The root, for course folders made later; each course, and its translations.
             let root = add_watch(fd, dir, changes).is_ok();
-            for (_, course) in course_dirs(dir).unwrap_or_default() {
+            for (name, course) in course_dirs(dir).unwrap_or_default() {
                 let _ = add_watch(fd, &course, changes);
                 for lang in translations() {
                     // A translation folder that is not there yet is watched once it is made.
                     let _ = add_watch(fd, translation_dir(&course, lang), changes);
+                }
+                for (folder, _) in exercise_dirs(&course, &name) {
+                    let _ = add_watch(fd, folder, changes);
                 }
             }
             self.watching.store(root, std::sync::atomic::Ordering::SeqCst);
@@ -590,6 +627,47 @@ mod tests {
             live.edition(Lang::En).course.lessons[0].front().unwrap().title,
             "Second, edited"
         );
+    }
+
+    /// An exercise is course content: a new folder, an edited declaration and an edited wrong
+    /// answer are read on the next request, as an edited lesson is.
+    #[test]
+    fn exercise_folders_are_watched_and_a_new_one_joins_the_course() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(COURSE_FILE), "title = \"C\"\nsummary = \"S\"\n").unwrap();
+        let lesson = "+++\ntitle = \"A\"\norder = 1\nxp = 1\nsummary = \"s\"\n+++\n## One\n";
+        std::fs::write(dir.path().join("01-a.md"), lesson).unwrap();
+        let live = LiveCourse::open(dir.path(), true, &Default::default(), |_| {}).unwrap();
+        assert!(live.current().exercises.is_empty());
+
+        let folder = dir.path().join(crate::load::EXERCISES_DIR).join("tiny");
+        let write = |title: &str, changed_to: &str| {
+            std::fs::create_dir_all(folder.join("wrong")).unwrap();
+            let declaration = format!(
+                "id = \"tiny\"\ntitle.en = \"{title}\"\n[grade]\nruns = [\"ddp\"]\n\
+                 [[check]]\nid = \"launched\"\nlesson = \"a\"\nheading = \"one\"\n\
+                 title.en = \"Launched\"\nasks.en = \"It starts.\"\n\
+                 [[wrong]]\nname = \"w\"\nfails = [\"launched\"]\n"
+            );
+            std::fs::write(folder.join(exercise_spec::DECLARATION), declaration).unwrap();
+            std::fs::write(folder.join(exercise_spec::SOLUTION), "a = 1\n").unwrap();
+            let patch = format!("--- a\n+++ b\n@@ -1 +1 @@\n-a = 1\n+{changed_to}\n");
+            std::fs::write(folder.join("wrong/w.diff"), patch).unwrap();
+        };
+        let shown = |live: &LiveCourse| {
+            let course = live.current();
+            let e = course
+                .exercises
+                .first()
+                .map(|e| (e.title.get(Lang::En).to_string(), e.wrong[0].script.clone()));
+            e.unwrap_or_default()
+        };
+        write("Tiny", "a = 2");
+        assert_eq!(shown(&live), ("Tiny".into(), "a = 2\n".into()), "a folder made later");
+        write("Tiny, renamed", "a = 2");
+        assert_eq!(shown(&live).0, "Tiny, renamed", "an edited declaration");
+        write("Tiny, renamed", "a = 3");
+        assert_eq!(shown(&live).1, "a = 3\n", "an edited wrong answer");
     }
 
     #[test]
