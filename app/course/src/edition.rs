@@ -79,6 +79,7 @@ impl Edition {
             site.course.lessons.extend(part.course.lessons);
             site.course.course_problems.extend(part.course.course_problems);
             site.course.terms.extend(part.course.terms);
+            site.course.exercises.extend(part.course.exercises);
             site.untranslated.extend(part.untranslated);
             site.headings.extend(part.headings);
         }

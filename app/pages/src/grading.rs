@@ -15,7 +15,6 @@ use lockstep_web::model::{
 pub fn exercise(edition: &Edition, id: &str) -> Option<ExerciseView> {
     let lang = edition.lang;
     let (lesson, e) = edition.course.exercise(id)?;
-    let checks = grading_checks::exercises::find(&e.id).map_or(&[][..], |x| x.checks);
     Some(ExerciseView {
         id: e.id.clone(),
         title: e.section.as_ref().map_or_else(|| lesson.front.title.clone(), |s| s.title.clone()),
@@ -26,22 +25,28 @@ pub fn exercise(edition: &Edition, id: &str) -> Option<ExerciseView> {
             e.section.as_ref().map(|s| s.id.as_str()),
         )),
         task_html: e.task_html.clone(),
-        checks: checks
+        checks: declared_checks(edition, id)
             .iter()
-            .map(|t| CheckPreview {
-                title: lockstep_web::model::check_words(t.check, lang).0.to_string(),
-                asks: lockstep_web::model::check_words(t.check, lang).1.to_string(),
-                // The registry names the course's own headings; the edition says which of its
-                // headings stands for each.
+            .map(|c| CheckPreview {
+                title: c.title.get(lang).to_string(),
+                asks: c.asks.get(lang).to_string(),
+                // The declaration names the course's own headings; the edition says which of
+                // its headings stands for each.
                 href: lang.path(&lockstep_routes::lesson_section(
-                    t.lesson,
-                    Some(edition.heading(t.lesson, t.heading)),
+                    &c.lesson,
+                    Some(edition.heading(&c.lesson, &c.heading)),
                 )),
             })
             .collect(),
         file_name: e.file_name.clone(),
         xp: lockstep_xp::EXERCISE_XP,
     })
+}
+
+/// The checks exercise `id` declares in its folder of the course (none for one without).
+fn declared_checks<'a>(edition: &'a Edition, id: &str) -> &'a [exercise_spec::Check] {
+    let declared = edition.course.exercises.iter().find(|x| x.id == id);
+    declared.map_or(&[], |x| &x.checks)
 }
 
 /// The section of each check `exercise` can report, and of each check `verdict` names (an
@@ -51,8 +56,8 @@ fn section_links(
     exercise: &str,
     verdict: Option<&grading_protocol::Verdict>,
 ) -> Vec<lockstep_web::model::SectionLink> {
-    let checks = grading_checks::exercises::find(exercise).map_or(&[][..], |x| x.checks);
-    let registered = checks.iter().map(|t| (t.lesson, t.heading));
+    let checks = declared_checks(edition, exercise);
+    let registered = checks.iter().map(|c| (c.lesson.as_str(), c.heading.as_str()));
     let named = verdict.into_iter().flat_map(|v| &v.checks);
     let named = named.map(|c| (c.section.lesson.as_str(), c.section.heading.as_str()));
     let mut sections: Vec<(&str, &str)> = registered.chain(named).collect();
