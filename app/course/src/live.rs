@@ -278,7 +278,9 @@ impl Everything {
             );
             let own = entry.course.lang();
             courses.push(entry);
-            for ((part, edition), lang) in parts.iter_mut().zip(editions).zip(self.langs.clone()) {
+            for ((part, edition), lang) in
+                parts.iter_mut().zip(editions).zip(self.langs.iter().copied())
+            {
                 let mut edition = edition.clone();
                 edition.retain_lessons(&keep);
                 edition.course.lessons.iter_mut().for_each(since);

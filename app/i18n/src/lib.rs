@@ -13,7 +13,8 @@
 //! simulations' in `sims.rs`), all of one Rust type, so a word missing in one language does not
 //! compile. A language may also give only some words and take the rest from English, where the
 //! interface is written (`ja.rs`, `..en::EN`): the one fallback rule, by which a language is
-//! added with its words and nothing else. Words with numbers are functions, which is where plurals and Korean counters live.
+//! added with its words and nothing else. Words with numbers are functions, which is where
+//! plurals and Korean counters live.
 //! Lesson text is not here: lessons are translated as files.
 
 mod en;

@@ -159,22 +159,22 @@ impl Languages {
         self.0.iter().copied()
     }
 
-    /// `lang` where it is served, else English: a language named by a cookie, a locale or a
-    /// command line is one the site may not serve.
-    pub fn or_english(&self, lang: Lang) -> Lang {
-        if self.contains(lang) {
-            lang
-        } else {
-            Lang::En
-        }
-    }
-
     /// [`Languages::VAR`] as `var` reads it: the default when unset or empty.
     pub fn of_environment(var: impl Fn(&str) -> Option<String>) -> Result<Languages, String> {
         match var(Self::VAR).filter(|v| !v.trim().is_empty()) {
             None => Ok(Languages::default()),
             Some(text) => text.parse(),
         }
+    }
+}
+
+/// Owned, as a view takes them: `page::languages().into_iter()`.
+impl IntoIterator for Languages {
+    type Item = Lang;
+    type IntoIter = std::vec::IntoIter<Lang>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
     }
 }
 
@@ -367,8 +367,6 @@ mod tests {
         assert!(Languages::of_environment(env("ko")).unwrap_err().contains("English"));
         assert!(Languages::of_environment(env("en,xx")).unwrap_err().contains("`xx`"));
         assert!(Languages::of_environment(env("en,ko,ko")).unwrap_err().contains("twice"));
-        assert_eq!(Languages::default().or_english(Lang::Ja), Lang::En);
-        assert_eq!(Languages::default().or_english(Lang::Ko), Lang::Ko);
         assert_eq!(Lang::of_path("/ja/xp"), Lang::Ja);
         assert_eq!(Lang::switch("/ja/xp", Lang::Ko), "/ko/xp");
     }

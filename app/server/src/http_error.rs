@@ -101,8 +101,8 @@ pub fn not_found() -> Response {
 }
 
 /// What an error page says, kept on its response so that the page can be written again in
-/// the language of the address it answers ([`crate::language::forms_in_their_language`]): the handlers
-/// behind a Korean page's form are the English ones.
+/// the language of the address it answers ([`crate::language::forms_in_their_language`]): the
+/// handlers behind a Korean page's form are the English ones.
 #[derive(Debug, Clone)]
 pub struct ErrorPage {
     status: StatusCode,

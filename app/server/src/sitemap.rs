@@ -1,6 +1,6 @@
 //! `/sitemap.xml`: what search engines may crawl, which is what learners see: the catalogue,
-//! every published course's page and every published lesson, in each language served (a draft is in
-//! no sitemap: the learners' view of the courses has none).
+//! every published course's page and every published lesson, in each language served (a draft is
+//! in no sitemap: the learners' view of the courses has none).
 
 use axum::extract::State;
 use axum::http::header::{CONTENT_TYPE, HOST};

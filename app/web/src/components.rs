@@ -30,10 +30,8 @@ pub fn SiteHeader() -> impl IntoView {
             </form>
             <nav class="language-switch" aria-label=t.site.language>
                 {crate::page::languages()
-                    .iter()
-                    .filter(move |l| *l != lang)
-                    .collect::<Vec<_>>()
                     .into_iter()
+                    .filter(move |l| *l != lang)
                     .map(|to| {
                         let words = lockstep_i18n::t(to);
                         // A plain link through the server, which remembers the choice; the

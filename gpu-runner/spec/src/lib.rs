@@ -211,8 +211,13 @@ pub fn script(dir: &Path, name: &str) -> Result<String, String> {
     let wrong = name.strip_suffix(".py").unwrap_or(name);
     let file = format!("{WRONG}/{wrong}.diff");
     let patch = read(&file)?;
-    let patch = diffy::Patch::from_str(&patch).map_err(|e| format!("{file}: {e}"))?;
-    diffy::apply(&solution, &patch).map_err(|e| format!("{file} does not apply to {SOLUTION}: {e}"))
+    patched(&solution, &patch).map_err(|e| format!("{file} does not apply to {SOLUTION}: {e}"))
+}
+
+/// `solution` with the unified diff `patch` applied.
+fn patched(solution: &str, patch: &str) -> Result<String, String> {
+    let patch = diffy::Patch::from_str(patch).map_err(|e| e.to_string())?;
+    diffy::apply(solution, &patch).map_err(|e| e.to_string())
 }
 
 /// [`script`], written as `out/<name>` (the grader names the script by its file). Written whole
@@ -388,10 +393,7 @@ impl Report {
                 return None;
             }
         };
-        let script = diffy::Patch::from_str(&patch)
-            .map_err(|e| e.to_string())
-            .and_then(|p| diffy::apply(solution, &p).map_err(|e| e.to_string()));
-        let script = script.and_then(|s| {
+        let script = patched(solution, &patch).and_then(|s| {
             let changed = s != solution;
             changed
                 .then_some(s)
